@@ -1,0 +1,42 @@
+import type { SchemaId } from '@x/wire-format'
+
+/**
+ * A reference from one schema to a named type defined in another artifact (Apicurio `ArtifactReference`). For
+ * Avro, `name` is the full name of the referenced type, e.g. `com.example.common.Address`.
+ */
+export interface ArtifactReference {
+  /** The group of the referenced artifact; absent means the registry's `default` group. */
+  groupId?: string
+  artifactId: string
+  /** A literal version; absent means the latest. */
+  version?: string
+  name: string
+}
+
+/** A schema as the registry holds it, with every identifier the registry told. */
+export interface RegisteredSchema {
+  /** The schema text exactly as the registry returned it. */
+  schema: string
+  globalId?: SchemaId
+  contentId?: SchemaId
+  groupId?: string
+  artifactId?: string
+  version?: string
+  references?: ArtifactReference[]
+}
+
+/** Anything that hands out bearer tokens. `IdpAuth` from `@x/idp-auth` is one. */
+export interface TokenProvider {
+  getToken(signal?: AbortSignal): Promise<string>
+  /** Drops the cached token (only if it is still `token`, when given) so that the next `getToken` fetches anew. */
+  invalidate?(token?: string): void
+}
+
+/** What `registerSchema` does when the artifact already exists (Apicurio's `ifExists`). */
+export type IfExists = 'FAIL' | 'CREATE_VERSION' | 'FIND_OR_CREATE_VERSION'
+
+/** Options every client call takes. */
+export interface CallOptions {
+  /** Aborts the call (and its retries); the promise rejects with the signal's reason. */
+  signal?: AbortSignal
+}

@@ -1,0 +1,24 @@
+import type { Reporter, TestModule } from 'vitest/node'
+
+/**
+ * Prints one plain closing line, `tests: N passed, N failed` (with `, N skipped` when some were), after vitest's own
+ * summary, so that any tool reading the last line of a run sees the counts.
+ */
+export default class SummaryReporter implements Reporter {
+  onTestRunEnd(testModules: ReadonlyArray<TestModule>): void {
+    let passed = 0
+    let failed = 0
+    let skipped = 0
+    for (const mod of testModules) {
+      for (const test of mod.children.allTests()) {
+        const state = test.result().state
+        if (state === 'passed') passed++
+        else if (state === 'failed') failed++
+        else skipped++
+      }
+      if (mod.state() === 'failed' && mod.children.size === 0) failed++
+    }
+    const tail = skipped > 0 ? `, ${skipped} skipped` : ''
+    process.stdout.write(`\ntests: ${passed} passed, ${failed} failed${tail}\n`)
+  }
+}

@@ -1,0 +1,170 @@
+import { invalidConfigError, ResolverError } from '@x/errors'
+import type { SerializationContext } from '@x/wire-format'
+
+/**
+ * Derives the artifact id of a message from its context (topic and field), like Apicurio's Java
+ * `ArtifactReferenceResolverStrategy`. Either a function or an object with a `resolve` method (the ready-made
+ * strategies are such classes). It is asked on every call, so one serializer can serve many topics; it must
+ * return a non-empty string and should be cheap (no I/O).
+ *
+ * @example
+ * ```ts
+ * const byTopic: ArtifactResolver = (ctx) => `${ctx.topic}-${ctx.field}`
+ * const same: ArtifactResolver = new TopicIdStrategy()
+ * ```
+ */
+export type ArtifactResolver =
+  | ((ctx: SerializationContext) => string)
+  | { resolve(ctx: SerializationContext): string }
+
+/**
+ * `<topic>-value` / `<topic>-key`: Apicurio's default strategy (Java `TopicIdStrategy`), e.g. `orders-value`.
+ */
+export class TopicIdStrategy {
+  /** @returns `${ctx.topic}-${ctx.field}` */
+  resolve(ctx: SerializationContext): string {
+    return `${ctx.topic}-${ctx.field}`
+  }
+}
+
+/** `<topic>`, whatever the field (Java `SimpleTopicIdStrategy`), e.g. `orders`. */
+export class SimpleTopicIdStrategy {
+  /** @returns `ctx.topic` */
+  resolve(ctx: SerializationContext): string {
+    return ctx.topic
+  }
+}
+
+/**
+ * The full name of a record (or enum, fixed) schema, following the Avro rules: a dotted `name` is the full name
+ * itself, otherwise `namespace.name` (just `name` without a namespace).
+ */
+function fullNameOf(schema: unknown, strategy: string): string {
+  let parsed = schema
+  if (typeof schema === 'string') {
+    try {
+      parsed = JSON.parse(schema)
+    } catch (error) {
+      throw invalidConfigError(
+        `${strategy} needs an Avro schema object or JSON text, got text that is not JSON (${messageOf(error)})`,
+      )
+    }
+  }
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
+    throw invalidConfigError(
+      `${strategy} needs a named Avro schema (record, enum or fixed) with a non-empty 'name', got ${
+        Array.isArray(parsed) ? 'a union' : typeof parsed
+      }`,
+    )
+  }
+  const { name, namespace } = parsed as { name?: unknown; namespace?: unknown }
+  if (typeof name !== 'string' || name === '') {
+    throw invalidConfigError(
+      `${strategy} needs a named Avro schema (record, enum or fixed) with a non-empty 'name'`,
+    )
+  }
+  if (name.includes('.')) return name
+  return typeof namespace === 'string' && namespace !== '' ? `${namespace}.${name}` : name
+}
+
+/**
+ * The full name of the record schema given at construction, whatever the topic (Java `QualifiedRecordIdStrategy`),
+ * e.g. `com.example.Order`.
+ */
+export class QualifiedRecordIdStrategy {
+  readonly #fullName: string
+
+  /**
+   * @param schema - The record schema (object or JSON text) whose full name is the artifact id.
+   * @throws `TypeError` (code `INVALID_CONFIG`) when the schema has no non-empty `name`.
+   */
+  constructor(schema: object | string) {
+    this.#fullName = fullNameOf(schema, 'QualifiedRecordIdStrategy')
+  }
+
+  /** @returns the record's full name, e.g. `com.example.Order` */
+  resolve(_ctx: SerializationContext): string {
+    return this.#fullName
+  }
+}
+
+/**
+ * `<topic>-<full name>` of the record schema given at construction, e.g. `orders-com.example.Order`.
+ *
+ * Note: Apicurio's Java `TopicRecordIdStrategy` puts the record's namespace in the group id and uses
+ * `<topic>-<simple name>` as the artifact id; this strategy keeps the client's group and the full name, as
+ * Confluent's `TopicRecordNameStrategy` does.
+ */
+export class TopicRecordIdStrategy {
+  readonly #suffix: string
+
+  /**
+   * @param schema - The record schema (object or JSON text) whose full name follows the topic.
+   * @throws `TypeError` (code `INVALID_CONFIG`) when the schema has no non-empty `name`.
+   */
+  constructor(schema: object | string) {
+    this.#suffix = `-${fullNameOf(schema, 'TopicRecordIdStrategy')}`
+  }
+
+  /** @returns `${ctx.topic}-${fullName}`, e.g. `orders-com.example.Order` */
+  resolve(ctx: SerializationContext): string {
+    return ctx.topic + this.#suffix
+  }
+}
+
+/** @internal A resolver in one callable shape. */
+export type ResolveFunction = (ctx: SerializationContext) => string
+
+/**
+ * @internal Checks a resolver option at construction and turns it into one function that throws `ResolverError`
+ * when the resolver throws or returns anything but a non-empty string.
+ */
+export function toResolveFunction(resolver: unknown, option = 'artifactResolver'): ResolveFunction {
+  let call: (ctx: SerializationContext) => unknown
+  if (typeof resolver === 'function') {
+    call = resolver as (ctx: SerializationContext) => unknown
+  } else if (
+    typeof resolver === 'object' &&
+    resolver !== null &&
+    typeof (resolver as { resolve?: unknown }).resolve === 'function'
+  ) {
+    const target = resolver as { resolve(ctx: SerializationContext): unknown }
+    call = (ctx) => target.resolve(ctx)
+  } else {
+    throw invalidConfigError(
+      `${option} must be a function (ctx) => string or an object with a resolve(ctx) method, got ${
+        resolver === null ? 'null' : typeof resolver
+      }`,
+    )
+  }
+  return (ctx) => {
+    let artifactId: unknown
+    try {
+      artifactId = call(ctx)
+    } catch (cause) {
+      throw new ResolverError(`${option} threw for topic '${topicOf(ctx)}': ${messageOf(cause)}`, { cause })
+    }
+    if (typeof artifactId !== 'string' || artifactId === '') {
+      throw new ResolverError(
+        `${option} must return a non-empty string, got ${describeResult(artifactId)} for topic '${topicOf(ctx)}'`,
+      )
+    }
+    return artifactId
+  }
+}
+
+function topicOf(ctx: unknown): string {
+  const topic = (ctx as { topic?: unknown } | undefined)?.topic
+  return typeof topic === 'string' ? topic : String(topic)
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error)
+}
+
+function describeResult(value: unknown): string {
+  if (value === '') return "''"
+  if (value === null || value === undefined) return String(value)
+  if (typeof value === 'object') return (value as object).constructor?.name ?? 'object'
+  return `${typeof value} ${String(value).slice(0, 40)}`
+}

@@ -1,1 +1,8 @@
-export {}
+export type { DecodedFrame } from './frame.js'
+export { decodeFrame, encodeFrame, FRAME_HEADER_SIZE, MAGIC_BYTE, writeFrameHeader } from './frame.js'
+export { decodeIdHeader, encodeIdHeader, idHeaderName } from './id-header.js'
+export { MessageField, WireFormat } from './message-field.js'
+export type { IdType, SchemaId } from './schema-id.js'
+export { parseIdText, toSchemaId } from './schema-id.js'
+export type { SerializationContextInit } from './serialization-context.js'
+export { SerializationContext } from './serialization-context.js'

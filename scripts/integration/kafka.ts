@@ -1,0 +1,225 @@
+import { type ChildProcess, spawn } from 'node:child_process'
+import { createHash } from 'node:crypto'
+import {
+  closeSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  openSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs'
+import { createRequire } from 'node:module'
+import { createServer } from 'node:net'
+import { dirname, join, resolve } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import type { TestProject } from 'vitest/node'
+
+// Global setup of the integration stage: a real Kafka broker (3.9, KRaft, one node acting as broker and controller)
+// run from Maven Central jars on 127.0.0.1, handed to the tests as `inject('kafkaBrokers')`. With KAFKA_BROKERS set,
+// that broker is used instead and nothing is started.
+
+const here = dirname(fileURLToPath(import.meta.url))
+const repo = resolve(here, '../..')
+const itDir = join(repo, '.it')
+const libDir = join(itDir, 'kafka-lib')
+const pom = join(here, 'kafka/pom.xml')
+const log4jConfig = join(here, 'kafka/log4j.properties')
+const template = join(here, 'kafka/server.properties.template')
+const logFile = join(itDir, 'kafka.log')
+
+/** The part of kafkajs the readiness check uses (kafkajs is required from the interop package, see below). */
+interface KafkaJs {
+  logLevel: { NOTHING: number }
+  Kafka: new (config: {
+    clientId: string
+    brokers: string[]
+    logLevel: number
+    connectionTimeout: number
+    requestTimeout: number
+    retry: { retries: number }
+  }) => {
+    admin(): { connect(): Promise<void>; listTopics(): Promise<string[]>; disconnect(): Promise<void> }
+  }
+}
+
+const MAVEN_TIMEOUT_MS = 600_000
+const TOOL_TIMEOUT_MS = 60_000
+const READY_TIMEOUT_MS = 90_000
+const STOP_GRACE_MS = 15_000
+// Start-up speed on two cores: a small heap, the serial collector and the C1 compiler only.
+const JVM_FLAGS = ['-Xmx512m', '-XX:+UseSerialGC', '-XX:TieredStopAtLevel=1', '-Djava.awt.headless=true']
+
+export default async function setup(project: TestProject): Promise<(() => Promise<void>) | undefined> {
+  // biome-ignore lint/suspicious/noUndeclaredEnvVars: read by vitest's global setup, which runs outside any turbo task
+  const external = process.env.KAFKA_BROKERS
+  if (external) {
+    project.provide('kafkaBrokers', external)
+    return undefined
+  }
+  const started = Date.now()
+  await resolveJars()
+  const plaintextPort = await freePort()
+  const controllerPort = await freePort()
+  mkdirSync(itDir, { recursive: true })
+  const runDir = mkdtempSync(join(itDir, 'kafka-run-'))
+  const properties = join(runDir, 'server.properties')
+  writeFileSync(
+    properties,
+    readFileSync(template, 'utf8')
+      .replaceAll('@PLAINTEXT_PORT@', String(plaintextPort))
+      .replaceAll('@CONTROLLER_PORT@', String(controllerPort))
+      .replaceAll('@LOG_DIR@', join(runDir, 'data')),
+  )
+  const clusterId = (await run('java', [...javaArgs(), 'kafka.tools.StorageTool', 'random-uuid'])).trim()
+  await run('java', [...javaArgs(), 'kafka.tools.StorageTool', 'format', '-t', clusterId, '-c', properties])
+
+  const out = openSync(logFile, 'w')
+  const broker = spawn('java', [...javaArgs(), 'kafka.Kafka', properties], { stdio: ['ignore', out, out] })
+  closeSync(out)
+  const killOnExit = () => broker.kill('SIGKILL')
+  process.once('exit', killOnExit)
+
+  const brokers = `127.0.0.1:${plaintextPort}`
+  try {
+    await waitUntilReady(broker, brokers)
+  } catch (error) {
+    await stop(broker)
+    throw error
+  }
+  process.stdout.write(`kafka: broker ${brokers} ready in ${((Date.now() - started) / 1000).toFixed(1)} s\n`)
+  project.provide('kafkaBrokers', brokers)
+
+  return async () => {
+    process.removeListener('exit', killOnExit)
+    await stop(broker)
+    rmSync(runDir, { recursive: true, force: true })
+  }
+}
+
+function javaArgs(): string[] {
+  return [...JVM_FLAGS, `-Dlog4j.configuration=file:${log4jConfig}`, '-cp', `${libDir}/*`]
+}
+
+/** Copies the broker's jars into .it/kafka-lib once per version of the pom (Maven caches them in ~/.m2). */
+async function resolveJars(): Promise<void> {
+  const stamp = join(libDir, '.pom-sha256')
+  const digest = createHash('sha256').update(readFileSync(pom)).digest('hex')
+  if (existsSync(stamp) && readFileSync(stamp, 'utf8') === digest) return
+  rmSync(libDir, { recursive: true, force: true })
+  await run(
+    'mvn',
+    [
+      '-q',
+      '-B',
+      '-Dstyle.color=never',
+      '-f',
+      pom,
+      'dependency:copy-dependencies',
+      '-DincludeScope=runtime',
+      `-DoutputDirectory=${libDir}`,
+    ],
+    MAVEN_TIMEOUT_MS,
+  )
+  writeFileSync(stamp, digest)
+}
+
+/** Ready when an admin client lists the topics; fails early if the JVM exits, and after 90 s with the log's tail. */
+async function waitUntilReady(broker: ChildProcess, brokers: string): Promise<void> {
+  // kafkajs is a dependency of the interop package, not of the root.
+  const { Kafka, logLevel } = createRequire(join(repo, 'interop/package.json'))('kafkajs') as KafkaJs
+  const kafka = new Kafka({
+    clientId: 'it-ready-check',
+    brokers: [brokers],
+    logLevel: logLevel.NOTHING,
+    connectionTimeout: 1000,
+    requestTimeout: 2000,
+    retry: { retries: 0 },
+  })
+  const deadline = Date.now() + READY_TIMEOUT_MS
+  let lastError: unknown
+  while (Date.now() < deadline) {
+    if (broker.exitCode !== null || broker.signalCode !== null) {
+      throw new Error(
+        `kafka: the broker exited (${broker.exitCode ?? broker.signalCode}) before it was ready\n${logTail()}`,
+      )
+    }
+    const admin = kafka.admin()
+    try {
+      await admin.connect()
+      await admin.listTopics()
+      return
+    } catch (error) {
+      lastError = error
+    } finally {
+      await admin.disconnect().catch(() => {})
+    }
+    await sleep(250)
+  }
+  broker.kill('SIGKILL')
+  throw new Error(
+    `kafka: the broker at ${brokers} was not ready after ${READY_TIMEOUT_MS / 1000} s ` +
+      `(last error: ${String(lastError)})\n${logTail()}`,
+  )
+}
+
+/** SIGTERM, then SIGKILL after 15 s. */
+async function stop(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return
+  const exited = new Promise<void>((done) => child.once('exit', () => done()))
+  child.kill('SIGTERM')
+  const timer = setTimeout(() => child.kill('SIGKILL'), STOP_GRACE_MS)
+  await exited
+  clearTimeout(timer)
+}
+
+function logTail(lines = 40): string {
+  if (!existsSync(logFile)) return '(no broker log)'
+  return `--- last lines of ${logFile} ---\n${readFileSync(logFile, 'utf8').split('\n').slice(-lines).join('\n')}`
+}
+
+/** Runs a command to completion with a time limit; resolves with its stdout, rejects with its output tail. */
+function run(command: string, args: string[], timeoutMs = TOOL_TIMEOUT_MS): Promise<string> {
+  return new Promise((done, fail) => {
+    const child = spawn(command, args, { cwd: repo, stdio: ['ignore', 'pipe', 'pipe'] })
+    let stdout = ''
+    let stderr = ''
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+      stdout += chunk
+    })
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
+      stderr += chunk
+    })
+    const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs)
+    child.on('error', (error) => {
+      clearTimeout(timer)
+      fail(new Error(`kafka: cannot run ${command} (${error.message}); is it installed and on PATH?`))
+    })
+    child.on('close', (code, signal) => {
+      clearTimeout(timer)
+      if (code === 0) done(stdout)
+      else {
+        const why = signal ? `was killed (${signal}) after ${timeoutMs / 1000} s` : `exited with ${code}`
+        const tail = `${stdout}${stderr}`.trim().split('\n').slice(-30).join('\n')
+        fail(new Error(`kafka: ${command} ${args.slice(-4).join(' ')} ${why}\n${tail}`))
+      }
+    })
+  })
+}
+
+function freePort(): Promise<number> {
+  return new Promise((done, fail) => {
+    const server = createServer()
+    server.once('error', fail)
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address()
+      const port = typeof address === 'object' && address ? address.port : 0
+      server.close(() => done(port))
+    })
+  })
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((done) => setTimeout(done, ms))
+}

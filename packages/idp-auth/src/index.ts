@@ -1,1 +1,2 @@
-export {}
+export { IdpAuth } from './idp-auth.js'
+export type { IdpAuthOptions } from './idp-auth-options.js'

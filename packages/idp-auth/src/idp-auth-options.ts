@@ -1,0 +1,155 @@
+import { invalidConfigError, redactUrl } from '@x/errors'
+
+/**
+ * How the client authenticates at the token endpoint (RFC 6749 §2.3.1, OpenID Connect Core §9).
+ * - `client_secret_post`: `client_id` and `client_secret` travel in the form body.
+ * - `client_secret_basic`: HTTP Basic, with both values form-encoded before base64; the body then holds neither.
+ */
+export type TokenEndpointAuthMethod = 'client_secret_post' | 'client_secret_basic'
+
+/** Options of `new IdpAuth(options)`. */
+export interface IdpAuthOptions {
+  /**
+   * The OAuth2 token endpoint, an `http:` or `https:` URL without user info, e.g. for Keycloak
+   * `https://kc.example/realms/<realm>/protocol/openid-connect/token`.
+   */
+  tokenUrl: string | URL
+  /** The client identifier registered at the identity provider. */
+  clientId: string
+  /** The client secret. It never appears in a message, `String(auth)`, `JSON.stringify(auth)` or `util.inspect`. */
+  clientSecret: string
+  /**
+   * Space-separated scopes to request (RFC 6749 §3.3), e.g. `'registry:read registry:write'`.
+   * @default undefined (no `scope` parameter is sent: the provider's default scopes apply)
+   */
+  scope?: string
+  /** Time limit of one token request, in milliseconds, including reading the answer. @default 10000 */
+  timeoutMs?: number
+  /** The `fetch` implementation used for the token request. @default globalThis.fetch */
+  fetch?: typeof globalThis.fetch
+  /**
+   * How the client authenticates at the token endpoint: `client_id` and `client_secret` in the form body
+   * (`client_secret_post`), or HTTP Basic with both form-encoded first (`client_secret_basic`, RFC 6749 §2.3.1).
+   * @default 'client_secret_post'
+   */
+  tokenEndpointAuthMethod?: 'client_secret_post' | 'client_secret_basic'
+  /**
+   * For tests: the clock that decides when a cached token is due for refresh, in milliseconds. Only differences
+   * between two readings matter, so any origin works.
+   * @default () => performance.now() (monotonic: a wall-clock change does not expire or revive a token)
+   */
+  now?: () => number
+}
+
+/** The options after validation, with every default applied. */
+export interface ResolvedIdpAuthOptions {
+  readonly tokenUrl: URL
+  /** The endpoint as it may be shown: without user info, query or fragment. */
+  readonly displayUrl: string
+  readonly clientId: string
+  readonly clientSecret: string
+  readonly scope: string | undefined
+  readonly timeoutMs: number
+  readonly fetch: typeof globalThis.fetch
+  readonly tokenEndpointAuthMethod: TokenEndpointAuthMethod
+  readonly now: () => number
+}
+
+/** The defaults of the optional fields of `IdpAuthOptions`. */
+export const IDP_AUTH_DEFAULTS = Object.freeze({
+  timeoutMs: 10_000,
+  tokenEndpointAuthMethod: 'client_secret_post' as TokenEndpointAuthMethod,
+})
+
+const AUTH_METHODS: readonly string[] = ['client_secret_post', 'client_secret_basic']
+
+function describe(value: unknown): string {
+  if (value === null) return 'null'
+  if (typeof value === 'string') return value === '' ? 'an empty string' : 'a string'
+  return typeof value === 'object' ? 'an object' : `${typeof value} ${String(value)}`
+}
+
+function parseTokenUrl(value: unknown): URL {
+  if (typeof value !== 'string' && !(value instanceof URL)) {
+    throw invalidConfigError(`IdpAuth: tokenUrl must be an http(s) URL string or URL, got ${describe(value)}`)
+  }
+  let url: URL
+  try {
+    url = new URL(String(value))
+  } catch {
+    throw invalidConfigError(
+      'IdpAuth: tokenUrl must be an absolute http(s) URL, got a string that is not a URL',
+    )
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw invalidConfigError(
+      `IdpAuth: tokenUrl must use http: or https:, got ${url.protocol} (${redactUrl(url)})`,
+    )
+  }
+  if (url.username !== '' || url.password !== '') {
+    throw invalidConfigError(
+      `IdpAuth: tokenUrl must not contain user info (${redactUrl(url)}); pass the credentials as clientId and clientSecret`,
+    )
+  }
+  return url
+}
+
+function requireNonEmptyString(name: string, value: unknown): string {
+  if (typeof value !== 'string' || value === '') {
+    throw invalidConfigError(`IdpAuth: ${name} must be a non-empty string, got ${describe(value)}`)
+  }
+  return value
+}
+
+/**
+ * Validates `options` and applies the defaults. Every problem is a `TypeError` with code `INVALID_CONFIG`; no
+ * message ever repeats the client secret (nor, for `clientId`, anything but its type).
+ */
+export function resolveIdpAuthOptions(options: IdpAuthOptions): ResolvedIdpAuthOptions {
+  if (typeof options !== 'object' || options === null) {
+    throw invalidConfigError(`IdpAuth: options must be an object, got ${describe(options)}`)
+  }
+  const tokenUrl = parseTokenUrl(options.tokenUrl)
+  const clientId = requireNonEmptyString('clientId', options.clientId)
+  const clientSecret = requireNonEmptyString('clientSecret', options.clientSecret)
+
+  const { scope } = options
+  if (scope !== undefined && (typeof scope !== 'string' || scope.trim() === '')) {
+    throw invalidConfigError(`IdpAuth: scope must be a non-blank string when given, got ${describe(scope)}`)
+  }
+
+  const timeoutMs = options.timeoutMs ?? IDP_AUTH_DEFAULTS.timeoutMs
+  if (typeof timeoutMs !== 'number' || !Number.isFinite(timeoutMs) || timeoutMs <= 0) {
+    throw invalidConfigError(`IdpAuth: timeoutMs must be a finite number > 0, got ${describe(timeoutMs)}`)
+  }
+
+  const method = options.tokenEndpointAuthMethod ?? IDP_AUTH_DEFAULTS.tokenEndpointAuthMethod
+  if (!AUTH_METHODS.includes(method)) {
+    throw invalidConfigError(
+      `IdpAuth: tokenEndpointAuthMethod must be 'client_secret_post' or 'client_secret_basic', got ${
+        typeof method === 'string' ? `'${method}'` : describe(method)
+      }`,
+    )
+  }
+
+  const fetchImpl = options.fetch ?? globalThis.fetch
+  if (typeof fetchImpl !== 'function') {
+    throw invalidConfigError(`IdpAuth: fetch must be a function, got ${describe(fetchImpl)}`)
+  }
+  const now = options.now ?? (() => performance.now())
+  if (typeof now !== 'function') {
+    throw invalidConfigError(`IdpAuth: now must be a function returning milliseconds, got ${describe(now)}`)
+  }
+
+  return {
+    tokenUrl,
+    displayUrl: redactUrl(tokenUrl),
+    clientId,
+    clientSecret,
+    scope: scope?.trim().split(/\s+/).join(' '),
+    timeoutMs,
+    fetch: fetchImpl,
+    tokenEndpointAuthMethod: method,
+    now,
+  }
+}

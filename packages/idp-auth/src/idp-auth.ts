@@ -1,0 +1,215 @@
+import { AuthenticationError } from '@x/errors'
+import {
+  type IdpAuthOptions,
+  type ResolvedIdpAuthOptions,
+  resolveIdpAuthOptions,
+} from './idp-auth-options.js'
+import { type CachedToken, scheduleToken } from './refresh-rule.js'
+import { buildTokenRequest } from './token-request.js'
+import { parseTokenResponse, unexpectedStatusError } from './token-response.js'
+
+/** One token request shared by every caller that asked while it ran. */
+interface Flight {
+  readonly promise: Promise<CachedToken>
+  readonly controller: AbortController
+  /** Callers still waiting; when the last one aborts, the request is aborted too. */
+  waiters: number
+}
+
+const INSPECT = Symbol.for('nodejs.util.inspect.custom')
+
+type InspectFn = (value: unknown, options?: unknown) => string
+
+/** A system error code such as `ECONNREFUSED` or `UND_ERR_CONNECT_TIMEOUT` from an error or its causes. */
+function transportCode(error: unknown): string | undefined {
+  let current: unknown = error
+  for (let depth = 0; depth < 4 && typeof current === 'object' && current !== null; depth++) {
+    const code = (current as { code?: unknown }).code
+    if (typeof code === 'string' && /^[A-Z][A-Z0-9_]{1,40}$/.test(code)) return code
+    current = (current as { cause?: unknown }).cause
+  }
+  return undefined
+}
+
+/**
+ * OAuth2 client-credentials tokens (RFC 6749 §4.4) for registry calls, from Keycloak or any other provider.
+ * It is a `TokenProvider` of `@x/registry-client`: pass it as the client's `auth`.
+ *
+ * - A token is reused until less than `min(30 s, 20 % of its lifetime)` is left, then replaced.
+ * - Any number of concurrent `getToken` calls share one request.
+ * - `invalidate(token)` drops the cached token if it is still `token`, so the next `getToken` fetches a new one.
+ *
+ * The client secret and the tokens are held in private fields: `String(auth)`, `JSON.stringify(auth)` and
+ * `util.inspect(auth)` show only the endpoint, the client id, the scope and the authentication method.
+ */
+export class IdpAuth {
+  readonly #options: ResolvedIdpAuthOptions
+  #token: CachedToken | undefined
+  #flight: Flight | undefined
+
+  /** @throws {TypeError} code `INVALID_CONFIG` when an option is missing or malformed. */
+  constructor(options: IdpAuthOptions) {
+    this.#options = resolveIdpAuthOptions(options)
+  }
+
+  /**
+   * A valid access token: the cached one while it is not due for refresh, else a new one from the token endpoint.
+   *
+   * @param signal aborts this caller's wait; the promise then rejects with `signal.reason`. The shared request
+   *   is aborted only when every caller waiting for it has aborted.
+   * @throws {AuthenticationError} the endpoint could not be reached or did not answer within `timeoutMs`, answered
+   *   other than 200, or its answer lacks a non-empty string `access_token` or a positive `expires_in`. Nothing is
+   *   cached then: a token cached before stays as it was.
+   */
+  async getToken(signal?: AbortSignal): Promise<string> {
+    signal?.throwIfAborted()
+    const cached = this.#token
+    if (cached !== undefined && this.#options.now() < cached.refreshAt) return cached.value
+    const flight = this.#flight ?? this.#startFlight()
+    return this.#wait(flight, signal)
+  }
+
+  /**
+   * Drops the cached token so that the next `getToken` fetches a new one. With `token`, only if the cached token is
+   * still that one: a caller holding a token the registry refused (401) cannot throw away a newer token another
+   * caller already fetched.
+   */
+  invalidate(token?: string): void {
+    if (this.#token !== undefined && (token === undefined || token === this.#token.value))
+      this.#token = undefined
+  }
+
+  /** The safe view of this object: endpoint (without user info and query), client id, scope and method. */
+  toJSON(): Record<string, string> {
+    const o = this.#options
+    const out: Record<string, string> = { tokenUrl: o.displayUrl, clientId: o.clientId }
+    if (o.scope !== undefined) out.scope = o.scope
+    out.tokenEndpointAuthMethod = o.tokenEndpointAuthMethod
+    return out
+  }
+
+  toString(): string {
+    return `IdpAuth(${this.#options.displayUrl}, clientId=${JSON.stringify(this.#options.clientId)})`
+  }
+
+  [INSPECT](_depth: number, options: unknown, inspect?: InspectFn): string {
+    return `IdpAuth ${inspect ? inspect(this.toJSON(), options) : JSON.stringify(this.toJSON())}`
+  }
+
+  #startFlight(): Flight {
+    const controller = new AbortController()
+    const promise = this.#requestToken(controller.signal).then((token) => {
+      if (this.#flight === flight) this.#token = token
+      return token
+    })
+    const flight: Flight = { promise, controller, waiters: 0 }
+    this.#flight = flight
+    // Clears the slot however it ends; also keeps a request nobody waits for any more from an unhandled rejection.
+    promise.then(
+      () => this.#endFlight(flight),
+      () => this.#endFlight(flight),
+    )
+    return flight
+  }
+
+  #endFlight(flight: Flight): void {
+    if (this.#flight === flight) this.#flight = undefined
+  }
+
+  async #wait(flight: Flight, signal: AbortSignal | undefined): Promise<string> {
+    flight.waiters++
+    if (signal === undefined) return (await flight.promise).value
+    return new Promise<string>((resolve, reject) => {
+      const onAbort = (): void => {
+        flight.waiters--
+        if (flight.waiters === 0) {
+          this.#endFlight(flight)
+          flight.controller.abort(signal.reason)
+        }
+        reject(signal.reason)
+      }
+      signal.addEventListener('abort', onAbort, { once: true })
+      flight.promise.then(
+        (token) => {
+          signal.removeEventListener('abort', onAbort)
+          resolve(token.value)
+        },
+        (error: unknown) => {
+          signal.removeEventListener('abort', onAbort)
+          reject(error)
+        },
+      )
+    })
+  }
+
+  /**
+   * One token request, bounded by `timeoutMs` (for the answer and its body together) even if the `fetch`
+   * implementation ignores its signal. Rejects with `abandon.reason` when every caller has gone.
+   */
+  async #requestToken(abandon: AbortSignal): Promise<CachedToken> {
+    const o = this.#options
+    const url = o.displayUrl
+    const controller = new AbortController()
+    let timer: ReturnType<typeof setTimeout> | undefined
+    let onAbandon: (() => void) | undefined
+    const stop = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => {
+        const error = new AuthenticationError(
+          `Token endpoint ${url} did not answer within ${o.timeoutMs} ms (timeoutMs)`,
+          { url },
+        )
+        controller.abort(error)
+        reject(error)
+      }, o.timeoutMs)
+      onAbandon = () => {
+        controller.abort(abandon.reason)
+        reject(abandon.reason)
+      }
+      abandon.addEventListener('abort', onAbandon, { once: true })
+    })
+    const exchange = this.#exchange(controller.signal)
+    exchange.catch(() => {}) // when `stop` wins the race, the exchange's own failure is of no interest
+    try {
+      return await Promise.race([exchange, stop])
+    } finally {
+      clearTimeout(timer)
+      if (onAbandon !== undefined) abandon.removeEventListener('abort', onAbandon)
+    }
+  }
+
+  async #exchange(signal: AbortSignal): Promise<CachedToken> {
+    const o = this.#options
+    const url = o.displayUrl
+    const { headers, body } = buildTokenRequest(o)
+    const requestedAt = o.now()
+    let status: number | undefined
+    try {
+      // `redirect: 'manual'`: a 307/308 would send the form, secret included, to wherever the Location points.
+      const response = await o.fetch(o.tokenUrl, {
+        method: 'POST',
+        headers,
+        body,
+        redirect: 'manual',
+        signal,
+      })
+      status = response.status
+      const text = await response.text()
+      if (status !== 200) throw unexpectedStatusError(status, text, url)
+      const grant = parseTokenResponse(text, url)
+      return scheduleToken(grant.accessToken, grant.lifetimeMs, requestedAt)
+    } catch (error) {
+      if (signal.aborted) throw signal.reason
+      if (error instanceof AuthenticationError) throw error
+      const code = transportCode(error)
+      const what =
+        status === undefined
+          ? 'Could not reach the token endpoint'
+          : 'Could not read the answer of the token endpoint'
+      throw new AuthenticationError(`${what} ${url}${code === undefined ? '' : ` (${code})`}`, {
+        url,
+        ...(status === undefined ? {} : { status }),
+        cause: error,
+      })
+    }
+  }
+}

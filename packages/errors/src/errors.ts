@@ -73,7 +73,9 @@ export class RegistryConnectionError extends SerdeError {
   declare readonly status?: number
 
   constructor(init: RegistryConnectionInit) {
-    super('REGISTRY_CONNECTION', init.message ?? `Unable to use the registry at ${init.url}`, { cause: init.cause })
+    super('REGISTRY_CONNECTION', init.message ?? `Unable to use the registry at ${init.url}`, {
+      cause: init.cause,
+    })
     this.url = init.url
     if (init.status !== undefined) this.status = init.status
   }

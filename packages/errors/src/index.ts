@@ -1,5 +1,14 @@
-export { ERROR_CODES } from './codes.js'
 export type { ErrorCode, MisuseErrorCode, SerdeErrorCode } from './codes.js'
+export { ERROR_CODES } from './codes.js'
+export type {
+  AuthenticationErrorOptions,
+  CauseOptions,
+  DeserializationErrorOptions,
+  IdKind,
+  RegistryConnectionInit,
+  SchemaNotFoundInit,
+  SchemaRegistrationInit,
+} from './errors.js'
 export {
   AuthenticationError,
   ClientClosedError,
@@ -10,17 +19,8 @@ export {
   SchemaRegistrationError,
   SerializationError,
 } from './errors.js'
-export type {
-  AuthenticationErrorOptions,
-  CauseOptions,
-  DeserializationErrorOptions,
-  IdKind,
-  RegistryConnectionInit,
-  SchemaNotFoundInit,
-  SchemaRegistrationInit,
-} from './errors.js'
-export { idOutOfRangeError, invalidConfigError, invalidDataError } from './misuse.js'
 export type { CodedRangeError, CodedTypeError, DataTypeError } from './misuse.js'
+export { idOutOfRangeError, invalidConfigError, invalidDataError } from './misuse.js'
 export { redactUrl } from './redact-url.js'
-export { isSerdeError, SERDE_ERROR_BRAND, SerdeError } from './serde-error.js'
 export type { SerdeErrorOptions } from './serde-error.js'
+export { isSerdeError, SERDE_ERROR_BRAND, SerdeError } from './serde-error.js'

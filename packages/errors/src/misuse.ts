@@ -19,7 +19,13 @@ export interface CodedRangeError extends RangeError {
 
 function withCode<E extends Error>(error: E, code: MisuseErrorCode, cause?: unknown): E {
   Object.defineProperty(error, 'code', { value: code, enumerable: true })
-  if (cause !== undefined) Object.defineProperty(error, 'cause', { value: cause, enumerable: false, writable: true, configurable: true })
+  if (cause !== undefined)
+    Object.defineProperty(error, 'cause', {
+      value: cause,
+      enumerable: false,
+      writable: true,
+      configurable: true,
+    })
   return error
 }
 

@@ -12,8 +12,17 @@ export interface SerdeErrorOptions {
   cause?: unknown
 }
 
-/** Fields shown by `toJSON()` and `util.inspect`, besides `name`, `code` and `message`. */
-const SAFE_FIELDS = ['groupId', 'artifactId', 'idType', 'idValue', 'url', 'status', 'schemaId'] as const
+/** Context fields `toJSON()` shows, besides `name`, `code` and `message` (bigints as decimal strings). */
+const SAFE_FIELDS = [
+  'groupId',
+  'artifactId',
+  'version',
+  'idType',
+  'idValue',
+  'url',
+  'status',
+  'schemaId',
+] as const
 
 /**
  * Base class of every error of the `@x/*` packages. It has a `name` equal to its class name, a stable `code`
@@ -26,7 +35,8 @@ export class SerdeError extends Error {
   readonly code: SerdeErrorCode
 
   constructor(code: SerdeErrorCode, message: string, options?: SerdeErrorOptions) {
-    super(message, options && 'cause' in options ? { cause: options.cause } : undefined)
+    // Only a real cause is attached: an own `cause: undefined` would show as `[cause]: undefined` in util.inspect.
+    super(message, options?.cause !== undefined ? { cause: options.cause } : undefined)
     this.code = code
     Object.defineProperty(this, SERDE_ERROR_BRAND, { value: true, enumerable: false })
   }

@@ -64,9 +64,14 @@ export const IDP_AUTH_DEFAULTS = Object.freeze({
 const AUTH_METHODS: readonly string[] = ['client_secret_post', 'client_secret_basic']
 
 function describe(value: unknown): string {
-  if (value === null) return 'null'
+  if (value === null || value === undefined) return String(value)
   if (typeof value === 'string') return value === '' ? 'an empty string' : 'a string'
   return typeof value === 'object' ? 'an object' : `${typeof value} ${String(value)}`
+}
+
+/** Only `undefined` means "not given": a `null` is a mistake worth reporting, not a request for the default. */
+function orDefault<T>(value: T | undefined, fallback: T): T {
+  return value === undefined ? fallback : value
 }
 
 function parseTokenUrl(value: unknown): URL {
@@ -118,12 +123,12 @@ export function resolveIdpAuthOptions(options: IdpAuthOptions): ResolvedIdpAuthO
     throw invalidConfigError(`IdpAuth: scope must be a non-blank string when given, got ${describe(scope)}`)
   }
 
-  const timeoutMs = options.timeoutMs ?? IDP_AUTH_DEFAULTS.timeoutMs
+  const timeoutMs = orDefault(options.timeoutMs, IDP_AUTH_DEFAULTS.timeoutMs)
   if (typeof timeoutMs !== 'number' || !Number.isFinite(timeoutMs) || timeoutMs <= 0) {
     throw invalidConfigError(`IdpAuth: timeoutMs must be a finite number > 0, got ${describe(timeoutMs)}`)
   }
 
-  const method = options.tokenEndpointAuthMethod ?? IDP_AUTH_DEFAULTS.tokenEndpointAuthMethod
+  const method = orDefault(options.tokenEndpointAuthMethod, IDP_AUTH_DEFAULTS.tokenEndpointAuthMethod)
   if (!AUTH_METHODS.includes(method)) {
     throw invalidConfigError(
       `IdpAuth: tokenEndpointAuthMethod must be 'client_secret_post' or 'client_secret_basic', got ${
@@ -132,11 +137,11 @@ export function resolveIdpAuthOptions(options: IdpAuthOptions): ResolvedIdpAuthO
     )
   }
 
-  const fetchImpl = options.fetch ?? globalThis.fetch
+  const fetchImpl = orDefault(options.fetch, globalThis.fetch)
   if (typeof fetchImpl !== 'function') {
     throw invalidConfigError(`IdpAuth: fetch must be a function, got ${describe(fetchImpl)}`)
   }
-  const now = options.now ?? (() => performance.now())
+  const now = orDefault(options.now, () => performance.now())
   if (typeof now !== 'function') {
     throw invalidConfigError(`IdpAuth: now must be a function returning milliseconds, got ${describe(now)}`)
   }

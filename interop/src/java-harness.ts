@@ -1,0 +1,102 @@
+import { existsSync, readdirSync, statSync } from 'node:fs'
+import { join } from 'node:path'
+import { interopDir } from './paths.js'
+import { lines, runProcess } from './run-process.js'
+
+const javaDir = join(interopDir, 'java')
+const targetDir = join(javaDir, 'target')
+const jar = join(targetDir, 'java-interop-0.0.0.jar')
+const libDir = join(targetDir, 'lib')
+
+/** The serde configurations of the Java program (see interop/java/.../Main.java). */
+export type JavaMode = 'default' | 'globalId' | 'headers'
+
+/** One record as the Java consumer prints it. */
+export interface JavaRecord {
+  offset: number
+  /** Header name → value as lowercase hex. */
+  headers: Record<string, string>
+  /** The record in canonical JSON form (see `canonicalEvent`). */
+  value: Record<string, unknown>
+}
+
+function newestMtime(path: string): number {
+  const stat = statSync(path)
+  if (!stat.isDirectory()) return stat.mtimeMs
+  let newest = stat.mtimeMs
+  for (const entry of readdirSync(path)) newest = Math.max(newest, newestMtime(join(path, entry)))
+  return newest
+}
+
+/** True when the jar and its libraries exist and are newer than the pom, the sources and the fixture schema. */
+export function javaHarnessIsBuilt(): boolean {
+  if (!existsSync(jar) || !existsSync(libDir)) return false
+  const sources = Math.max(
+    newestMtime(join(javaDir, 'pom.xml')),
+    newestMtime(join(javaDir, 'src')),
+    newestMtime(join(interopDir, 'fixtures')),
+  )
+  return statSync(jar).mtimeMs > sources
+}
+
+/**
+ * Builds the Java program with Maven unless it is up to date: compiles it and copies its runtime dependencies
+ * (Apicurio's serde, kafka-clients) into target/lib. Maven caches the downloads in ~/.m2.
+ */
+export async function buildJavaHarness(): Promise<void> {
+  if (javaHarnessIsBuilt()) return
+  await runProcess(
+    'mvn',
+    [
+      '-q',
+      '-B',
+      '-Dstyle.color=never',
+      '-f',
+      join(javaDir, 'pom.xml'),
+      'package',
+      'dependency:copy-dependencies',
+      '-DincludeScope=runtime',
+      `-DoutputDirectory=${libDir}`,
+    ],
+    { timeoutMs: 600_000 },
+  )
+}
+
+function java(args: string[], timeoutMs: number) {
+  return runProcess(
+    'java',
+    [
+      '-XX:+UseSerialGC',
+      '-XX:TieredStopAtLevel=1',
+      '-Xmx256m',
+      '-cp',
+      `${join(targetDir, 'classes')}:${libDir}/*`,
+      'x.serde.interop.Main',
+      ...args,
+    ],
+    { timeoutMs },
+  )
+}
+
+/** Java writes records 0 .. count-1 to `topic` with Apicurio's AvroKafkaSerializer in `mode` (auto-registering). */
+export async function javaProduce(
+  brokers: string,
+  registryUrl: string,
+  topic: string,
+  mode: JavaMode,
+  count: number,
+): Promise<void> {
+  await java(['produce', brokers, registryUrl, topic, mode, String(count)], 90_000)
+}
+
+/** Java reads `count` records of `topic` from the start with Apicurio's AvroKafkaDeserializer in `mode`. */
+export async function javaConsume(
+  brokers: string,
+  registryUrl: string,
+  topic: string,
+  mode: JavaMode,
+  count: number,
+): Promise<JavaRecord[]> {
+  const { stdout } = await java(['consume', brokers, registryUrl, topic, mode, String(count)], 90_000)
+  return lines(stdout).map((line) => JSON.parse(line) as JavaRecord)
+}

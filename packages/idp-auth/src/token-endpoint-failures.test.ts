@@ -162,6 +162,17 @@ describe('AuthenticationError for answers that cannot be used', () => {
     ['an empty access_token', { access_token: '', expires_in: 300 }, 'with access_token an empty string'],
     ['a numeric access_token', { access_token: 12345, expires_in: 300 }, 'with access_token a number'],
     ['a null access_token', { access_token: null, expires_in: 300 }, 'with access_token null'],
+    [
+      'an access_token with a line break',
+      { access_token: `${TOKEN}\r\nX: y`, expires_in: 300 },
+      'cannot be sent',
+    ],
+    ['an access_token with a space', { access_token: `${TOKEN} x`, expires_in: 300 }, 'cannot be sent in an'],
+    [
+      'a non-ASCII access_token',
+      { access_token: `${TOKEN}é`, expires_in: 300 },
+      'cannot be sent in an Authorization',
+    ],
     ['no expires_in', { access_token: TOKEN }, 'with expires_in missing'],
     ['expires_in 0', { access_token: TOKEN, expires_in: 0 }, 'with expires_in 0'],
     ['a negative expires_in', { access_token: TOKEN, expires_in: -5 }, 'with expires_in -5'],

@@ -14,6 +14,13 @@ export interface TokenGrant {
  */
 const OAUTH_ERROR_CODE = /^[\x20\x21\x23-\x5B\x5D-\x7E]{1,64}$/
 
+/**
+ * What a token must look like to be sent as `Authorization: Bearer <token>`: visible ASCII, no spaces (RFC 6750
+ * §2.1 allows even less). Anything else would make the request fail later, and `Headers` would quote the token in
+ * its error message.
+ */
+const SENDABLE_TOKEN = /^[\x21-\x7E]+$/
+
 /** A numeric string such as `"300"` or `"299.5"`: some providers (Azure AD v1) send `expires_in` as text. */
 const NUMERIC_STRING = /^[0-9]{1,15}(?:\.[0-9]{1,9})?$/
 
@@ -70,7 +77,8 @@ export function oauthErrorCode(text: string): string | undefined {
 
 /**
  * Validates the body of a 200 token response. Throws `AuthenticationError` (with `url` and `status: 200`) when it
- * is not a JSON object, when `access_token` is missing, empty or not a string, or when `expires_in` is not a
+ * is not a JSON object, when `access_token` is missing, empty, not a string or not sendable in a header (control
+ * characters, spaces, non-ASCII), or when `expires_in` is not a
  * positive number of seconds. The message tells which field failed and what kind of value came, never a value
  * that could be the token or any other part of the body.
  */
@@ -89,6 +97,9 @@ export function parseTokenResponse(text: string, url: string): TokenGrant {
   const accessToken = body.access_token
   if (typeof accessToken !== 'string' || accessToken === '') {
     return fail(`with access_token ${kindOf(accessToken)}`)
+  }
+  if (!SENDABLE_TOKEN.test(accessToken)) {
+    return fail('with an access_token holding characters that cannot be sent in an Authorization header')
   }
   const seconds = parseExpiresIn(body.expires_in)
   if (seconds === undefined) return fail(`with expires_in ${describeExpiresIn(body.expires_in)}`)

@@ -1,1 +1,11 @@
-export {}
+export { AsyncRegistryClient, RegistryClient } from './registry-client.js'
+export type { RegistryClientOptions, RegistryClientTiming } from './registry-client-options.js'
+export type {
+  ArtifactReference,
+  CallOptions,
+  IfExists,
+  RegisteredSchema,
+  RegisterSchemaOptions,
+  SchemaVersionOptions,
+  TokenProvider,
+} from './types.js'

@@ -1,4 +1,4 @@
-import type { SchemaId } from '@x/wire-format'
+import type { SchemaId } from './schema-id.js'
 
 /**
  * A reference from one schema to a named type defined in another artifact (Apicurio `ArtifactReference`). For
@@ -39,4 +39,24 @@ export type IfExists = 'FAIL' | 'CREATE_VERSION' | 'FIND_OR_CREATE_VERSION'
 export interface CallOptions {
   /** Aborts the call (and its retries); the promise rejects with the signal's reason. */
   signal?: AbortSignal
+}
+
+/** Options of `getSchemaVersion`. */
+export interface SchemaVersionOptions extends CallOptions {
+  /** The group of the artifact (references may name another group than the client's). @default the client's groupId */
+  groupId?: string
+}
+
+/** Options of `registerSchema`. */
+export interface RegisterSchemaOptions extends CallOptions {
+  /**
+   * What the registry does when the artifact exists: `FAIL` (409 → `SchemaRegistrationError`), `CREATE_VERSION`
+   * (always a new version), `FIND_OR_CREATE_VERSION` (the version with the same content and references, else a new
+   * one). @default 'FIND_OR_CREATE_VERSION'
+   */
+  ifExists?: IfExists
+  /** Types the schema takes from other artifacts. @default [] */
+  references?: readonly ArtifactReference[]
+  /** Compare canonical forms when looking for an existing version (`canonical=true`). @default false */
+  canonical?: boolean
 }

@@ -1,0 +1,255 @@
+import { invalidConfigError, redactUrl } from '@x/errors'
+import type { TokenProvider } from './types.js'
+
+/**
+ * Seams for tests: the random source of the backoff jitter, the sleep between attempts and the clock of the cache
+ * expiry. Not needed in production.
+ */
+export interface RegistryClientTiming {
+  /** Returns a number in [0, 1) for the full-jitter backoff. @default Math.random */
+  random?: () => number
+  /** Waits `ms` milliseconds; rejects with `signal.reason` as soon as `signal` aborts. @default a `setTimeout` sleep */
+  sleep?: (ms: number, signal: AbortSignal) => Promise<void>
+  /** A monotonic clock in milliseconds, for `cacheTtlMs`. @default performance.now */
+  now?: () => number
+}
+
+/** Options of `RegistryClient`. */
+export interface RegistryClientOptions {
+  /**
+   * The v3 API root of the registry, e.g. `http://localhost:8080/apis/registry/v3` (a URL without that path is a
+   * common cause of errors). `http:` or `https:`, no query or fragment. A user name and password in the URL
+   * (`https://user:pass@host/...`) become HTTP Basic authentication when `auth` is not set; they never appear in a
+   * message, an error, `util.inspect` or `JSON.stringify` of the client.
+   */
+  url: string | URL
+  /** The group of every artifact lookup and registration (`default` is the registry's default group). */
+  groupId: string
+  /** Retries after the first attempt of a request; 0 disables retrying. @default 3 */
+  maxRetries?: number
+  /** Base of the exponential backoff before the first retry, in milliseconds. @default 1000 */
+  retryBackoffMs?: number
+  /** Cap of every wait between attempts (also of a `Retry-After` the registry sends), in milliseconds. @default 20000 */
+  retryMaxBackoffMs?: number
+  /** Time limit of one HTTP attempt (sending and reading the whole answer), in milliseconds. @default 10000 */
+  timeoutMs?: number
+  /**
+   * Hands out bearer tokens (`IdpAuth` from `@x/idp-auth` is one). On 401/403 the client invalidates the token,
+   * takes a fresh one and repeats the request once. @default no bearer token (Basic from the URL's userinfo, if any)
+   */
+  auth?: TokenProvider
+  /** Extra headers on every request. An `Authorization` here is replaced by `auth` or the URL's userinfo. @default {} */
+  headers?: Record<string, string>
+  /** The `fetch` implementation. @default globalThis.fetch */
+  fetch?: typeof globalThis.fetch
+  /** Most entries of each cache (schemas by globalId, by contentId, by artifact version, references). @default 1000 */
+  cacheMaxSize?: number
+  /**
+   * Lifetime of latest-version entries (`getSchema`), in milliseconds, counted from when they were fetched.
+   * Entries by identifier (and by literal version) never expire: their content is immutable.
+   * @default undefined (latest-version entries never expire)
+   */
+  cacheTtlMs?: number
+  /** Seams for tests (random source, sleep, clock). @default the real ones */
+  timing?: RegistryClientTiming
+}
+
+/** The options after validation, with every default filled in. */
+export interface ResolvedOptions {
+  /** The base URL without credentials and without a trailing slash. */
+  baseUrl: string
+  /** The base URL as it may appear in messages. */
+  displayUrl: string
+  groupId: string
+  maxRetries: number
+  retryBackoffMs: number
+  retryMaxBackoffMs: number
+  timeoutMs: number
+  auth: TokenProvider | undefined
+  /** `Basic …` from the URL's userinfo, when there was one and no `auth`. */
+  basicAuthorization: string | undefined
+  headers: Record<string, string>
+  fetch: typeof globalThis.fetch
+  cacheMaxSize: number
+  cacheTtlMs: number | undefined
+  random: () => number
+  sleep: (ms: number, signal: AbortSignal) => Promise<void>
+  now: () => number
+}
+
+/** Every option the client knows, with its default. */
+export const DEFAULTS = Object.freeze({
+  maxRetries: 3,
+  retryBackoffMs: 1000,
+  retryMaxBackoffMs: 20_000,
+  timeoutMs: 10_000,
+  cacheMaxSize: 1000,
+})
+
+/** The longest delay `setTimeout` accepts. */
+const MAX_TIMER_MS = 2_147_483_647
+
+function describe(value: unknown): string {
+  if (typeof value === 'string') return `the string ${JSON.stringify(value.slice(0, 40))}`
+  if (typeof value === 'number' || typeof value === 'bigint' || typeof value === 'boolean')
+    return String(value)
+  if (value === null) return 'null'
+  return typeof value
+}
+
+function integerOption(name: string, value: unknown, fallback: number, min: number): number {
+  if (value === undefined) return fallback
+  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < min) {
+    throw invalidConfigError(`${name} must be an integer ≥ ${min}, got ${describe(value)}`)
+  }
+  return value
+}
+
+function delayOption(
+  name: string,
+  value: unknown,
+  fallback: number,
+  positive: boolean,
+  max = MAX_TIMER_MS,
+): number {
+  if (value === undefined) return fallback
+  const ok = typeof value === 'number' && Number.isFinite(value) && (positive ? value > 0 : value >= 0)
+  if (!ok || value > max) {
+    const wanted = positive ? '> 0' : '≥ 0'
+    const limit = Number.isFinite(max) ? ` and ≤ ${max}` : ''
+    throw invalidConfigError(
+      `${name} must be a number of milliseconds ${wanted}${limit}, got ${describe(value)}`,
+    )
+  }
+  return value
+}
+
+function parseUrl(value: unknown): { baseUrl: string; displayUrl: string; basic: string | undefined } {
+  if (typeof value !== 'string' && !(value instanceof URL)) {
+    throw invalidConfigError(`url must be a string or a URL, got ${describe(value)}`)
+  }
+  let url: URL
+  try {
+    url = new URL(String(value))
+  } catch {
+    // Never echo the text: it may hold a password.
+    throw invalidConfigError(
+      'url must be an absolute http(s) URL such as http://localhost:8080/apis/registry/v3',
+    )
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw invalidConfigError(`url must use http: or https:, got ${url.protocol}`)
+  }
+  if (url.search !== '' || url.hash !== '') {
+    throw invalidConfigError(`url must not have a query or a fragment: ${redactUrl(url)}`)
+  }
+  let basic: string | undefined
+  if (url.username !== '' || url.password !== '') {
+    const credentials = `${decodeURIComponent(url.username)}:${decodeURIComponent(url.password)}`
+    basic = `Basic ${Buffer.from(credentials, 'utf8').toString('base64')}`
+    url.username = ''
+    url.password = ''
+  }
+  const baseUrl = url.toString().replace(/\/+$/, '')
+  return { baseUrl, displayUrl: redactUrl(baseUrl), basic }
+}
+
+function parseHeaders(value: unknown): Record<string, string> {
+  if (value === undefined) return {}
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    throw invalidConfigError(`headers must be an object of header names to strings, got ${describe(value)}`)
+  }
+  const out: Record<string, string> = {}
+  for (const [name, headerValue] of Object.entries(value)) {
+    if (typeof headerValue !== 'string') {
+      throw invalidConfigError(`headers.${name} must be a string, got ${describe(headerValue)}`)
+    }
+    try {
+      new Headers([[name, headerValue]])
+    } catch {
+      // The value is not echoed: it may be a credential.
+      throw invalidConfigError(
+        `headers.${name} is not a valid HTTP header (name or value has forbidden characters)`,
+      )
+    }
+    out[name] = headerValue
+  }
+  return out
+}
+
+function defaultSleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal.aborted) {
+      reject(signal.reason)
+      return
+    }
+    const onAbort = (): void => {
+      clearTimeout(timer)
+      reject(signal.reason)
+    }
+    const timer = setTimeout(() => {
+      signal.removeEventListener('abort', onAbort)
+      resolve()
+    }, ms)
+    signal.addEventListener('abort', onAbort, { once: true })
+  })
+}
+
+/**
+ * Validates the options and fills in the defaults.
+ *
+ * @throws TypeError (code `INVALID_CONFIG`) naming the first option that is wrong.
+ */
+export function resolveOptions(options: RegistryClientOptions): ResolvedOptions {
+  if (typeof options !== 'object' || options === null) {
+    throw invalidConfigError(
+      `RegistryClient needs an options object with url and groupId, got ${describe(options)}`,
+    )
+  }
+  const { baseUrl, displayUrl, basic } = parseUrl(options.url)
+  if (typeof options.groupId !== 'string' || options.groupId === '') {
+    throw invalidConfigError(`groupId must be a non-empty string, got ${describe(options.groupId)}`)
+  }
+  const auth = options.auth
+  if (
+    auth !== undefined &&
+    (typeof auth !== 'object' || auth === null || typeof auth.getToken !== 'function')
+  ) {
+    throw invalidConfigError(`auth must be a token provider with a getToken() method, got ${describe(auth)}`)
+  }
+  if (options.fetch !== undefined && typeof options.fetch !== 'function') {
+    throw invalidConfigError(`fetch must be a function, got ${describe(options.fetch)}`)
+  }
+  const timing = options.timing ?? {}
+  for (const name of ['random', 'sleep', 'now'] as const) {
+    if (timing[name] !== undefined && typeof timing[name] !== 'function') {
+      throw invalidConfigError(`timing.${name} must be a function, got ${describe(timing[name])}`)
+    }
+  }
+  return {
+    baseUrl,
+    displayUrl,
+    groupId: options.groupId,
+    maxRetries: integerOption('maxRetries', options.maxRetries, DEFAULTS.maxRetries, 0),
+    retryBackoffMs: delayOption('retryBackoffMs', options.retryBackoffMs, DEFAULTS.retryBackoffMs, false),
+    retryMaxBackoffMs: delayOption(
+      'retryMaxBackoffMs',
+      options.retryMaxBackoffMs,
+      DEFAULTS.retryMaxBackoffMs,
+      false,
+    ),
+    timeoutMs: delayOption('timeoutMs', options.timeoutMs, DEFAULTS.timeoutMs, true),
+    auth,
+    basicAuthorization: auth === undefined ? basic : undefined,
+    headers: parseHeaders(options.headers),
+    fetch: options.fetch ?? globalThis.fetch.bind(globalThis),
+    cacheMaxSize: integerOption('cacheMaxSize', options.cacheMaxSize, DEFAULTS.cacheMaxSize, 1),
+    cacheTtlMs:
+      options.cacheTtlMs === undefined
+        ? undefined
+        : delayOption('cacheTtlMs', options.cacheTtlMs, 0, true, Number.POSITIVE_INFINITY),
+    random: timing.random ?? Math.random,
+    sleep: timing.sleep ?? defaultSleep,
+    now: timing.now ?? (() => performance.now()),
+  }
+}

@@ -1,0 +1,641 @@
+import {
+  ClientClosedError,
+  invalidConfigError,
+  RegistryConnectionError,
+  SchemaNotFoundError,
+  type SchemaNotFoundInit,
+  SchemaRegistrationError,
+} from '@x/errors'
+import {
+  idFromHeaders,
+  parseArtifactPage,
+  parseReferences,
+  parseRegistrationAnswer,
+  parseVersionMetadata,
+  UnusableAnswer,
+  type VersionFacts,
+} from './registry-answers.js'
+import {
+  type RegistryClientOptions,
+  type ResolvedOptions,
+  resolveOptions,
+} from './registry-client-options.js'
+import {
+  describeStatus,
+  type RegistryAnswer,
+  RegistryFailureCause,
+  RegistryHttp,
+  type RegistryRequest,
+} from './registry-http.js'
+import { type IdType, idKey, type SchemaId, toSchemaId } from './schema-id.js'
+import { SingleFlightCache } from './single-flight-cache.js'
+import type {
+  ArtifactReference,
+  CallOptions,
+  IfExists,
+  RegisteredSchema,
+  RegisterSchemaOptions,
+  SchemaVersionOptions,
+} from './types.js'
+
+const IF_EXISTS: readonly IfExists[] = ['FAIL', 'CREATE_VERSION', 'FIND_OR_CREATE_VERSION']
+const LATEST = 'branch=latest'
+const PAGE_SIZE = 100
+
+/** The URL path segment of each identifier kind. */
+const ID_SEGMENT: Record<IdType, string> = { globalId: 'globalIds', contentId: 'contentIds' }
+
+function describe(value: unknown): string {
+  if (typeof value === 'string') return `the string ${JSON.stringify(value.slice(0, 40))}`
+  if (value === null) return 'null'
+  return Array.isArray(value) ? 'an array' : typeof value
+}
+
+function requireText(name: string, value: unknown): string {
+  if (typeof value !== 'string' || value === '') {
+    throw invalidConfigError(`${name} must be a non-empty string, got ${describe(value)}`)
+  }
+  return value
+}
+
+/** A version expression as a path segment: `branch=<id>` keeps its `=`, everything else is percent-encoded. */
+function versionSegment(version: string): string {
+  return version.startsWith('branch=')
+    ? `branch=${encodeURIComponent(version.slice('branch='.length))}`
+    : encodeURIComponent(version)
+}
+
+/** A header value the Fetch API accepts: printable ASCII as is, anything else percent-encoded. */
+function headerSafe(value: string): string {
+  return /^[\x20-\x7e]*$/.test(value) ? value : encodeURIComponent(value)
+}
+
+function validateReferences(value: unknown): ArtifactReference[] {
+  if (value === undefined) return []
+  if (!Array.isArray(value)) throw invalidConfigError(`references must be an array, got ${describe(value)}`)
+  return value.map((item: unknown, index) => {
+    const where = `references[${index}]`
+    if (typeof item !== 'object' || item === null) {
+      throw invalidConfigError(
+        `${where} must be an object { artifactId, name, groupId?, version? }, got ${describe(item)}`,
+      )
+    }
+    const { groupId, artifactId, version, name } = item as Record<string, unknown>
+    const reference: ArtifactReference = {
+      artifactId: requireText(`${where}.artifactId`, artifactId),
+      name: requireText(`${where}.name`, name),
+    }
+    if (groupId !== undefined) reference.groupId = requireText(`${where}.groupId`, groupId)
+    if (version !== undefined) reference.version = requireText(`${where}.version`, version)
+    return Object.freeze(reference)
+  })
+}
+
+function schemaText(schema: unknown): string {
+  if (typeof schema === 'string') {
+    if (schema.trim() === '') throw invalidConfigError('schema must not be empty')
+    return schema
+  }
+  if (typeof schema === 'object' && schema !== null) {
+    try {
+      return JSON.stringify(schema)
+    } catch (error) {
+      throw invalidConfigError(`schema must be JSON-serializable: ${(error as Error).message}`)
+    }
+  }
+  throw invalidConfigError(`schema must be a string or an object (an Avro schema), got ${describe(schema)}`)
+}
+
+function freezeSchema(schema: RegisteredSchema): RegisteredSchema {
+  if (schema.references !== undefined) Object.freeze(schema.references)
+  return Object.freeze(schema)
+}
+
+/**
+ * A client of Apicurio Registry 3 (the v3 REST API): looks schemas up by artifact, version, `globalId` or
+ * `contentId`, registers schemas, and lists artifacts.
+ *
+ * - **Caching.** Schemas by identifier (and by literal version) are cached for the life of the client: their content
+ *   is immutable. Latest-version entries (`getSchema`) live `cacheTtlMs` (default: forever). Each cache is a true LRU
+ *   of `cacheMaxSize` entries. Concurrent misses of one key share one request (single flight); different keys never
+ *   wait for each other. Failures are not cached.
+ * - **Retries.** Transport failures and HTTP 429/502/503/504 are retried: `1 + maxRetries` attempts, full-jitter
+ *   exponential backoff `random(0, min(retryBackoffMs × 2^k, retryMaxBackoffMs))`, a `Retry-After` honoured up to
+ *   `retryMaxBackoffMs`, `timeoutMs` per attempt. A registration is repeated only where a repeat cannot create a
+ *   second version.
+ * - **Worst case** of one request: `(1 + maxRetries) × timeoutMs + Σ_{k<maxRetries} min(max(retryBackoffMs × 2^k,
+ *   Retry-After), retryMaxBackoffMs)`, doubled at most once by the repeat after a 401/403 when `auth` is set (plus
+ *   the time to get tokens). With the defaults: 4 × 10 s + 1 s + 2 s + 4 s = 47 s (100 s if every answer carries a
+ *   long `Retry-After`). `getSchema` on a cold cache makes two requests in a row (metadata, then content).
+ * - **Cancelling.** Every call takes an `AbortSignal`; it rejects at once with the signal's reason, also while
+ *   waiting between attempts.
+ */
+export class RegistryClient {
+  readonly #options: ResolvedOptions
+  readonly #http: RegistryHttp
+  readonly #closing = new AbortController()
+  readonly #byGlobalId: SingleFlightCache<RegisteredSchema>
+  readonly #byContentId: SingleFlightCache<RegisteredSchema>
+  readonly #byVersion: SingleFlightCache<RegisteredSchema>
+  readonly #referencesByGlobalId: SingleFlightCache<readonly ArtifactReference[]>
+  readonly #referencesByContentId: SingleFlightCache<readonly ArtifactReference[]>
+
+  /**
+   * @throws TypeError (code `INVALID_CONFIG`) for a missing or invalid option: `url` (an absolute http(s) URL
+   *   without query or fragment), `groupId` (non-empty), `maxRetries` (integer ≥ 0), `retryBackoffMs` and
+   *   `retryMaxBackoffMs` (≥ 0), `timeoutMs` (> 0), `cacheMaxSize` (integer ≥ 1), `cacheTtlMs` (> 0 when given).
+   */
+  constructor(options: RegistryClientOptions) {
+    this.#options = resolveOptions(options)
+    this.#http = new RegistryHttp(this.#options)
+    const cacheOptions = { max: this.#options.cacheMaxSize, now: this.#options.now }
+    this.#byGlobalId = new SingleFlightCache(cacheOptions)
+    this.#byContentId = new SingleFlightCache(cacheOptions)
+    this.#byVersion = new SingleFlightCache(cacheOptions)
+    this.#referencesByGlobalId = new SingleFlightCache(cacheOptions)
+    this.#referencesByContentId = new SingleFlightCache(cacheOptions)
+  }
+
+  /** The registry base URL, without credentials. */
+  get url(): string {
+    return this.#options.displayUrl
+  }
+
+  /** The group of every artifact lookup and registration. */
+  get groupId(): string {
+    return this.#options.groupId
+  }
+
+  /** Lifetime of latest-version entries in milliseconds; `undefined` when they never expire. */
+  get cacheTtlMs(): number | undefined {
+    return this.#options.cacheTtlMs
+  }
+
+  /** True once `close()` was called. */
+  get closed(): boolean {
+    return this.#closing.signal.aborted
+  }
+
+  /**
+   * The latest version of an artifact in the client's group: `GET /groups/{g}/artifacts/{a}/versions/branch=latest`
+   * (metadata with the ids), then the content by its `globalId` (no request when that id is cached). Cached for
+   * `cacheTtlMs`.
+   *
+   * @throws SchemaNotFoundError (`groupId`, `artifactId`) when the registry answers 404.
+   * @throws RegistryConnectionError for transport failures, retries used up, another error status, or an unusable
+   *   200 answer (`status` 200).
+   */
+  async getSchema(artifactId: string, options: CallOptions = {}): Promise<RegisteredSchema> {
+    this.#assertOpen()
+    requireText('artifactId', artifactId)
+    return this.#loadVersion(this.#options.groupId, artifactId, LATEST, options.signal)
+  }
+
+  /**
+   * A version of an artifact in any group: a literal version (`"3"`) or a version expression (`"branch=latest"`),
+   * metadata first, then the content by its `globalId`. For resolving references, which may name other groups.
+   * Literal versions are cached like identifiers; `branch=…` expressions for `cacheTtlMs`.
+   *
+   * @throws SchemaNotFoundError (`groupId`, `artifactId`, `version`) when the registry answers 404.
+   * @throws RegistryConnectionError as `getSchema`.
+   */
+  async getSchemaVersion(
+    artifactId: string,
+    version: string,
+    options: SchemaVersionOptions = {},
+  ): Promise<RegisteredSchema> {
+    this.#assertOpen()
+    requireText('artifactId', artifactId)
+    requireText('version', version)
+    const groupId =
+      options.groupId === undefined ? this.#options.groupId : requireText('groupId', options.groupId)
+    return this.#loadVersion(groupId, artifactId, version, options.signal)
+  }
+
+  /**
+   * The schema with this `globalId`: `GET /ids/globalIds/{id}`, once per id for the life of the client.
+   *
+   * @throws TypeError / RangeError when `id` is not an integer within signed 64-bit.
+   * @throws SchemaNotFoundError (`idType`, `idValue`) when the registry answers 404.
+   * @throws RegistryConnectionError as `getSchema`.
+   */
+  async getSchemaByGlobalId(id: SchemaId, options: CallOptions = {}): Promise<RegisteredSchema> {
+    this.#assertOpen()
+    return this.#loadById('globalId', toSchemaId(id, 'globalId'), options.signal)
+  }
+
+  /**
+   * The schema with this `contentId`: `GET /ids/contentIds/{id}`, once per id for the life of the client.
+   *
+   * @throws as `getSchemaByGlobalId`.
+   */
+  async getSchemaByContentId(id: SchemaId, options: CallOptions = {}): Promise<RegisteredSchema> {
+    this.#assertOpen()
+    return this.#loadById('contentId', toSchemaId(id, 'contentId'), options.signal)
+  }
+
+  /**
+   * The references of the schema with this `globalId`: `GET /ids/globalIds/{id}/references`, once per id.
+   *
+   * @throws as `getSchemaByGlobalId`.
+   */
+  async getReferencesByGlobalId(
+    id: SchemaId,
+    options: CallOptions = {},
+  ): Promise<readonly ArtifactReference[]> {
+    this.#assertOpen()
+    return this.#loadReferences('globalId', toSchemaId(id, 'globalId'), options.signal)
+  }
+
+  /**
+   * The references of the schema with this `contentId`: `GET /ids/contentIds/{id}/references`, once per id.
+   *
+   * @throws as `getSchemaByGlobalId`.
+   */
+  async getReferencesByContentId(
+    id: SchemaId,
+    options: CallOptions = {},
+  ): Promise<readonly ArtifactReference[]> {
+    this.#assertOpen()
+    return this.#loadReferences('contentId', toSchemaId(id, 'contentId'), options.signal)
+  }
+
+  /**
+   * The cached schema of an identifier, without any request: for synchronous code paths. A hit counts as a use
+   * (LRU). `undefined` when not cached.
+   *
+   * @throws ClientClosedError after `close()`; TypeError / RangeError for an invalid `id`.
+   */
+  peekSchemaById(idType: IdType, id: SchemaId): RegisteredSchema | undefined {
+    this.#assertOpen()
+    if (idType !== 'globalId' && idType !== 'contentId') {
+      throw invalidConfigError(`idType must be 'globalId' or 'contentId', got ${describe(idType)}`)
+    }
+    const key = idKey(toSchemaId(id, idType))
+    return (idType === 'globalId' ? this.#byGlobalId : this.#byContentId).get(key)
+  }
+
+  /**
+   * The cached latest version of an artifact of the client's group, without any request; `undefined` when not
+   * cached or expired.
+   *
+   * @throws ClientClosedError after `close()`.
+   */
+  peekSchema(artifactId: string): RegisteredSchema | undefined {
+    this.#assertOpen()
+    requireText('artifactId', artifactId)
+    return this.#byVersion.get(versionKey(this.#options.groupId, artifactId, LATEST))
+  }
+
+  /**
+   * The artifact ids of the client's group, every page (`GET /groups/{g}/artifacts?offset=…&limit=…`). Not cached.
+   *
+   * @throws SchemaNotFoundError (`groupId`) when the registry answers 404.
+   * @throws RegistryConnectionError as `getSchema`.
+   */
+  async listArtifacts(options: CallOptions = {}): Promise<string[]> {
+    this.#assertOpen()
+    const signal = this.#callSignal(options.signal)
+    const group = encodeURIComponent(this.#options.groupId)
+    const ids: string[] = []
+    for (let offset = 0; ; offset += PAGE_SIZE) {
+      const path = `/groups/${group}/artifacts?offset=${offset}&limit=${PAGE_SIZE}&orderby=artifactId&order=asc`
+      const answer = await this.#http.send({ method: 'GET', path, retry: 'always' }, signal)
+      if (!isSuccess(answer)) {
+        throw this.#lookupFailure(answer, { groupId: this.#options.groupId }, 'the artifact list')
+      }
+      const page = this.#usable(() => parseArtifactPage(answer.text))
+      ids.push(...page.artifactIds)
+      if (page.artifactIds.length === 0 || ids.length >= page.count) return ids
+    }
+  }
+
+  /**
+   * Registers a schema under `artifactId` in the client's group: `POST /groups/{g}/artifacts?ifExists=…` with the v3
+   * `CreateArtifact` body. An object schema is sent as compact `JSON.stringify`, a string verbatim. The answer's
+   * `version.globalId` / `version.contentId` (or the `globalId` / `contentId` response headers when the body lacks
+   * them) identify the version. Unless `canonical` is set, the schema is cached by both ids (the text sent is the
+   * text the registry stores), and as the artifact's latest version when `ifExists` is `FAIL` or `CREATE_VERSION`
+   * (the registry has just created that version; `FIND_OR_CREATE_VERSION` may answer with an older version).
+   *
+   * Retries: a request that never reached the registry (connection refused, DNS) is repeated for every `ifExists`;
+   * an ambiguous failure (timeout, reset, 429/502/503/504) only with `FIND_OR_CREATE_VERSION`.
+   *
+   * @throws TypeError (code `INVALID_CONFIG`) for an invalid argument.
+   * @throws SchemaRegistrationError (`artifactId`, `status`) when the registry refuses (e.g. 409 with `FAIL`, a rule
+   *   violation 400/409/422) or answers without the ids.
+   * @throws RegistryConnectionError for transport failures and retries used up.
+   */
+  async registerSchema(
+    artifactId: string,
+    schema: string | object,
+    options: RegisterSchemaOptions = {},
+  ): Promise<RegisteredSchema> {
+    this.#assertOpen()
+    requireText('artifactId', artifactId)
+    const ifExists = options.ifExists ?? 'FIND_OR_CREATE_VERSION'
+    if (!IF_EXISTS.includes(ifExists)) {
+      throw invalidConfigError(`ifExists must be one of ${IF_EXISTS.join(', ')}, got ${describe(ifExists)}`)
+    }
+    if (options.canonical !== undefined && typeof options.canonical !== 'boolean') {
+      throw invalidConfigError(`canonical must be a boolean, got ${describe(options.canonical)}`)
+    }
+    const references = validateReferences(options.references)
+    const content = schemaText(schema)
+    const groupId = this.#options.groupId
+    const canonical = options.canonical === true
+    const request: RegistryRequest = {
+      method: 'POST',
+      path: `/groups/${encodeURIComponent(groupId)}/artifacts?ifExists=${ifExists}${canonical ? '&canonical=true' : ''}`,
+      headers: {
+        'Content-Type': 'application/json',
+        'X-Registry-ArtifactId': headerSafe(artifactId),
+        'X-Registry-ArtifactType': 'AVRO',
+      },
+      body: JSON.stringify({
+        artifactId,
+        artifactType: 'AVRO',
+        firstVersion: { content: { content, contentType: 'application/json', references } },
+      }),
+      retry: ifExists === 'FIND_OR_CREATE_VERSION' ? 'always' : 'unsent-only',
+    }
+    const answer = await this.#http.send(request, this.#callSignal(options.signal))
+    if (!isSuccess(answer)) {
+      throw new SchemaRegistrationError({
+        artifactId,
+        groupId,
+        url: this.url,
+        status: answer.status,
+        message: `The registry at ${this.url} refused to register artifact '${artifactId}' in group '${groupId}': ${describeStatus(answer)}`,
+        cause: new RegistryFailureCause(describeStatus(answer), { status: answer.status }),
+      })
+    }
+    let facts: VersionFacts
+    try {
+      facts = parseRegistrationAnswer(answer.text, answer.headers)
+    } catch (error) {
+      if (!(error instanceof UnusableAnswer)) throw error
+      throw new SchemaRegistrationError({
+        artifactId,
+        groupId,
+        url: this.url,
+        status: answer.status,
+        message: `The registry at ${this.url} answered the registration of artifact '${artifactId}' with HTTP ${answer.status} but no usable ids: ${error.message}`,
+        cause: new RegistryFailureCause(error.message, { status: answer.status }),
+      })
+    }
+    const registered = this.#registered(content, facts, groupId, artifactId, [...references])
+    if (!canonical) this.#rememberRegistration(registered, facts, groupId, artifactId, ifExists)
+    return registered
+  }
+
+  /**
+   * Closes the client: every later call rejects with `ClientClosedError`, requests under way are aborted (their
+   * callers get `ClientClosedError` too), the caches are dropped. Calling it again does nothing.
+   */
+  async close(): Promise<void> {
+    if (this.closed) return
+    this.#closing.abort(new ClientClosedError('The registry client is closed'))
+    for (const cache of this.#caches()) cache.clear()
+  }
+
+  /** `await using client = new RegistryClient(…)` closes it at the end of the block. */
+  async [Symbol.asyncDispose](): Promise<void> {
+    await this.close()
+  }
+
+  /** What `JSON.stringify(client)` shows: no credentials, no headers. */
+  toJSON(): { url: string; groupId: string; closed: boolean } {
+    return { url: this.url, groupId: this.groupId, closed: this.closed }
+  }
+
+  /** What `util.inspect(client)` (and `console.log`) shows: no credentials, no headers. */
+  [Symbol.for('nodejs.util.inspect.custom')](): string {
+    return `RegistryClient { url: '${this.url}', groupId: '${this.groupId}', closed: ${this.closed} }`
+  }
+
+  #caches(): { clear(): void }[] {
+    return [
+      this.#byGlobalId,
+      this.#byContentId,
+      this.#byVersion,
+      this.#referencesByGlobalId,
+      this.#referencesByContentId,
+    ]
+  }
+
+  #assertOpen(): void {
+    if (this.closed) throw new ClientClosedError('The registry client is closed')
+  }
+
+  /** The signal of one call: the caller's (if any) and the client's close. */
+  #callSignal(signal: AbortSignal | undefined): AbortSignal {
+    if (signal === undefined) return this.#closing.signal
+    signal.throwIfAborted()
+    return AbortSignal.any([signal, this.#closing.signal])
+  }
+
+  /** The signal of a shared (single-flight) load: aborted when every caller gave up or the client closes. */
+  #flightSignal(flight: AbortSignal): AbortSignal {
+    return AbortSignal.any([flight, this.#closing.signal])
+  }
+
+  #usable<T>(parse: () => T): T {
+    try {
+      return parse()
+    } catch (error) {
+      if (!(error instanceof UnusableAnswer)) throw error
+      throw new RegistryConnectionError({
+        url: this.url,
+        status: 200,
+        message: `The registry at ${this.url} answered HTTP 200 with an unusable body: ${error.message}`,
+        cause: new RegistryFailureCause(error.message, { status: 200 }),
+      })
+    }
+  }
+
+  #lookupFailure(answer: RegistryAnswer, notFound: SchemaNotFoundInit, what: string): Error {
+    const cause = new RegistryFailureCause(describeStatus(answer), { status: answer.status })
+    if (answer.status === 404) {
+      const subject =
+        notFound.idType !== undefined
+          ? `${notFound.idType} ${String(notFound.idValue)}`
+          : notFound.artifactId === undefined
+            ? `group '${notFound.groupId}'`
+            : `artifact '${notFound.artifactId}'${notFound.version === undefined ? '' : ` version '${notFound.version}'`} in group '${notFound.groupId}'`
+      return new SchemaNotFoundError({
+        ...notFound,
+        url: this.url,
+        status: 404,
+        cause,
+        message: `Schema not found: ${subject} (the registry at ${this.url} answered ${describeStatus(answer)})${this.#pathHint()}`,
+      })
+    }
+    return new RegistryConnectionError({
+      url: this.url,
+      status: answer.status,
+      cause,
+      message: `The registry at ${this.url} answered ${describeStatus(answer)} when asked for ${what}`,
+    })
+  }
+
+  /** A hint for 404s when the base URL does not look like the v3 API root. */
+  #pathHint(): string {
+    return /\/apis\/registry\/v3$/.test(this.#options.baseUrl)
+      ? ''
+      : '. Is url the v3 API root (it usually ends in /apis/registry/v3)?'
+  }
+
+  async #loadById(idType: IdType, id: SchemaId, signal: AbortSignal | undefined): Promise<RegisteredSchema> {
+    const cache = idType === 'globalId' ? this.#byGlobalId : this.#byContentId
+    return cache.load(idKey(id), (flight) => this.#fetchById(idType, id, this.#flightSignal(flight)), signal)
+  }
+
+  async #fetchById(idType: IdType, id: SchemaId, signal: AbortSignal): Promise<RegisteredSchema> {
+    const path = `/ids/${ID_SEGMENT[idType]}/${idKey(id)}`
+    const answer = await this.#http.send({ method: 'GET', path, retry: 'always' }, signal)
+    if (!isSuccess(answer))
+      throw this.#lookupFailure(answer, { idType, idValue: id }, `${idType} ${idKey(id)}`)
+    if (answer.text.trim() === '')
+      this.#usable(() => unusable(`The content of ${idType} ${idKey(id)} is empty`))
+    const schema: RegisteredSchema = { schema: answer.text, [idType]: id }
+    // Ids and coordinates in response headers, where a registry sends them (e.g. for deprecated versions).
+    const otherType: IdType = idType === 'globalId' ? 'contentId' : 'globalId'
+    const other = idFromHeaders(answer.headers, otherType)
+    if (other !== undefined) schema[otherType] = other
+    if (idType === 'globalId') {
+      const groupId = answer.headers.get('x-registry-groupid')
+      const artifactId = answer.headers.get('x-registry-artifactid')
+      const version = answer.headers.get('x-registry-version')
+      if (groupId !== null) schema.groupId = groupId
+      if (artifactId !== null) schema.artifactId = artifactId
+      if (version !== null) schema.version = version
+    }
+    return freezeSchema(schema)
+  }
+
+  async #loadReferences(
+    idType: IdType,
+    id: SchemaId,
+    signal: AbortSignal | undefined,
+  ): Promise<readonly ArtifactReference[]> {
+    const cache = idType === 'globalId' ? this.#referencesByGlobalId : this.#referencesByContentId
+    return cache.load(
+      idKey(id),
+      async (flight) => {
+        const path = `/ids/${ID_SEGMENT[idType]}/${idKey(id)}/references`
+        const answer = await this.#http.send(
+          { method: 'GET', path, retry: 'always' },
+          this.#flightSignal(flight),
+        )
+        if (!isSuccess(answer)) {
+          throw this.#lookupFailure(
+            answer,
+            { idType, idValue: id },
+            `the references of ${idType} ${idKey(id)}`,
+          )
+        }
+        return Object.freeze(this.#usable(() => parseReferences(answer.text)))
+      },
+      signal,
+    )
+  }
+
+  async #loadVersion(
+    groupId: string,
+    artifactId: string,
+    version: string,
+    signal: AbortSignal | undefined,
+  ): Promise<RegisteredSchema> {
+    const ttl = version.startsWith('branch=') ? this.#options.cacheTtlMs : undefined
+    return this.#byVersion.load(
+      versionKey(groupId, artifactId, version),
+      (flight) => this.#fetchVersion(groupId, artifactId, version, this.#flightSignal(flight)),
+      signal,
+      ttl,
+    )
+  }
+
+  async #fetchVersion(
+    groupId: string,
+    artifactId: string,
+    version: string,
+    signal: AbortSignal,
+  ): Promise<RegisteredSchema> {
+    const path = `/groups/${encodeURIComponent(groupId)}/artifacts/${encodeURIComponent(artifactId)}/versions/${versionSegment(version)}`
+    const answer = await this.#http.send({ method: 'GET', path, retry: 'always' }, signal)
+    if (!isSuccess(answer)) {
+      const notFound: SchemaNotFoundInit = { groupId, artifactId }
+      if (version !== LATEST) notFound.version = version
+      throw this.#lookupFailure(answer, notFound, `version '${version}' of artifact '${artifactId}'`)
+    }
+    const facts = this.#usable(() => parseVersionMetadata(answer.text))
+    const byGlobalId = await this.#loadById('globalId', facts.globalId, signal)
+    const schema = this.#registered(byGlobalId.schema, facts, groupId, artifactId, byGlobalId.references)
+    this.#byGlobalId.set(idKey(facts.globalId), schema)
+    if (this.#byContentId.get(idKey(facts.contentId)) === undefined) {
+      this.#byContentId.set(
+        idKey(facts.contentId),
+        freezeSchema({ schema: schema.schema, contentId: facts.contentId }),
+      )
+    }
+    return schema
+  }
+
+  #registered(
+    text: string,
+    facts: VersionFacts,
+    groupId: string,
+    artifactId: string,
+    references: readonly ArtifactReference[] | undefined,
+  ): RegisteredSchema {
+    const schema: RegisteredSchema = {
+      schema: text,
+      globalId: facts.globalId,
+      contentId: facts.contentId,
+      // The registry leaves `groupId` out for its default group: the group asked for is the one.
+      groupId: facts.groupId ?? groupId,
+      artifactId: facts.artifactId ?? artifactId,
+    }
+    if (facts.version !== undefined) schema.version = facts.version
+    if (references !== undefined) schema.references = [...references]
+    return freezeSchema(schema)
+  }
+
+  #rememberRegistration(
+    registered: RegisteredSchema,
+    facts: VersionFacts,
+    groupId: string,
+    artifactId: string,
+    ifExists: IfExists,
+  ): void {
+    const references = registered.references ?? []
+    this.#byGlobalId.set(idKey(facts.globalId), registered)
+    this.#byContentId.set(
+      idKey(facts.contentId),
+      freezeSchema({ schema: registered.schema, contentId: facts.contentId, references: [...references] }),
+    )
+    this.#referencesByGlobalId.set(idKey(facts.globalId), Object.freeze([...references]))
+    this.#referencesByContentId.set(idKey(facts.contentId), Object.freeze([...references]))
+    if (facts.version !== undefined)
+      this.#byVersion.set(versionKey(groupId, artifactId, facts.version), registered)
+    if (ifExists !== 'FIND_OR_CREATE_VERSION') {
+      this.#byVersion.set(versionKey(groupId, artifactId, LATEST), registered, this.#options.cacheTtlMs)
+    }
+  }
+}
+
+/** `AsyncRegistryClient` is `RegistryClient` (every method returns a Promise), named for readers of the spec. */
+export { RegistryClient as AsyncRegistryClient }
+
+function versionKey(groupId: string, artifactId: string, version: string): string {
+  return JSON.stringify([groupId, artifactId, version])
+}
+
+function isSuccess(answer: RegistryAnswer): boolean {
+  return answer.status >= 200 && answer.status < 300
+}
+
+function unusable(message: string): never {
+  throw new UnusableAnswer(message)
+}

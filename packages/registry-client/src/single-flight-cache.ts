@@ -1,0 +1,128 @@
+import { LRUCache } from 'lru-cache'
+
+interface Entry<V> {
+  value: V
+  /** Clock time from which the entry is stale; `undefined` never expires. */
+  expiresAt: number | undefined
+}
+
+interface Flight<V> {
+  promise: Promise<V>
+  controller: AbortController
+  /** Callers waiting that may still give up (each with its own signal), plus those that never give up. */
+  waiters: number
+}
+
+/** Settings of one cache. */
+export interface SingleFlightCacheOptions {
+  /** Most entries kept; the least recently used goes first. */
+  max: number
+  /** The clock of the expiry times (milliseconds, monotonic). */
+  now: () => number
+}
+
+/**
+ * A true LRU cache (every hit promotes the entry) with optional per-entry expiry and single flight: concurrent
+ * misses of one key share one load, while loads of different keys run independently (no lock). A failed load is
+ * not cached. The shared load is aborted only when every caller waiting for it has given up.
+ */
+export class SingleFlightCache<V extends {}> {
+  readonly #lru: LRUCache<string, Entry<V>>
+  readonly #flights = new Map<string, Flight<V>>()
+  readonly #now: () => number
+
+  constructor(options: SingleFlightCacheOptions) {
+    this.#lru = new LRUCache<string, Entry<V>>({ max: options.max })
+    this.#now = options.now
+  }
+
+  /** The cached value (promoting it), or `undefined` when absent or expired (an expired entry is dropped). */
+  get(key: string): V | undefined {
+    const entry = this.#lru.get(key)
+    if (entry === undefined) return undefined
+    if (entry.expiresAt !== undefined && this.#now() >= entry.expiresAt) {
+      this.#lru.delete(key)
+      return undefined
+    }
+    return entry.value
+  }
+
+  /** Stores a value; with `ttlMs` it expires that long from now. */
+  set(key: string, value: V, ttlMs?: number): void {
+    this.#lru.set(key, { value, expiresAt: ttlMs === undefined ? undefined : this.#now() + ttlMs })
+  }
+
+  /** Number of entries held (expired ones included until they are next looked at). */
+  get size(): number {
+    return this.#lru.size
+  }
+
+  /**
+   * The cached value, or the result of `load` (which runs once for all concurrent callers of the same key; its
+   * result is cached with `ttlMs`). `signal` lets this caller give up: its promise then rejects at once with the
+   * signal's reason, and the shared load is aborted when no caller waits for it any more.
+   */
+  load(
+    key: string,
+    load: (signal: AbortSignal) => Promise<V>,
+    signal?: AbortSignal,
+    ttlMs?: number,
+  ): Promise<V> {
+    const hit = this.get(key)
+    if (hit !== undefined) return Promise.resolve(hit)
+    if (signal?.aborted) return Promise.reject(signal.reason)
+    let flight = this.#flights.get(key)
+    if (flight === undefined) flight = this.#start(key, load, ttlMs)
+    return this.#wait(key, flight, signal)
+  }
+
+  /** Drops every entry and forgets the loads under way (their callers still get their outcome). */
+  clear(): void {
+    this.#lru.clear()
+    this.#flights.clear()
+  }
+
+  #start(key: string, load: (signal: AbortSignal) => Promise<V>, ttlMs: number | undefined): Flight<V> {
+    const controller = new AbortController()
+    const flight: Flight<V> = { promise: Promise.resolve() as never, controller, waiters: 0 }
+    flight.promise = (async () => {
+      try {
+        const value = await load(controller.signal)
+        if (this.#flights.get(key) === flight && !controller.signal.aborted) this.set(key, value, ttlMs)
+        return value
+      } finally {
+        if (this.#flights.get(key) === flight) this.#flights.delete(key)
+      }
+    })()
+    // Callers that gave up still leave the shared promise behind: never let it become an unhandled rejection.
+    flight.promise.catch(() => undefined)
+    this.#flights.set(key, flight)
+    return flight
+  }
+
+  #wait(key: string, flight: Flight<V>, signal: AbortSignal | undefined): Promise<V> {
+    flight.waiters += 1
+    if (signal === undefined) return flight.promise
+    return new Promise<V>((resolve, reject) => {
+      const onAbort = (): void => {
+        flight.waiters -= 1
+        if (flight.waiters === 0 && this.#flights.get(key) === flight) {
+          this.#flights.delete(key)
+          flight.controller.abort(signal.reason)
+        }
+        reject(signal.reason)
+      }
+      signal.addEventListener('abort', onAbort, { once: true })
+      flight.promise.then(
+        (value) => {
+          signal.removeEventListener('abort', onAbort)
+          resolve(value)
+        },
+        (error: unknown) => {
+          signal.removeEventListener('abort', onAbort)
+          reject(error)
+        },
+      )
+    })
+  }
+}

@@ -168,7 +168,7 @@ export class RegistryHttp {
       ? ' even with a fresh token'
       : this.#options.basicAuthorization === undefined
         ? ' (no auth is set: pass a token provider as `auth`)'
-        : ' (Basic credentials from the URL)'
+        : " (with the user name and password of the URL's userinfo)"
     return new AuthenticationError(
       `The registry at ${url} refused the request: ${describeStatus(answer)}${hint}`,
       {

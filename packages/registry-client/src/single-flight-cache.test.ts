@@ -1,0 +1,141 @@
+import { describe, expect, it } from 'vitest'
+import { SingleFlightCache } from './single-flight-cache.js'
+
+function deferred<T>(): {
+  promise: Promise<T>
+  resolve: (value: T) => void
+  reject: (error: unknown) => void
+} {
+  let resolve!: (value: T) => void
+  let reject!: (error: unknown) => void
+  const promise = new Promise<T>((res, rej) => {
+    resolve = res
+    reject = rej
+  })
+  return { promise, resolve, reject }
+}
+
+describe('SingleFlightCache', () => {
+  it('runs one load for concurrent misses of a key and caches its result', async () => {
+    const cache = new SingleFlightCache<{ v: string }>({ max: 10, now: () => 0 })
+    const gate = deferred<{ v: string }>()
+    let loads = 0
+    const load = () => {
+      loads += 1
+      return gate.promise
+    }
+    const all = Promise.all(Array.from({ length: 100 }, () => cache.load('k', load)))
+    gate.resolve({ v: 'x' })
+    const results = await all
+    expect(loads).toBe(1)
+    expect(new Set(results).size).toBe(1)
+    await cache.load('k', load)
+    expect(loads).toBe(1)
+  })
+
+  it('does not cache a failed load', async () => {
+    const cache = new SingleFlightCache<{ v: string }>({ max: 10, now: () => 0 })
+    let loads = 0
+    const failing = async () => {
+      loads += 1
+      throw new Error('boom')
+    }
+    await expect(cache.load('k', failing)).rejects.toThrow('boom')
+    await expect(cache.load('k', failing)).rejects.toThrow('boom')
+    expect(loads).toBe(2)
+    expect(cache.get('k')).toBeUndefined()
+  })
+
+  it('promotes on a hit: with max 2, A B A C evicts B and keeps A', () => {
+    const cache = new SingleFlightCache<{ v: string }>({ max: 2, now: () => 0 })
+    cache.set('A', { v: 'a' })
+    cache.set('B', { v: 'b' })
+    expect(cache.get('A')).toEqual({ v: 'a' })
+    cache.set('C', { v: 'c' })
+    expect(cache.get('B')).toBeUndefined()
+    expect(cache.get('A')).toEqual({ v: 'a' })
+    expect(cache.get('C')).toEqual({ v: 'c' })
+  })
+
+  it('expires an entry with a lifetime exactly when the clock reaches it, and others never', () => {
+    let now = 100_000
+    const cache = new SingleFlightCache<{ v: string }>({ max: 10, now: () => now })
+    cache.set('ttl', { v: 't' }, 60_000)
+    cache.set('forever', { v: 'f' })
+    now = 159_999
+    expect(cache.get('ttl')).toEqual({ v: 't' })
+    now = 160_000
+    expect(cache.get('ttl')).toBeUndefined()
+    now = 10 ** 12
+    expect(cache.get('forever')).toEqual({ v: 'f' })
+  })
+
+  it('lets one caller give up at once while the shared load goes on for the others', async () => {
+    const cache = new SingleFlightCache<{ v: string }>({ max: 10, now: () => 0 })
+    const gate = deferred<{ v: string }>()
+    let loadSignal: AbortSignal | undefined
+    const load = (signal: AbortSignal) => {
+      loadSignal = signal
+      return gate.promise
+    }
+    const quitter = new AbortController()
+    const first = cache.load('k', load, quitter.signal)
+    const second = cache.load('k', load)
+    quitter.abort(new Error('caller gave up'))
+    await expect(first).rejects.toThrow('caller gave up')
+    expect(loadSignal?.aborted).toBe(false)
+    gate.resolve({ v: 'x' })
+    await expect(second).resolves.toEqual({ v: 'x' })
+    expect(cache.get('k')).toEqual({ v: 'x' })
+  })
+
+  it('aborts the shared load when every caller gave up, and caches nothing', async () => {
+    const cache = new SingleFlightCache<{ v: string }>({ max: 10, now: () => 0 })
+    const gate = deferred<{ v: string }>()
+    let loadSignal: AbortSignal | undefined
+    const load = (signal: AbortSignal) => {
+      loadSignal = signal
+      return gate.promise
+    }
+    const a = new AbortController()
+    const b = new AbortController()
+    const pa = cache.load('k', load, a.signal)
+    const pb = cache.load('k', load, b.signal)
+    a.abort('a')
+    expect(loadSignal?.aborted).toBe(false)
+    b.abort('b')
+    expect(loadSignal?.aborted).toBe(true)
+    await expect(pa).rejects.toBe('a')
+    await expect(pb).rejects.toBe('b')
+    gate.resolve({ v: 'late' })
+    await gate.promise
+    expect(cache.get('k')).toBeUndefined()
+  })
+
+  it('rejects at once for a signal that is already aborted, without loading', async () => {
+    const cache = new SingleFlightCache<{ v: string }>({ max: 10, now: () => 0 })
+    let loads = 0
+    const controller = new AbortController()
+    controller.abort('stop')
+    await expect(
+      cache.load(
+        'k',
+        async () => {
+          loads += 1
+          return { v: 'x' }
+        },
+        controller.signal,
+      ),
+    ).rejects.toBe('stop')
+    expect(loads).toBe(0)
+  })
+
+  it('loads different keys independently: a slow key does not hold up another', async () => {
+    const cache = new SingleFlightCache<{ v: string }>({ max: 10, now: () => 0 })
+    const slow = deferred<{ v: string }>()
+    const slowResult = cache.load('slow', () => slow.promise)
+    await expect(cache.load('fast', async () => ({ v: 'fast' }))).resolves.toEqual({ v: 'fast' })
+    slow.resolve({ v: 'slow' })
+    await expect(slowResult).resolves.toEqual({ v: 'slow' })
+  })
+})

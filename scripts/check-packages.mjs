@@ -247,12 +247,17 @@ function readAttw(result) {
     .filter((problem) => problem.resolutionKind !== 'node10' && problem.resolutionOption !== 'node10')
   const rejected = problems.filter((problem) => problem.kind !== 'CJSResolvesToESM')
   if (rejected.length > 0) {
-    const lines = rejected.map((p) =>
-      p.kind === 'InternalResolutionError'
-        ? `${p.kind}: '${p.moduleSpecifier}' from ${p.fileName} (${p.resolutionOption})`
-        : `${p.kind} at entry point ${p.entrypoint ?? '?'} (${p.resolutionKind ?? 'all resolutions'})`,
-    )
-    return { error: `attw --profile node16:\n${indent(lines.join('\n'))}` }
+    const lines = new Map()
+    for (const p of rejected) {
+      const where =
+        p.kind === 'InternalResolutionError'
+          ? `${p.kind}: '${p.moduleSpecifier}' from ${p.fileName}`
+          : `${p.kind} at entry point ${p.entrypoint ?? '?'}`
+      const how = p.resolutionKind ?? p.resolutionOption ?? 'all resolutions'
+      lines.set(where, [...(lines.get(where) ?? []), how])
+    }
+    const text = [...lines].map(([where, how]) => `${where} (${[...new Set(how)].join(', ')})`).join('\n')
+    return { error: `attw --profile node16:\n${indent(text)}` }
   }
   return { accepted: problems.length > 0 }
 }

@@ -1,5 +1,5 @@
+import { type IdType, parseIdText, type SchemaId } from '@x/wire-format'
 import { isJsonObject, type LosslessJson, parseLosslessJson } from './lossless-json.js'
-import { type IdType, parseIdText, type SchemaId } from './schema-id.js'
 import type { ArtifactReference } from './types.js'
 
 /** A 200 answer the client cannot use. Internal: mapped to the caller-facing error by the client. */
@@ -41,7 +41,8 @@ function idFromJson(value: LosslessJson | undefined, field: IdType): SchemaId | 
 export function idFromHeaders(headers: Headers, field: IdType): SchemaId | undefined {
   const suffix = field === 'globalId' ? 'GlobalId' : 'ContentId'
   const text = headers.get(field) ?? headers.get(`X-Registry-${suffix}`)
-  return text === null ? undefined : parseIdText(text, field)
+  // A header that is not a decimal integer tells nothing; one out of signed 64-bit is a RangeError.
+  return text === null || !/^-?\d+$/.test(text.trim()) ? undefined : parseIdText(text.trim(), field)
 }
 
 function optionalString(value: LosslessJson | undefined): string | undefined {

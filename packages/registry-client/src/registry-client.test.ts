@@ -379,17 +379,17 @@ describe('identifiers are exact', () => {
     expect((error as Error).message).toContain('contentId -9223372036854775809')
   })
 
-  it('validates ids handed in: an unsafe number, a fraction, a string or a bigint beyond 64-bit', async () => {
+  it('validates ids handed in: an unsafe number, a fraction, another type or a bigint beyond 64-bit', async () => {
     const c = newClient()
-    await expect(c.getSchemaByGlobalId(2 ** 60)).rejects.toMatchObject({
-      name: 'RangeError',
-      code: 'ID_OUT_OF_RANGE',
-    })
-    await expect(c.getSchemaByGlobalId(1.5)).rejects.toMatchObject({
+    const outOfRange = { name: 'RangeError', code: 'ID_OUT_OF_RANGE' }
+    await expect(c.getSchemaByGlobalId(2 ** 60)).rejects.toMatchObject(outOfRange)
+    await expect(c.getSchemaByGlobalId(1.5)).rejects.toMatchObject(outOfRange)
+    await expect(c.getSchemaByContentId(null as never)).rejects.toMatchObject({
       name: 'TypeError',
       code: 'INVALID_CONFIG',
     })
-    await expect(c.getSchemaByContentId('5' as never)).rejects.toThrow(TypeError)
+    await expect(c.getSchemaByContentId('5x' as never)).rejects.toThrow(TypeError)
+    expect(() => c.peekSchemaById('globalId', 2n ** 64n)).toThrow(RangeError)
     await expect(c.getReferencesByGlobalId(2n ** 63n)).rejects.toThrow('globalId 9223372036854775808')
     await expect(c.getReferencesByContentId(-(2n ** 63n) - 1n)).rejects.toThrow(RangeError)
     expect(fixture.requests).toHaveLength(0)

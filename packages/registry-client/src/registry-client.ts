@@ -6,6 +6,7 @@ import {
   type SchemaNotFoundInit,
   SchemaRegistrationError,
 } from '@x/errors'
+import { type IdType, type SchemaId, toSchemaId } from '@x/wire-format'
 import {
   idFromHeaders,
   parseArtifactPage,
@@ -27,7 +28,6 @@ import {
   RegistryHttp,
   type RegistryRequest,
 } from './registry-http.js'
-import { type IdType, idKey, type SchemaId, toSchemaId } from './schema-id.js'
 import { SingleFlightCache } from './single-flight-cache.js'
 import type {
   ArtifactReference,
@@ -627,6 +627,11 @@ export class RegistryClient {
 
 /** `AsyncRegistryClient` is `RegistryClient` (every method returns a Promise), named for readers of the spec. */
 export { RegistryClient as AsyncRegistryClient }
+
+/** A cache key for an identifier: the same for `5` and `5n`. */
+function idKey(id: SchemaId): string {
+  return String(id)
+}
 
 function versionKey(groupId: string, artifactId: string, version: string): string {
   return JSON.stringify([groupId, artifactId, version])

@@ -1,4 +1,4 @@
-import type { SchemaId } from './schema-id.js'
+import type { SchemaId } from '@x/wire-format'
 
 /**
  * A reference from one schema to a named type defined in another artifact (Apicurio `ArtifactReference`). For

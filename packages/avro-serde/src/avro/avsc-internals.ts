@@ -1,0 +1,135 @@
+import avro from 'avsc'
+
+/**
+ * The parts of avsc 5.7.9 that this layer builds on but that avsc's own typings leave out: the `Tap` every reader
+ * and writer receives, and the underscore methods each type implements (see avsc's `lib/types.js`). avsc is a
+ * CommonJS module: it is imported as a default export only (named imports fail under plain Node).
+ */
+
+/** avsc's read/write cursor over a `Buffer`. Reads past the end do not throw: `pos` moves beyond `buf.length`. */
+export interface Tap {
+  buf: Buffer
+  pos: number
+  readLong(): number
+  readInt(): number
+  skipLong(): void
+  readString(): string | undefined
+  skipString(): void
+  writeLong(n: number): void
+  writeInt(n: number): void
+  writeString(s: string): void
+  writeBytes(buf: Buffer): void
+  writeFixed(buf: Buffer, len?: number): void
+  isValid(): boolean
+}
+
+/** A resolver as avsc builds it (a frozen object whose `_read` reads writer data as the reader type). */
+export interface Resolver {
+  _read: ((tap: Tap, lazy?: boolean) => unknown) | null
+  _readerType: AvscType
+  itemsType: unknown
+  valuesType: unknown
+}
+
+/** A record field. */
+export interface AvscField {
+  readonly name: string
+  readonly type: AvscType
+  readonly aliases: readonly string[]
+  defaultValue(): unknown
+}
+
+/** An avsc type with the internals this layer uses. Which optional members exist depends on `typeName`. */
+export interface AvscType extends avro.Type {
+  readonly typeName: string
+  readonly name: string | undefined
+  readonly aliases: string[] | undefined
+  _read(tap: Tap): unknown
+  _write(tap: Tap, value: unknown): void
+  _skip(tap: Tap): void
+  _check(value: unknown, flags?: number, hook?: unknown, path?: string[]): boolean
+  _update(resolver: Resolver, writer: AvscType, opts: ResolverOptions): void
+  _copy(value: unknown, opts?: unknown): unknown
+  createResolver(writer: AvscType, opts?: ResolverOptions): Resolver
+  readonly fields?: readonly AvscField[]
+  readonly itemsType?: AvscType
+  readonly valuesType?: AvscType
+  readonly types?: readonly AvscType[]
+  readonly symbols?: readonly string[]
+  readonly size?: number
+  readonly underlyingType?: AvscType
+  readonly recordConstructor?: new (...args: unknown[]) => object
+  _getIndex?(value: unknown): number | undefined
+  _toValue?(value: unknown): unknown
+}
+
+/** Options avsc threads through `createResolver` (its registry of record resolvers, for recursive schemas). */
+export interface ResolverOptions {
+  registry?: Record<string, Resolver>
+  ignoreNamespaces?: boolean
+}
+
+/** The options object avsc threads through `Type.forSchema` (mutated by avsc: `registry`, `namespace`). */
+export interface ParseOptions {
+  registry: Record<string, AvscType>
+  namespace?: string | undefined
+  typeHook: (schema: unknown, opts: ParseOptions) => AvscType | undefined
+  omitRecordMethods: boolean
+}
+
+/** A constructor of avsc's ES5 type classes (they are plain functions: callable with an explicit `this`). */
+export interface AvscConstructor {
+  new (...args: unknown[]): AvscType
+  call(self: object, ...args: unknown[]): void
+  prototype: Record<string, unknown>
+}
+
+export const builtins = avro.types as unknown as Record<
+  | 'ArrayType'
+  | 'MapType'
+  | 'RecordType'
+  | 'BytesType'
+  | 'FixedType'
+  | 'LongType'
+  | 'LogicalType'
+  | 'UnwrappedUnionType'
+  | 'WrappedUnionType',
+  AvscConstructor
+>
+
+/** True for an avsc type (or a type produced by a custom hook that avsc would accept). */
+export function isType(value: unknown): value is AvscType {
+  return avro.Type.isType(value)
+}
+
+/** The type a value of `type` is written as: the underlying type of a logical type, else the type itself. */
+export function unwrapLogical(type: AvscType): AvscType {
+  let current = type
+  while (current.typeName.startsWith('logical:') && current.underlyingType !== undefined) {
+    current = current.underlyingType
+  }
+  return current
+}
+
+/**
+ * Sets up `Sub` as a subclass of one of avsc's ES5 type constructors. Used where the subclass must store state
+ * before avsc's constructor runs: avsc freezes its type instances at the end of their constructor, so an ES class
+ * (which can only touch `this` after `super()`) could not add anything.
+ */
+export function inherit(
+  Sub: { prototype: object },
+  Base: AvscConstructor,
+  methods: Record<string, unknown>,
+): void {
+  Sub.prototype = Object.create(Base.prototype, {
+    constructor: { value: Sub, writable: true, configurable: true },
+  })
+  Object.assign(Sub.prototype, methods)
+}
+
+/** Defines `key` as an own enumerable data property, even for keys such as `__proto__`. */
+export function defineOwn(target: object, key: string, value: unknown): void {
+  Object.defineProperty(target, key, { value, writable: true, enumerable: true, configurable: true })
+}
+
+export { avro }

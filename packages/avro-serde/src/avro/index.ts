@@ -1,0 +1,11 @@
+export type { AvroCodec } from './codec.js'
+export { createCodec, isMissingNamedType } from './codec.js'
+export type {
+  AvroOptions,
+  AvroTypeHook,
+  LogicalTypeConstructor,
+  LongMode,
+  NormalizedAvroOptions,
+  UnionMode,
+} from './options.js'
+export { normalizeAvroOptions } from './options.js'

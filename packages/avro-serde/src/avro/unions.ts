@@ -1,0 +1,133 @@
+import { type AvscType, builtins, inherit } from './avsc-internals.js'
+import { BuiltinLogicalType, type ValueKind } from './logical-types.js'
+import { isModeLong } from './longs.js'
+import type { UnionMode } from './options.js'
+
+/**
+ * Union representation. In `'auto'` mode a union is unwrapped (its values are the bare branch values) when every
+ * JavaScript value is taken by at most one branch, judged by what each branch takes on write (see `kindsOf`);
+ * otherwise, and always in `'wrapped'` mode, a value is `{ [branchName]: value }` (avsc's wrapped unions), and
+ * `null` stays `null`. avsc's own 'auto' mode does not know that this library's longs also take a `bigint` or
+ * that its logical types take a `Date`, so the decision is made here.
+ */
+
+/** The kind of a JavaScript value, as unions tell their branches apart; undefined for none (e.g. `undefined`). */
+export function kindOf(value: unknown): ValueKind | undefined {
+  switch (typeof value) {
+    case 'string':
+      return 'string'
+    case 'number':
+      return 'number'
+    case 'boolean':
+      return 'boolean'
+    case 'bigint':
+      return 'bigint'
+    case 'object':
+      if (value === null) return 'null'
+      if (Array.isArray(value)) return 'array'
+      if (value instanceof Uint8Array) return 'bytes'
+      if (value instanceof Date) return 'date'
+      return 'object'
+    default:
+      return undefined
+  }
+}
+
+/** The kinds of value a type takes on write; undefined when unknown (a custom logical type or hook type). */
+export function kindsOf(type: AvscType): readonly ValueKind[] | undefined {
+  if (type instanceof BuiltinLogicalType) return type.kinds
+  switch (type.typeName) {
+    case 'null':
+      return ['null']
+    case 'boolean':
+      return ['boolean']
+    case 'int':
+    case 'float':
+    case 'double':
+    case 'long':
+      return ['number']
+    case 'abstract:long':
+      return isModeLong(type) ? ['number', 'bigint'] : undefined
+    case 'string':
+    case 'enum':
+      return ['string']
+    case 'bytes':
+    case 'fixed':
+      return ['bytes']
+    case 'array':
+      return ['array']
+    case 'map':
+    case 'record':
+    case 'error':
+      return ['object']
+    default:
+      return undefined
+  }
+}
+
+const ALL_KINDS: readonly ValueKind[] = [
+  'boolean',
+  'number',
+  'bigint',
+  'string',
+  'bytes',
+  'array',
+  'object',
+  'date',
+]
+
+/** Branch index by value kind, or undefined when two branches could take the same value (the union is wrapped). */
+export function branchesByKind(
+  branches: readonly AvscType[],
+): Partial<Record<ValueKind, number>> | undefined {
+  const table: Partial<Record<ValueKind, number>> = Object.create(null)
+  let unknown: number | undefined
+  for (let i = 0; i < branches.length; i++) {
+    const kinds = kindsOf(branches[i]!)
+    if (kinds === undefined) {
+      if (unknown !== undefined) return undefined
+      unknown = i
+      continue
+    }
+    for (const kind of kinds) {
+      if (table[kind] !== undefined) return undefined
+      table[kind] = i
+    }
+  }
+  if (unknown !== undefined) {
+    // A branch of unknown kinds may take anything: only `null` can be told apart from it.
+    if (Object.keys(table).some((kind) => kind !== 'null')) return undefined
+    for (const kind of ALL_KINDS) table[kind] = unknown
+  }
+  return table
+}
+
+interface AutoUnion extends AvscType {
+  _byKind: Partial<Record<ValueKind, number>>
+}
+
+function AutoUnionType(
+  this: AutoUnion,
+  branches: readonly AvscType[],
+  opts: unknown,
+  table: Partial<Record<ValueKind, number>>,
+): void {
+  this._byKind = table
+  builtins.UnwrappedUnionType.call(this, branches, opts)
+}
+
+inherit(AutoUnionType, builtins.UnwrappedUnionType, {
+  _getIndex(this: AutoUnion, value: unknown): number | undefined {
+    const kind = kindOf(value)
+    return kind === undefined ? undefined : this._byKind[kind]
+  },
+})
+
+type UnionFactory = new (branches: readonly AvscType[], opts: unknown, table?: unknown) => AvscType
+
+/** The union type of `branches` (already parsed) in `mode`. */
+export function createUnion(branches: readonly AvscType[], opts: unknown, mode: UnionMode): AvscType {
+  const table = mode === 'wrapped' ? undefined : branchesByKind(branches)
+  if (table === undefined) return new (builtins.WrappedUnionType as unknown as UnionFactory)(branches, opts)
+  return new (AutoUnionType as unknown as UnionFactory)(branches, opts, table)
+}

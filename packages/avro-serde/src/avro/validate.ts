@@ -1,0 +1,286 @@
+import type { AvscType } from './avsc-internals.js'
+import { BuiltinLogicalType } from './logical-types.js'
+import { isModeLong, longProblem } from './longs.js'
+import { isObjectValue } from './safe-types.js'
+
+/**
+ * Explains why a value does not match a schema, by path. Used only after avsc's writer has refused a value (the
+ * happy path never validates) and for strict mode's undeclared-field check.
+ *
+ * Path syntax: record fields are joined with dots (`user.address.city`), array items are `[2]`, map entries and the
+ * branch key of a wrapped union are `["key"]` (JSON-quoted): `orders[0].lines["sku-1"].qty`. The value itself is
+ * the empty path `''`.
+ */
+
+/** One mismatch: where, and what was expected instead of what. */
+export interface Issue {
+  readonly path: string
+  readonly message: string
+}
+
+type Segment = string | number | { readonly key: string }
+
+export function formatPath(segments: readonly Segment[]): string {
+  let out = ''
+  for (const segment of segments) {
+    if (typeof segment === 'number') out += `[${segment}]`
+    else if (typeof segment === 'string') out += out === '' ? segment : `.${segment}`
+    else out += `[${JSON.stringify(segment.key)}]`
+  }
+  return out
+}
+
+const MAX_SHOWN_STRING = 32
+
+/** A short description of a value for messages (long strings are cut, byte arrays show their length only). */
+export function describeValue(value: unknown): string {
+  switch (typeof value) {
+    case 'string':
+      return JSON.stringify(value.length > MAX_SHOWN_STRING ? `${value.slice(0, MAX_SHOWN_STRING)}…` : value)
+    case 'bigint':
+      return `${value}n`
+    case 'number':
+    case 'boolean':
+    case 'undefined':
+      return String(value)
+    case 'function':
+      return 'a function'
+    case 'symbol':
+      return 'a symbol'
+    default:
+      if (value === null) return 'null'
+      if (Array.isArray(value)) return `an array of ${value.length}`
+      if (value instanceof Date)
+        return Number.isNaN(value.getTime()) ? 'an invalid Date' : `Date ${value.toISOString()}`
+      if (value instanceof Uint8Array) return `${value.length} bytes`
+      return 'an object'
+  }
+}
+
+function branchLabel(type: AvscType): string {
+  return type.branchName ?? type.typeName
+}
+
+/** What a type takes, for messages: `int`, `record com.example.User`, `enum Kind (A, B)`, ... */
+export function describeType(type: AvscType): string {
+  if (type instanceof BuiltinLogicalType) return type.expected
+  switch (type.typeName) {
+    case 'record':
+    case 'error':
+      return type.name === undefined ? 'record' : `record ${type.name}`
+    case 'enum': {
+      const symbols = type.symbols ?? []
+      const shown = symbols.length > 10 ? [...symbols.slice(0, 10), '…'] : symbols
+      return `enum ${type.name ?? ''} (one of ${shown.join(', ')})`
+    }
+    case 'fixed':
+      return `fixed ${type.name ?? ''} (${type.size} bytes)`
+    case 'bytes':
+      return 'bytes (a Uint8Array)'
+    case 'map':
+      return 'map (an object)'
+    case 'abstract:long':
+      return 'long (a safe integer number or a bigint)'
+    case 'union:unwrapped':
+      return `one of ${(type.types ?? []).map(branchLabel).join(', ')}`
+    case 'union:wrapped':
+      return `a wrapped union value { "<branch>": value } with a branch of ${(type.types ?? []).map(branchLabel).join(', ')}, or null`
+    default:
+      return type.typeName.startsWith('logical:') ? type.typeName.slice('logical:'.length) : type.typeName
+  }
+}
+
+function fieldValue(value: Record<string, unknown>, name: string): unknown {
+  return name === '__proto__' ? (Object.hasOwn(value, name) ? value[name] : undefined) : value[name]
+}
+
+function primitiveProblem(type: AvscType, value: unknown): string | undefined {
+  switch (type.typeName) {
+    case 'int':
+      return typeof value === 'number' && Number.isInteger(value) ? 'outside the 32-bit range' : undefined
+    case 'fixed':
+      return value instanceof Uint8Array ? `${value.length} bytes instead of ${type.size}` : undefined
+    case 'enum':
+      return typeof value === 'string' ? 'not one of the symbols' : undefined
+    default:
+      return undefined
+  }
+}
+
+class Collector {
+  readonly issues: Issue[] = []
+  readonly #path: Segment[] = []
+
+  add(type: AvscType, value: unknown, problem?: string): void {
+    const detail = problem === undefined ? '' : ` (${problem})`
+    const path = formatPath(this.#path)
+    this.issues.push({
+      path,
+      message: `${path === '' ? '(value)' : path}: expected ${describeType(type)}, got ${describeValue(value)}${detail}`,
+    })
+  }
+
+  check(type: AvscType, value: unknown): void {
+    switch (type.typeName) {
+      case 'record':
+      case 'error': {
+        if (!isObjectValue(value)) {
+          this.add(type, value)
+          return
+        }
+        for (const field of type.fields ?? []) {
+          const item = fieldValue(value, field.name)
+          if (item === undefined && field.defaultValue() !== undefined) continue
+          this.within(field.name, field.type, item)
+        }
+        return
+      }
+      case 'array':
+        if (!Array.isArray(value)) {
+          this.add(type, value)
+          return
+        }
+        for (let i = 0; i < value.length; i++) this.within(i, type.itemsType!, value[i])
+        return
+      case 'map':
+        if (!isObjectValue(value)) {
+          this.add(type, value)
+          return
+        }
+        for (const key of Object.keys(value)) this.within({ key }, type.valuesType!, value[key])
+        return
+      case 'union:wrapped':
+        this.checkWrapped(type, value)
+        return
+      case 'union:unwrapped': {
+        const index = type._getIndex?.(value)
+        if (index === undefined) {
+          this.add(type, value)
+          return
+        }
+        this.check(type.types![index]!, value)
+        return
+      }
+      default:
+        this.checkLeaf(type, value)
+    }
+  }
+
+  checkWrapped(type: AvscType, value: unknown): void {
+    const branches = type.types ?? []
+    if (value === null) {
+      if (!branches.some((branch) => branch.typeName === 'null')) this.add(type, value, 'no null branch')
+      return
+    }
+    const keys = isObjectValue(value) ? Object.keys(value) : []
+    const branch = keys.length === 1 ? branches.find((b) => b.branchName === keys[0]) : undefined
+    if (branch === undefined || keys[0] === undefined) {
+      this.add(type, value)
+      return
+    }
+    this.within({ key: keys[0] }, branch, (value as Record<string, unknown>)[keys[0]])
+  }
+
+  checkLeaf(type: AvscType, value: unknown): void {
+    if (type instanceof BuiltinLogicalType) {
+      const problem = type.problem(value)
+      if (problem !== undefined) this.add(type, value, problem)
+      return
+    }
+    if (type.typeName.startsWith('logical:') && type.underlyingType !== undefined) {
+      let raw: unknown
+      try {
+        raw = type._toValue?.(value)
+      } catch (error) {
+        this.add(type, value, error instanceof Error ? error.message : String(error))
+        return
+      }
+      if (raw === undefined) {
+        this.add(type, value)
+        return
+      }
+      this.check(type.underlyingType, raw)
+      return
+    }
+    if (isModeLong(type)) {
+      const problem = longProblem(value)
+      if (problem !== undefined) this.add(type, value, problem)
+      return
+    }
+    if (!type._check(value)) this.add(type, value, primitiveProblem(type, value))
+  }
+
+  within(segment: Segment, type: AvscType, value: unknown): void {
+    this.#path.push(segment)
+    this.check(type, value)
+    this.#path.pop()
+  }
+}
+
+/** Every mismatch between `value` and `type`, by path. Empty when the value matches. */
+export function findIssues(type: AvscType, value: unknown): Issue[] {
+  const collector = new Collector()
+  collector.check(type, value)
+  return collector.issues
+}
+
+const fieldNameSets = new WeakMap<AvscType, Set<string>>()
+
+function fieldNames(type: AvscType): Set<string> {
+  let names = fieldNameSets.get(type)
+  if (names === undefined) {
+    names = new Set((type.fields ?? []).map((field) => field.name))
+    fieldNameSets.set(type, names)
+  }
+  return names
+}
+
+/** The paths of every field of `value`, at any depth, that its record schema does not declare. */
+export function findUndeclaredFields(type: AvscType, value: unknown): string[] {
+  const found: string[] = []
+  const path: Segment[] = []
+  const visit = (current: AvscType, item: unknown, segment?: Segment): void => {
+    if (segment !== undefined) path.push(segment)
+    switch (current.typeName) {
+      case 'record':
+      case 'error': {
+        if (!isObjectValue(item)) break
+        const names = fieldNames(current)
+        for (const key of Object.keys(item)) {
+          if (!names.has(key)) found.push(formatPath([...path, key]))
+        }
+        for (const field of current.fields ?? []) {
+          const child = fieldValue(item, field.name)
+          if (child !== undefined) visit(field.type, child, field.name)
+        }
+        break
+      }
+      case 'array':
+        if (Array.isArray(item)) {
+          for (let i = 0; i < item.length; i++) visit(current.itemsType!, item[i], i)
+        }
+        break
+      case 'map':
+        if (isObjectValue(item))
+          for (const key of Object.keys(item)) visit(current.valuesType!, item[key], { key })
+        break
+      case 'union:wrapped': {
+        if (!isObjectValue(item)) break
+        const keys = Object.keys(item)
+        const branch = keys.length === 1 ? current.types?.find((b) => b.branchName === keys[0]) : undefined
+        if (branch !== undefined && keys[0] !== undefined) visit(branch, item[keys[0]], { key: keys[0] })
+        break
+      }
+      case 'union:unwrapped': {
+        const index = current._getIndex?.(item)
+        if (index !== undefined) visit(current.types![index]!, item)
+        break
+      }
+      default:
+        break
+    }
+    if (segment !== undefined) path.pop()
+  }
+  visit(type, value)
+  return found
+}

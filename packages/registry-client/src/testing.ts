@@ -1,1 +1,5 @@
-export {}
+export type { FaultOptions, InjectedFault } from './in-memory/faults.js'
+export type { RecordedRequest } from './in-memory/request-log.js'
+export type { DeletionSettings } from './in-memory/route-context.js'
+export type { InMemoryRegistryOptions } from './in-memory-registry.js'
+export { InMemoryRegistry } from './in-memory-registry.js'

@@ -1,0 +1,325 @@
+/**
+ * Just enough of Apache Avro's schema parser and writer (`Schema.Parser`, `Schema.toString()`) for InMemoryRegistry
+ * to answer as Apicurio does where Apicurio runs them: `references=DEREFERENCE` (the referenced types inlined) and
+ * `canonical=true` (Apicurio's `EnhancedAvroContentCanonicalizer`). No validation beyond what naming needs: this is
+ * not a schema compiler.
+ */
+
+type Props = [string, unknown][]
+
+interface Named {
+  readonly name: string
+  readonly namespace: string | null
+  doc?: string | undefined
+  aliases?: unknown
+  props: Props
+}
+
+interface AvroField {
+  name: string
+  type: AvroType
+  doc?: string | undefined
+  default?: { value: unknown } | undefined
+  order?: string | undefined
+  aliases?: unknown
+  props: Props
+}
+
+export type AvroType =
+  | { kind: 'primitive'; type: string; props: Props }
+  | ({ kind: 'record'; error: boolean; fields: AvroField[] } & Named)
+  | ({ kind: 'enum'; symbols: unknown; default?: unknown } & Named)
+  | ({ kind: 'fixed'; size: unknown } & Named)
+  | { kind: 'array'; items: AvroType; props: Props }
+  | { kind: 'map'; values: AvroType; props: Props }
+  | { kind: 'union'; types: AvroType[] }
+  | { kind: 'ref'; fullName: string; target?: AvroType | undefined }
+
+/** A failure Avro would report; `exception` is the Java class name Apicurio puts in its 500 answer. */
+export class AvroSchemaError extends Error {
+  override name = 'AvroSchemaError'
+  readonly exception: 'SchemaParseException' | 'AvroTypeException'
+  constructor(exception: 'SchemaParseException' | 'AvroTypeException', message: string) {
+    super(message)
+    this.exception = exception
+  }
+}
+
+const PRIMITIVES = new Set(['null', 'boolean', 'int', 'long', 'float', 'double', 'bytes', 'string'])
+const SCHEMA_RESERVED = new Set([
+  'doc',
+  'fields',
+  'items',
+  'name',
+  'namespace',
+  'size',
+  'symbols',
+  'values',
+  'type',
+  'aliases',
+])
+const ENUM_RESERVED = new Set([...SCHEMA_RESERVED, 'default'])
+const FIELD_RESERVED = new Set(['default', 'doc', 'name', 'order', 'type', 'aliases'])
+
+/**
+ * Parses `text` with the types of `referenced` (schema texts, dependencies first) already known, as Apicurio seeds
+ * one `Schema.Parser` with the referenced schemas before the main one.
+ */
+export function parseAvro(text: string, referenced: readonly string[] = []): AvroType {
+  const names = new Map<string, AvroType>()
+  const refs: Extract<AvroType, { kind: 'ref' }>[] = []
+  const parseText = (source: string): AvroType => {
+    let json: unknown
+    try {
+      json = JSON.parse(source)
+    } catch (cause) {
+      throw new AvroSchemaError('SchemaParseException', (cause as Error).message)
+    }
+    return parseNode(json, null, names, refs)
+  }
+  for (const source of referenced) parseText(source)
+  const root = parseText(text)
+  for (const ref of refs) {
+    ref.target = names.get(ref.fullName)
+    if (ref.target === undefined)
+      throw new AvroSchemaError('AvroTypeException', `Undefined schema: ${ref.fullName}`)
+  }
+  return root
+}
+
+function parseNode(
+  node: unknown,
+  space: string | null,
+  names: Map<string, AvroType>,
+  refs: Extract<AvroType, { kind: 'ref' }>[],
+): AvroType {
+  if (typeof node === 'string')
+    return PRIMITIVES.has(node)
+      ? { kind: 'primitive', type: node, props: [] }
+      : nameRef(node, space, names, refs)
+  if (Array.isArray(node))
+    return { kind: 'union', types: node.map((branch) => parseNode(branch, space, names, refs)) }
+  if (typeof node !== 'object' || node === null)
+    throw new AvroSchemaError('SchemaParseException', `Schema not yet supported: ${JSON.stringify(node)}`)
+  const object = node as Record<string, unknown>
+  const type = object.type
+  if (typeof type !== 'string')
+    throw new AvroSchemaError('SchemaParseException', `No type: ${JSON.stringify(node)}`)
+  const sub = (child: unknown) => parseNode(child, space, names, refs)
+  if (PRIMITIVES.has(type)) return { kind: 'primitive', type, props: propsOf(object, SCHEMA_RESERVED) }
+  if (type === 'array')
+    return { kind: 'array', items: sub(object.items), props: propsOf(object, SCHEMA_RESERVED) }
+  if (type === 'map')
+    return { kind: 'map', values: sub(object.values), props: propsOf(object, SCHEMA_RESERVED) }
+  if (type !== 'record' && type !== 'error' && type !== 'enum' && type !== 'fixed')
+    return nameRef(type, space, names, refs)
+  const { name, namespace } = parseName(object, space)
+  const named = { name, namespace, doc: optionalText(object.doc), aliases: object.aliases }
+  const fullName = namespace === null ? name : `${namespace}.${name}`
+  if (names.has(fullName)) throw new AvroSchemaError('SchemaParseException', `Can't redefine: ${fullName}`)
+  let schema: AvroType
+  if (type === 'enum')
+    schema = {
+      kind: 'enum',
+      ...named,
+      symbols: object.symbols,
+      default: object.default,
+      props: propsOf(object, ENUM_RESERVED),
+    }
+  else if (type === 'fixed')
+    schema = { kind: 'fixed', ...named, size: object.size, props: propsOf(object, SCHEMA_RESERVED) }
+  else
+    schema = {
+      kind: 'record',
+      error: type === 'error',
+      ...named,
+      fields: [],
+      props: propsOf(object, SCHEMA_RESERVED),
+    }
+  names.set(fullName, schema)
+  if (schema.kind === 'record') {
+    if (!Array.isArray(object.fields))
+      throw new AvroSchemaError('SchemaParseException', `Record has no fields: ${JSON.stringify(node)}`)
+    for (const field of object.fields as Record<string, unknown>[]) {
+      if (typeof field?.name !== 'string')
+        throw new AvroSchemaError('SchemaParseException', `No field name: ${JSON.stringify(field)}`)
+      if (!('type' in field))
+        throw new AvroSchemaError('SchemaParseException', `No field type: ${JSON.stringify(field)}`)
+      schema.fields.push({
+        name: field.name,
+        type: parseNode(field.type, namespace, names, refs),
+        doc: optionalText(field.doc),
+        default: 'default' in field ? { value: field.default } : undefined,
+        order: typeof field.order === 'string' && field.order !== 'ascending' ? field.order : undefined,
+        aliases: field.aliases,
+        props: propsOf(field, FIELD_RESERVED),
+      })
+    }
+  }
+  return schema
+}
+
+function parseName(
+  object: Record<string, unknown>,
+  space: string | null,
+): { name: string; namespace: string | null } {
+  if (typeof object.name !== 'string')
+    throw new AvroSchemaError('SchemaParseException', `No name in schema: ${JSON.stringify(object)}`)
+  const dot = object.name.lastIndexOf('.')
+  if (dot >= 0) return { name: object.name.slice(dot + 1), namespace: object.name.slice(0, dot) || null }
+  const explicit = typeof object.namespace === 'string' ? object.namespace : space
+  return { name: object.name, namespace: explicit === '' ? null : explicit }
+}
+
+function nameRef(
+  name: string,
+  space: string | null,
+  names: Map<string, AvroType>,
+  refs: Extract<AvroType, { kind: 'ref' }>[],
+): AvroType {
+  let fullName = name.includes('.') || space === null ? name : `${space}.${name}`
+  if (!names.has(fullName) && names.has(name)) fullName = name
+  const ref: Extract<AvroType, { kind: 'ref' }> = { kind: 'ref', fullName }
+  refs.push(ref)
+  return ref
+}
+
+function propsOf(object: Record<string, unknown>, reserved: ReadonlySet<string>): Props {
+  return Object.entries(object).filter(([key]) => !reserved.has(key))
+}
+
+function optionalText(value: unknown): string | undefined {
+  return typeof value === 'string' ? value : undefined
+}
+
+/**
+ * Apicurio's `EnhancedAvroContentCanonicalizer`: every `doc` becomes `""`, aliases and enum defaults go, a union
+ * field whose first branch is `null` gets `"default":null`; field order, defaults, `order` and custom properties stay.
+ */
+export function normalizeAvro(schema: AvroType, seen = new Set<AvroType>()): AvroType {
+  switch (schema.kind) {
+    case 'ref':
+      return schema.target === undefined ? schema : normalizeAvro(schema.target, seen)
+    case 'primitive':
+    case 'union':
+      return schema.kind === 'union'
+        ? { kind: 'union', types: schema.types.map((t) => normalizeAvro(t, seen)) }
+        : schema
+    case 'array':
+      return { ...schema, items: normalizeAvro(schema.items, seen) }
+    case 'map':
+      return { ...schema, values: normalizeAvro(schema.values, seen) }
+    case 'enum':
+    case 'fixed':
+      return {
+        ...schema,
+        doc: '',
+        aliases: undefined,
+        ...(schema.kind === 'enum' ? { default: undefined } : {}),
+      }
+    case 'record': {
+      if (seen.has(schema)) return schema
+      seen.add(schema)
+      const fields = schema.fields.map((field): AvroField => {
+        const type = normalizeAvro(field.type, seen)
+        const nullFirst =
+          type.kind === 'union' && type.types[0]?.kind === 'primitive' && type.types[0].type === 'null'
+        const fallback = field.default ?? (nullFirst ? { value: null } : undefined)
+        return { name: field.name, type, doc: '', default: fallback, order: field.order, props: field.props }
+      })
+      return { ...schema, doc: '', aliases: undefined, fields }
+    }
+  }
+}
+
+/** Writes a schema as Avro's `Schema.toString()` does: compact, each named type defined at its first use. */
+export function writeAvro(schema: AvroType): string {
+  return write(schema, null, new Set<string>())
+}
+
+function write(schema: AvroType, space: string | null, written: Set<string>): string {
+  switch (schema.kind) {
+    case 'ref':
+      return schema.target === undefined
+        ? JSON.stringify(schema.fullName)
+        : write(schema.target, space, written)
+    case 'primitive':
+      return schema.props.length === 0
+        ? JSON.stringify(schema.type)
+        : object([['type', schema.type]], schema.props)
+    case 'union':
+      return `[${schema.types.map((t) => write(t, space, written)).join(',')}]`
+    case 'array':
+      return object(
+        [
+          ['type', 'array'],
+          ['items', raw(write(schema.items, space, written))],
+        ],
+        schema.props,
+      )
+    case 'map':
+      return object(
+        [
+          ['type', 'map'],
+          ['values', raw(write(schema.values, space, written))],
+        ],
+        schema.props,
+      )
+    default:
+      break
+  }
+  const fullName = schema.namespace === null ? schema.name : `${schema.namespace}.${schema.name}`
+  if (written.has(fullName))
+    return JSON.stringify(schema.namespace === null || schema.namespace === space ? schema.name : fullName)
+  written.add(fullName)
+  const head: Props = [
+    ['type', schema.kind === 'record' && schema.error ? 'error' : schema.kind],
+    ['name', schema.name],
+  ]
+  if (schema.namespace !== space) head.push(['namespace', schema.namespace ?? ''])
+  if (schema.doc !== undefined) head.push(['doc', schema.doc])
+  const tail: Props = schema.aliases === undefined ? [] : [['aliases', schema.aliases]]
+  if (schema.kind === 'enum') {
+    head.push(['symbols', schema.symbols])
+    if (schema.default !== undefined) head.push(['default', schema.default])
+  } else if (schema.kind === 'fixed') {
+    head.push(['size', schema.size])
+  } else {
+    head.push([
+      'fields',
+      raw(`[${schema.fields.map((field) => writeField(field, schema.namespace, written)).join(',')}]`),
+    ])
+  }
+  return object(head, [...schema.props, ...tail])
+}
+
+function writeField(field: AvroField, space: string | null, written: Set<string>): string {
+  const members: Props = [
+    ['name', field.name],
+    ['type', raw(write(field.type, space, written))],
+  ]
+  if (field.doc !== undefined) members.push(['doc', field.doc])
+  if (field.default !== undefined) members.push(['default', field.default.value])
+  if (field.order !== undefined) members.push(['order', field.order])
+  if (field.aliases !== undefined) members.push(['aliases', field.aliases])
+  return object(members, field.props)
+}
+
+/** Already written JSON text, to be embedded as is. */
+class Raw {
+  readonly text: string
+  constructor(text: string) {
+    this.text = text
+  }
+}
+
+function raw(text: string): Raw {
+  return new Raw(text)
+}
+
+function object(head: Props, props: Props): string {
+  const members = [...head, ...props].map(
+    ([key, value]) => `${JSON.stringify(key)}:${value instanceof Raw ? value.text : JSON.stringify(value)}`,
+  )
+  return `{${members.join(',')}}`
+}

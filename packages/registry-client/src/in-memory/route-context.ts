@@ -1,0 +1,49 @@
+import { AvroSchemaError, parseAvro, writeAvro } from './avro-schema.js'
+import { RegistryProblem } from './problems.js'
+import type { RegistryStorage, StoredContent } from './storage.js'
+
+/** What a route handler gets: the request, already taken apart, and the registry's state. */
+export interface RouteContext {
+  readonly method: string
+  /** Path parameters, percent-decoded (`{groupId}`, `{artifactId}`, ...). */
+  readonly params: Readonly<Record<string, string>>
+  readonly query: URLSearchParams
+  readonly body: string
+  /** The request's `Content-Type`, lower-cased, without parameters; `''` when absent. */
+  readonly contentType: string
+  readonly storage: RegistryStorage
+  readonly deletion: Readonly<DeletionSettings>
+  /** When the registry was started, in Apicurio's date format (`SystemInfo.builtOn`). */
+  readonly startedOn: string
+}
+
+/** Which deletions the registry allows; Apicurio allows none by default. */
+export interface DeletionSettings {
+  artifact: boolean
+  artifactVersion: boolean
+  group: boolean
+}
+
+/** How stored references are handled when content is read (`references=`). */
+export type HandleReferences = 'PRESERVE' | 'DEREFERENCE' | 'REWRITE'
+
+/**
+ * The text of stored content as asked: with `DEREFERENCE`, an Avro schema with references is parsed together with
+ * the referenced schemas and written back as Avro's `Schema.toString()` would, the referenced types defined where
+ * first used. Everything else (`PRESERVE`, `REWRITE`, no references, other types) is the stored text.
+ */
+export function contentText(
+  storage: RegistryStorage,
+  content: StoredContent,
+  artifactType: string,
+  handling: HandleReferences | undefined,
+): string {
+  if (handling !== 'DEREFERENCE' || content.references.length === 0 || artifactType !== 'AVRO')
+    return content.text
+  try {
+    return writeAvro(parseAvro(content.text, storage.resolveReferences(content.references)))
+  } catch (error) {
+    if (error instanceof AvroSchemaError) throw new RegistryProblem(500, error.exception, error.message)
+    throw error
+  }
+}

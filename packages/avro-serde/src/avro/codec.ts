@@ -41,8 +41,10 @@ export interface AvroCodec {
 
 function label(type: AvscType): string {
   if (type.name !== undefined) return type.name
-  const name = type.typeName
-  return name.startsWith('logical:') ? name.slice('logical:'.length) : name.replace(/^(union):.*$/, '$1')
+  // `logical:date` → `date`, `union:wrapped` → `union`, `abstract:long` → `long`.
+  const [kind, detail] = type.typeName.split(':')
+  if (detail === undefined) return type.typeName
+  return kind === 'union' ? 'union' : detail
 }
 
 function asBuffer(bytes: Uint8Array): Buffer {

@@ -65,7 +65,7 @@ export function toTwosComplement(n: bigint): Buffer {
   return toFixedTwosComplement(n, length)
 }
 
-/** `n` as `size` big-endian two's complement bytes; the caller checks that it fits. */
+/** `n` as `size` big-endian two's complement bytes (the caller knows it fits: the precision bounds it). */
 export function toFixedTwosComplement(n: bigint, size: number): Buffer {
   const out = Buffer.alloc(size)
   let rest = BigInt.asUintN(size * 8, n)
@@ -74,13 +74,6 @@ export function toFixedTwosComplement(n: bigint, size: number): Buffer {
     rest >>= 8n
   }
   return out
-}
-
-/** True when `n` fits `size` bytes of two's complement. */
-export function fitsFixed(n: bigint, size: number): boolean {
-  if (size === 0) return n === 0n
-  const limit = 1n << BigInt(size * 8 - 1)
-  return n >= -limit && n < limit
 }
 
 /** The integer of big-endian two's complement `bytes` (no bytes: 0). */

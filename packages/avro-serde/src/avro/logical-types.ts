@@ -1,7 +1,6 @@
 import { DeserializationError } from '@x/errors'
 import { type AvscType, builtins, type Resolver, type ResolverOptions, type Tap } from './avsc-internals.js'
 import {
-  fitsFixed,
   formatDecimal,
   fromTwosComplement,
   maxFixedPrecision,
@@ -339,12 +338,9 @@ export class DecimalType extends BuiltinLogicalType {
     return typeof unscaled === 'string' ? unscaled : undefined
   }
 
+  /** The precision was checked against the fixed size: every value within the precision fits. */
   #unscaled(value: unknown): bigint | string {
-    const unscaled = toUnscaled(value, this.scale, this.precision)
-    if (typeof unscaled === 'bigint' && this.#size !== undefined && !fitsFixed(unscaled, this.#size)) {
-      return `does not fit ${this.#size} bytes`
-    }
-    return unscaled
+    return toUnscaled(value, this.scale, this.precision)
   }
 
   _export(schema: Record<string, unknown>): void {

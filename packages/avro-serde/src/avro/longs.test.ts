@@ -1,0 +1,110 @@
+import { describe, expect, test } from 'vitest'
+import { codecOf, encode, fromHex, hex, thrown } from './test-support/fixtures.js'
+
+// Zigzag varints computed independently (Python: (v << 1) ^ (v >> 63), 7 bits per byte, little end first).
+const BOUNDARIES: [string, bigint, string][] = [
+  ['0', 0n, '00'],
+  ['-1', -1n, '01'],
+  ['2^53-1', 2n ** 53n - 1n, 'fe ff ff ff ff ff ff 1f'],
+  ['-(2^53-1)', -(2n ** 53n - 1n), 'fd ff ff ff ff ff ff 1f'],
+  ['2^53', 2n ** 53n, '80 80 80 80 80 80 80 20'],
+  ['2^53+1', 2n ** 53n + 1n, '82 80 80 80 80 80 80 20'],
+  ['-2^53', -(2n ** 53n), 'ff ff ff ff ff ff ff 1f'],
+  ['2^63-1', 2n ** 63n - 1n, 'fe ff ff ff ff ff ff ff ff 01'],
+  ['-2^63', -(2n ** 63n), 'ff ff ff ff ff ff ff ff ff 01'],
+  ['-(2^52+1)', -(2n ** 52n + 1n), '81 80 80 80 80 80 80 10'],
+  ['-9007199254740990', -9007199254740990n, 'fb ff ff ff ff ff ff 1f'],
+]
+
+const SAFE = (v: bigint) => v >= -(2n ** 53n - 1n) && v <= 2n ** 53n - 1n
+
+describe.each(['auto', 'number', 'bigint'] as const)('longs: %s', (mode) => {
+  const codec = codecOf('long', { longs: mode })
+
+  test.each(BOUNDARIES)('%s is written as a bigint with the exact zigzag bytes', (_name, value, bytes) => {
+    expect(hex(encode(codec, value))).toBe(bytes)
+  })
+
+  test.each(BOUNDARIES.filter(([, v]) => SAFE(v)))(
+    '%s is written as a safe number with the same bytes',
+    (_name, value, bytes) => {
+      expect(hex(encode(codec, Number(value)))).toBe(bytes)
+    },
+  )
+
+  test.each(BOUNDARIES)('%s is decoded exactly', (_name, value, bytes) => {
+    if (mode === 'bigint') {
+      expect(codec.decode(fromHex(bytes), 0)).toBe(value)
+    } else if (SAFE(value)) {
+      expect(codec.decode(fromHex(bytes), 0)).toBe(Number(value))
+    } else if (mode === 'auto') {
+      expect(codec.decode(fromHex(bytes), 0)).toBe(value)
+    } else {
+      const error = thrown(() => codec.decode(fromHex(bytes), 0))
+      expect(error).toBeInstanceOf(RangeError)
+      expect(error.code).toBe('INVALID_DATA')
+      expect(error.message).toBe(
+        `Avro long ${value} is outside the safe integer range of a JavaScript number (avro.longs is 'number'); ` +
+          `use longs: 'auto' or 'bigint' to read it exactly`,
+      )
+    }
+  })
+
+  test('a number outside the safe range is refused on write: it may already have been rounded', () => {
+    const error = thrown(() => codec.encodeInto(2 ** 53, Buffer.alloc(16), 0))
+    expect(error).toBeInstanceOf(TypeError)
+    expect(error.code).toBe('INVALID_DATA')
+    expect(error.paths).toEqual([''])
+    expect(error.message).toBe(
+      'Value does not match the Avro schema long: (value): expected long (a safe integer number or a bigint), ' +
+        'got 9007199254740992 (an unsafe integer number, which may already have been rounded: pass a bigint)',
+    )
+  })
+
+  test('a bigint outside the signed 64-bit range, a fraction and a string are refused', () => {
+    expect(thrown(() => codec.encodeInto(2n ** 63n, Buffer.alloc(16), 0)).message).toContain(
+      'got 9223372036854775808n (outside the signed 64-bit range)',
+    )
+    expect(thrown(() => codec.encodeInto(1.5, Buffer.alloc(16), 0)).message).toContain(
+      'got 1.5 (not an integer)',
+    )
+    expect(thrown(() => codec.encodeInto('1', Buffer.alloc(16), 0)).message).toContain(
+      'got "1" (not a number or bigint)',
+    )
+  })
+})
+
+describe('longs elsewhere', () => {
+  test('a varint longer than 10 bytes is refused', () => {
+    const error = thrown(() => codecOf('long').decode(fromHex('ff ff ff ff ff ff ff ff ff ff 01'), 0))
+    expect(error.name).toBe('DeserializationError')
+    expect(error.message).toBe(
+      'Invalid Avro data for schema long: Invalid Avro long: a varint longer than 10 bytes',
+    )
+  })
+
+  test('a long field default is read in the mode', () => {
+    const schema = { type: 'record', name: 'L', fields: [{ name: 'n', type: 'long', default: 7 }] }
+    expect(codecOf(schema, { longs: 'bigint' }).decode(encode(codecOf(schema), {}), 0)).toEqual({ n: 7n })
+  })
+
+  test('an int written by the writer schema is read as a long of the mode', () => {
+    const writer = codecOf('int')
+    expect(codecOf('long', { longs: 'bigint' }).decode(fromHex('01'), 0, undefined, writer)).toBe(-1n)
+    expect(codecOf('long').decode(fromHex('01'), 0, undefined, writer)).toBe(-1)
+  })
+
+  test('longs in arrays, maps and unions keep their exact values', () => {
+    const codec = codecOf({
+      type: 'record',
+      name: 'M',
+      fields: [
+        { name: 'list', type: { type: 'array', items: 'long' } },
+        { name: 'byKey', type: { type: 'map', values: 'long' } },
+        { name: 'maybe', type: ['null', 'long'] },
+      ],
+    })
+    const value = { list: [1, 2n ** 60n, -(2n ** 63n)], byKey: { a: 2n ** 63n - 1n }, maybe: 2n ** 53n }
+    expect(codec.decode(encode(codec, value), 0)).toEqual(value)
+  })
+})

@@ -12,7 +12,11 @@ export interface ExampleRun {
  * Runs a built example (`examples/<name>/dist/main.js`) with plain `node`, as a user would, and returns what it
  * printed. Bounded: the process is killed after `timeoutMs`.
  */
-export function runExample(name: string, env: Record<string, string> = {}, timeoutMs = 90_000): Promise<ExampleRun> {
+export function runExample(
+  name: string,
+  env: Record<string, string> = {},
+  timeoutMs = 90_000,
+): Promise<ExampleRun> {
   const main = fileURLToPath(new URL(`../../examples/${name}/dist/main.js`, import.meta.url))
   return new Promise((resolve) => {
     const { REGISTRY_URL: _ignored, ...inherited } = process.env

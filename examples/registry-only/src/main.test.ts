@@ -1,5 +1,5 @@
-import { readFileSync } from 'node:fs'
 import { execFileSync } from 'node:child_process'
+import { readFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { describe, expect, it } from 'vitest'
 import { runExample } from '../../../scripts/test-support/run-example.js'
@@ -9,7 +9,8 @@ describe('the registry-only example', () => {
     const run = await runExample('registry-only')
     expect(run.stderr).toBe('')
     expect(run.code).toBe(0)
-    const schema = '{"type":"record","name":"Ping","namespace":"com.example","fields":[{"name":"at","type":"long"}]}'
+    const schema =
+      '{"type":"record","name":"Ping","namespace":"com.example","fields":[{"name":"at","type":"long"}]}'
     expect(run.stdout).toBe(
       [
         'registered Ping: globalId 1, contentId 1',
@@ -28,11 +29,15 @@ describe('the registry-only example', () => {
     // pnpm links only declared dependencies: from the example and from the client package, plain node finds the
     // client but not avsc.
     const resolve = (from: string, name: string): string =>
-      execFileSync(process.execPath, ['-e', `try { console.log(require.resolve('${name}')) } catch { console.log('missing') }`], {
-        cwd: fileURLToPath(new URL(from, import.meta.url)),
-        env: { PATH: process.env.PATH ?? '' },
-        encoding: 'utf8',
-      }).trim()
+      execFileSync(
+        process.execPath,
+        ['-e', `try { console.log(require.resolve('${name}')) } catch { console.log('missing') }`],
+        {
+          cwd: fileURLToPath(new URL(from, import.meta.url)),
+          env: { PATH: process.env.PATH ?? '' },
+          encoding: 'utf8',
+        },
+      ).trim()
     expect(resolve('..', 'avsc')).toBe('missing')
     expect(resolve('..', '@x/registry-client/package.json')).toMatch(/registry-client[\\/]package\.json$/)
     expect(resolve('../../../packages/registry-client', 'avsc')).toBe('missing')

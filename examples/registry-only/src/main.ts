@@ -10,7 +10,12 @@ const url = process.env.REGISTRY_URL ?? registry!.url
 try {
   await using client = new RegistryClient({ url, groupId: 'example-registry-only' })
 
-  const schema = { type: 'record', name: 'Ping', namespace: 'com.example', fields: [{ name: 'at', type: 'long' }] }
+  const schema = {
+    type: 'record',
+    name: 'Ping',
+    namespace: 'com.example',
+    fields: [{ name: 'at', type: 'long' }],
+  }
   const registered = await client.registerSchema('Ping', schema)
   console.log(`registered Ping: globalId ${registered.globalId}, contentId ${registered.contentId}`)
 

@@ -20,9 +20,10 @@ export interface InMemoryRegistryOptions {
    */
   port?: number
   /**
-   * Turns on bearer-token checks: every request but `GET /system/info` must carry `Authorization: Bearer <token>`
-   * for which this returns `true`; any other request gets Apicurio's 401 ProblemDetails (`User is not
-   * authenticated.`). A throw (or rejection) is a 500.
+   * Turns on bearer-token checks, as Apicurio with OIDC on: every API request but `GET /system/info` must carry
+   * `Authorization: Bearer <token>` for which this returns `true`. Without a bearer token the answer is Apicurio's
+   * 401 ProblemDetails (`User is not authenticated.`); with a token this refuses, an empty 401 with
+   * `www-authenticate: Bearer` (what Quarkus answers to a token it rejects). A throw (or rejection) is a 500.
    * @default no checks (Apicurio's default: authentication off)
    */
   auth?: (token: string) => boolean | Promise<boolean>
@@ -196,9 +197,9 @@ export class InMemoryRegistry implements AsyncDisposable {
     }
 
     const matched = matchRoute(rawPath)
-    if (this.#auth !== undefined && !isPublic(matched)) {
-      const problem = await this.#checkToken(request.headers.authorization)
-      if (problem !== undefined) return this.#write(response, problemAnswer(problem))
+    if (this.#auth !== undefined && matched !== undefined && !isPublic(matched)) {
+      const refusal = await this.#checkToken(request.headers.authorization)
+      if (refusal !== undefined) return this.#write(response, refusal)
     }
     const fullUrl = `http://${request.headers.host ?? '127.0.0.1'}${rawPath}`
     const contentType = (request.headers['content-type'] ?? '').split(';')[0]?.trim().toLowerCase() ?? ''
@@ -215,14 +216,21 @@ export class InMemoryRegistry implements AsyncDisposable {
     this.#write(response, answer)
   }
 
-  async #checkToken(authorization: string | undefined): Promise<RegistryProblem | undefined> {
+  /**
+   * Apicurio with authentication on: no bearer token is its JSON 401 (`User is not authenticated.`); a bearer
+   * token that Quarkus rejects is an empty 401 with `www-authenticate: Bearer`.
+   */
+  async #checkToken(authorization: string | undefined): Promise<Answer | undefined> {
     const token = /^Bearer\s+(\S+)\s*$/i.exec(authorization ?? '')?.[1]
-    if (token === undefined || this.#auth === undefined) return notAuthenticated()
+    if (token === undefined || this.#auth === undefined) return problemAnswer(notAuthenticated())
     try {
-      return (await this.#auth(token)) === true ? undefined : notAuthenticated()
+      if ((await this.#auth(token)) === true) return undefined
+      return { status: 401, headers: { 'www-authenticate': 'Bearer' }, body: '' }
     } catch (error) {
       const name = error instanceof Error ? error.name : 'Error'
-      return new RegistryProblem(500, name, `The auth callback of InMemoryRegistry failed: ${String(error)}`)
+      return problemAnswer(
+        new RegistryProblem(500, name, `The auth callback of InMemoryRegistry failed: ${String(error)}`),
+      )
     }
   }
 

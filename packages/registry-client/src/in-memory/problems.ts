@@ -168,9 +168,7 @@ export function methodNotAllowed(method: string, allow: string): RegistryProblem
   )
 }
 
-/** The answer to a request without a valid bearer token when InMemoryRegistry checks tokens. */
+/** Apicurio's answer to a request without a bearer token (none, or another scheme) when authentication is on. */
 export function notAuthenticated(): RegistryProblem {
-  return new RegistryProblem(401, 'UnauthorizedException', 'User is not authenticated.', {
-    headers: { 'WWW-Authenticate': 'Bearer' },
-  })
+  return new RegistryProblem(401, 'UnauthorizedException', 'User is not authenticated.')
 }

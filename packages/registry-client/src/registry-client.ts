@@ -1,12 +1,13 @@
-import {
-  ClientClosedError,
-  invalidConfigError,
-  RegistryConnectionError,
-  SchemaNotFoundError,
-  type SchemaNotFoundInit,
-  SchemaRegistrationError,
-} from '@x/errors'
+import { ClientClosedError, invalidConfigError, type SchemaNotFoundInit } from '@x/errors'
 import { type IdType, type SchemaId, toSchemaId } from '@x/wire-format'
+import {
+  describe,
+  optionalFlag,
+  requireIfExists,
+  requireReferences,
+  requireText,
+  schemaText,
+} from './call-arguments.js'
 import {
   idFromHeaders,
   parseArtifactPage,
@@ -22,12 +23,21 @@ import {
   resolveOptions,
 } from './registry-client-options.js'
 import {
-  describeStatus,
-  type RegistryAnswer,
-  RegistryFailureCause,
-  RegistryHttp,
-  type RegistryRequest,
-} from './registry-http.js'
+  lookupFailure,
+  type RegistryPlace,
+  registrationRefused,
+  registrationUnusable,
+  unusableLookup,
+} from './registry-failures.js'
+import { type RegistryAnswer, RegistryHttp } from './registry-http.js'
+import {
+  artifactPageRequest,
+  contentRequest,
+  LATEST,
+  referencesRequest,
+  registrationRequest,
+  versionMetadataRequest,
+} from './registry-requests.js'
 import { SingleFlightCache } from './single-flight-cache.js'
 import type {
   ArtifactReference,
@@ -37,74 +47,6 @@ import type {
   RegisterSchemaOptions,
   SchemaVersionOptions,
 } from './types.js'
-
-const IF_EXISTS: readonly IfExists[] = ['FAIL', 'CREATE_VERSION', 'FIND_OR_CREATE_VERSION']
-const LATEST = 'branch=latest'
-const PAGE_SIZE = 100
-
-/** The URL path segment of each identifier kind. */
-const ID_SEGMENT: Record<IdType, string> = { globalId: 'globalIds', contentId: 'contentIds' }
-
-function describe(value: unknown): string {
-  if (typeof value === 'string') return `the string ${JSON.stringify(value.slice(0, 40))}`
-  if (value === null) return 'null'
-  return Array.isArray(value) ? 'an array' : typeof value
-}
-
-function requireText(name: string, value: unknown): string {
-  if (typeof value !== 'string' || value === '') {
-    throw invalidConfigError(`${name} must be a non-empty string, got ${describe(value)}`)
-  }
-  return value
-}
-
-/** A version expression as a path segment: `branch=<id>` keeps its `=`, everything else is percent-encoded. */
-function versionSegment(version: string): string {
-  return version.startsWith('branch=')
-    ? `branch=${encodeURIComponent(version.slice('branch='.length))}`
-    : encodeURIComponent(version)
-}
-
-/** A header value the Fetch API accepts: printable ASCII as is, anything else percent-encoded. */
-function headerSafe(value: string): string {
-  return /^[\x20-\x7e]*$/.test(value) ? value : encodeURIComponent(value)
-}
-
-function validateReferences(value: unknown): ArtifactReference[] {
-  if (value === undefined) return []
-  if (!Array.isArray(value)) throw invalidConfigError(`references must be an array, got ${describe(value)}`)
-  return value.map((item: unknown, index) => {
-    const where = `references[${index}]`
-    if (typeof item !== 'object' || item === null) {
-      throw invalidConfigError(
-        `${where} must be an object { artifactId, name, groupId?, version? }, got ${describe(item)}`,
-      )
-    }
-    const { groupId, artifactId, version, name } = item as Record<string, unknown>
-    const reference: ArtifactReference = {
-      artifactId: requireText(`${where}.artifactId`, artifactId),
-      name: requireText(`${where}.name`, name),
-    }
-    if (groupId !== undefined) reference.groupId = requireText(`${where}.groupId`, groupId)
-    if (version !== undefined) reference.version = requireText(`${where}.version`, version)
-    return Object.freeze(reference)
-  })
-}
-
-function schemaText(schema: unknown): string {
-  if (typeof schema === 'string') {
-    if (schema.trim() === '') throw invalidConfigError('schema must not be empty')
-    return schema
-  }
-  if (typeof schema === 'object' && schema !== null) {
-    try {
-      return JSON.stringify(schema)
-    } catch (error) {
-      throw invalidConfigError(`schema must be JSON-serializable: ${(error as Error).message}`)
-    }
-  }
-  throw invalidConfigError(`schema must be a string or an object (an Avro schema), got ${describe(schema)}`)
-}
 
 function freezeSchema(schema: RegisteredSchema): RegisteredSchema {
   if (schema.references !== undefined) Object.freeze(schema.references)
@@ -133,6 +75,7 @@ function freezeSchema(schema: RegisteredSchema): RegisteredSchema {
 export class RegistryClient {
   readonly #options: ResolvedOptions
   readonly #http: RegistryHttp
+  readonly #place: RegistryPlace
   readonly #closing = new AbortController()
   readonly #byGlobalId: SingleFlightCache<RegisteredSchema>
   readonly #byContentId: SingleFlightCache<RegisteredSchema>
@@ -148,6 +91,10 @@ export class RegistryClient {
   constructor(options: RegistryClientOptions) {
     this.#options = resolveOptions(options)
     this.#http = new RegistryHttp(this.#options)
+    this.#place = {
+      url: this.#options.displayUrl,
+      looksLikeV3Root: /\/apis\/registry\/v3$/.test(this.#options.baseUrl),
+    }
     const cacheOptions = { max: this.#options.cacheMaxSize, now: this.#options.now }
     this.#byGlobalId = new SingleFlightCache(cacheOptions)
     this.#byContentId = new SingleFlightCache(cacheOptions)
@@ -296,13 +243,12 @@ export class RegistryClient {
   async listArtifacts(options: CallOptions = {}): Promise<string[]> {
     this.#assertOpen()
     const signal = this.#callSignal(options.signal)
-    const group = encodeURIComponent(this.#options.groupId)
     const ids: string[] = []
-    for (let offset = 0; ; offset += PAGE_SIZE) {
-      const path = `/groups/${group}/artifacts?offset=${offset}&limit=${PAGE_SIZE}&orderby=artifactId&order=asc`
-      const answer = await this.#http.send({ method: 'GET', path, retry: 'always' }, signal)
+    // Each page starts after the artifacts already received; an empty page ends the loop even if count said more.
+    for (;;) {
+      const answer = await this.#http.send(artifactPageRequest(this.#options.groupId, ids.length), signal)
       if (!isSuccess(answer)) {
-        throw this.#lookupFailure(answer, { groupId: this.#options.groupId }, 'the artifact list')
+        throw lookupFailure(this.#place, answer, { groupId: this.#options.groupId }, 'the artifact list')
       }
       const page = this.#usable(() => parseArtifactPage(answer.text))
       ids.push(...page.artifactIds)
@@ -332,60 +278,33 @@ export class RegistryClient {
     options: RegisterSchemaOptions = {},
   ): Promise<RegisteredSchema> {
     this.#assertOpen()
-    requireText('artifactId', artifactId)
-    const ifExists = options.ifExists ?? 'FIND_OR_CREATE_VERSION'
-    if (!IF_EXISTS.includes(ifExists)) {
-      throw invalidConfigError(`ifExists must be one of ${IF_EXISTS.join(', ')}, got ${describe(ifExists)}`)
-    }
-    if (options.canonical !== undefined && typeof options.canonical !== 'boolean') {
-      throw invalidConfigError(`canonical must be a boolean, got ${describe(options.canonical)}`)
-    }
-    const references = validateReferences(options.references)
-    const content = schemaText(schema)
     const groupId = this.#options.groupId
-    const canonical = options.canonical === true
-    const request: RegistryRequest = {
-      method: 'POST',
-      path: `/groups/${encodeURIComponent(groupId)}/artifacts?ifExists=${ifExists}${canonical ? '&canonical=true' : ''}`,
-      headers: {
-        'Content-Type': 'application/json',
-        'X-Registry-ArtifactId': headerSafe(artifactId),
-        'X-Registry-ArtifactType': 'AVRO',
-      },
-      body: JSON.stringify({
-        artifactId,
-        artifactType: 'AVRO',
-        firstVersion: { content: { content, contentType: 'application/json', references } },
-      }),
-      retry: ifExists === 'FIND_OR_CREATE_VERSION' ? 'always' : 'unsent-only',
+    const registration = {
+      groupId,
+      artifactId: requireText('artifactId', artifactId),
+      ifExists: requireIfExists(options.ifExists ?? 'FIND_OR_CREATE_VERSION'),
+      canonical: optionalFlag('canonical', options.canonical),
+      references: requireReferences(options.references),
+      content: schemaText(schema),
     }
-    const answer = await this.#http.send(request, this.#callSignal(options.signal))
-    if (!isSuccess(answer)) {
-      throw new SchemaRegistrationError({
-        artifactId,
-        groupId,
-        url: this.url,
-        status: answer.status,
-        message: `The registry at ${this.url} refused to register artifact '${artifactId}' in group '${groupId}': ${describeStatus(answer)}`,
-        cause: new RegistryFailureCause(describeStatus(answer), { status: answer.status }),
-      })
-    }
+    const answer = await this.#http.send(registrationRequest(registration), this.#callSignal(options.signal))
+    if (!isSuccess(answer)) throw registrationRefused(this.#place, answer, groupId, artifactId)
     let facts: VersionFacts
     try {
       facts = parseRegistrationAnswer(answer.text, answer.headers)
     } catch (error) {
       if (!(error instanceof UnusableAnswer)) throw error
-      throw new SchemaRegistrationError({
-        artifactId,
-        groupId,
-        url: this.url,
-        status: answer.status,
-        message: `The registry at ${this.url} answered the registration of artifact '${artifactId}' with HTTP ${answer.status} but no usable ids: ${error.message}`,
-        cause: new RegistryFailureCause(error.message, { status: answer.status }),
-      })
+      throw registrationUnusable(this.#place, answer, groupId, artifactId, error.message)
     }
-    const registered = this.#registered(content, facts, groupId, artifactId, [...references])
-    if (!canonical) this.#rememberRegistration(registered, facts, groupId, artifactId, ifExists)
+    const registered = this.#registered(
+      registration.content,
+      facts,
+      groupId,
+      artifactId,
+      registration.references,
+    )
+    if (!registration.canonical)
+      this.#rememberRegistration(registered, facts, groupId, artifactId, registration.ifExists)
     return registered
   }
 
@@ -445,45 +364,8 @@ export class RegistryClient {
       return parse()
     } catch (error) {
       if (!(error instanceof UnusableAnswer)) throw error
-      throw new RegistryConnectionError({
-        url: this.url,
-        status: 200,
-        message: `The registry at ${this.url} answered HTTP 200 with an unusable body: ${error.message}`,
-        cause: new RegistryFailureCause(error.message, { status: 200 }),
-      })
+      throw unusableLookup(this.#place, error.message)
     }
-  }
-
-  #lookupFailure(answer: RegistryAnswer, notFound: SchemaNotFoundInit, what: string): Error {
-    const cause = new RegistryFailureCause(describeStatus(answer), { status: answer.status })
-    if (answer.status === 404) {
-      const subject =
-        notFound.idType !== undefined
-          ? `${notFound.idType} ${String(notFound.idValue)}`
-          : notFound.artifactId === undefined
-            ? `group '${notFound.groupId}'`
-            : `artifact '${notFound.artifactId}'${notFound.version === undefined ? '' : ` version '${notFound.version}'`} in group '${notFound.groupId}'`
-      return new SchemaNotFoundError({
-        ...notFound,
-        url: this.url,
-        status: 404,
-        cause,
-        message: `Schema not found: ${subject} (the registry at ${this.url} answered ${describeStatus(answer)})${this.#pathHint()}`,
-      })
-    }
-    return new RegistryConnectionError({
-      url: this.url,
-      status: answer.status,
-      cause,
-      message: `The registry at ${this.url} answered ${describeStatus(answer)} when asked for ${what}`,
-    })
-  }
-
-  /** A hint for 404s when the base URL does not look like the v3 API root. */
-  #pathHint(): string {
-    return /\/apis\/registry\/v3$/.test(this.#options.baseUrl)
-      ? ''
-      : '. Is url the v3 API root (it usually ends in /apis/registry/v3)?'
   }
 
   async #loadById(idType: IdType, id: SchemaId, signal: AbortSignal | undefined): Promise<RegisteredSchema> {
@@ -492,12 +374,11 @@ export class RegistryClient {
   }
 
   async #fetchById(idType: IdType, id: SchemaId, signal: AbortSignal): Promise<RegisteredSchema> {
-    const path = `/ids/${ID_SEGMENT[idType]}/${idKey(id)}`
-    const answer = await this.#http.send({ method: 'GET', path, retry: 'always' }, signal)
+    const answer = await this.#http.send(contentRequest(idType, id), signal)
     if (!isSuccess(answer))
-      throw this.#lookupFailure(answer, { idType, idValue: id }, `${idType} ${idKey(id)}`)
+      throw lookupFailure(this.#place, answer, { idType, idValue: id }, `${idType} ${idKey(id)}`)
     if (answer.text.trim() === '')
-      this.#usable(() => unusable(`The content of ${idType} ${idKey(id)} is empty`))
+      throw unusableLookup(this.#place, `the content of ${idType} ${idKey(id)} is empty`)
     const schema: RegisteredSchema = { schema: answer.text, [idType]: id }
     // Ids and coordinates in response headers, where a registry sends them (e.g. for deprecated versions).
     const otherType: IdType = idType === 'globalId' ? 'contentId' : 'globalId'
@@ -523,13 +404,10 @@ export class RegistryClient {
     return cache.load(
       idKey(id),
       async (flight) => {
-        const path = `/ids/${ID_SEGMENT[idType]}/${idKey(id)}/references`
-        const answer = await this.#http.send(
-          { method: 'GET', path, retry: 'always' },
-          this.#flightSignal(flight),
-        )
+        const answer = await this.#http.send(referencesRequest(idType, id), this.#flightSignal(flight))
         if (!isSuccess(answer)) {
-          throw this.#lookupFailure(
+          throw lookupFailure(
+            this.#place,
             answer,
             { idType, idValue: id },
             `the references of ${idType} ${idKey(id)}`,
@@ -562,12 +440,11 @@ export class RegistryClient {
     version: string,
     signal: AbortSignal,
   ): Promise<RegisteredSchema> {
-    const path = `/groups/${encodeURIComponent(groupId)}/artifacts/${encodeURIComponent(artifactId)}/versions/${versionSegment(version)}`
-    const answer = await this.#http.send({ method: 'GET', path, retry: 'always' }, signal)
+    const answer = await this.#http.send(versionMetadataRequest(groupId, artifactId, version), signal)
     if (!isSuccess(answer)) {
       const notFound: SchemaNotFoundInit = { groupId, artifactId }
       if (version !== LATEST) notFound.version = version
-      throw this.#lookupFailure(answer, notFound, `version '${version}' of artifact '${artifactId}'`)
+      throw lookupFailure(this.#place, answer, notFound, `version '${version}' of artifact '${artifactId}'`)
     }
     const facts = this.#usable(() => parseVersionMetadata(answer.text))
     const byGlobalId = await this.#loadById('globalId', facts.globalId, signal)
@@ -639,8 +516,4 @@ function versionKey(groupId: string, artifactId: string, version: string): strin
 
 function isSuccess(answer: RegistryAnswer): boolean {
   return answer.status >= 200 && answer.status < 300
-}
-
-function unusable(message: string): never {
-  throw new UnusableAnswer(message)
 }

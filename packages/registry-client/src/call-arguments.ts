@@ -1,0 +1,77 @@
+import { invalidConfigError } from '@x/errors'
+import type { ArtifactReference, IfExists } from './types.js'
+
+/** The three `ifExists` values Apicurio knows. */
+export const IF_EXISTS: readonly IfExists[] = ['FAIL', 'CREATE_VERSION', 'FIND_OR_CREATE_VERSION']
+
+/** A short, safe description of a value for a message. */
+export function describe(value: unknown): string {
+  if (typeof value === 'string') return `the string ${JSON.stringify(value.slice(0, 40))}`
+  if (value === null) return 'null'
+  return Array.isArray(value) ? 'an array' : typeof value
+}
+
+/** @throws TypeError (code `INVALID_CONFIG`) unless `value` is a non-empty string. */
+export function requireText(name: string, value: unknown): string {
+  if (typeof value !== 'string' || value === '') {
+    throw invalidConfigError(`${name} must be a non-empty string, got ${describe(value)}`)
+  }
+  return value
+}
+
+/** @throws TypeError (code `INVALID_CONFIG`) unless `value` is one of the `ifExists` values. */
+export function requireIfExists(value: unknown): IfExists {
+  if (!IF_EXISTS.includes(value as IfExists)) {
+    throw invalidConfigError(`ifExists must be one of ${IF_EXISTS.join(', ')}, got ${describe(value)}`)
+  }
+  return value as IfExists
+}
+
+/** `true` only for `true`; `undefined` is `false`. @throws TypeError for anything but a boolean. */
+export function optionalFlag(name: string, value: unknown): boolean {
+  if (value !== undefined && typeof value !== 'boolean') {
+    throw invalidConfigError(`${name} must be a boolean, got ${describe(value)}`)
+  }
+  return value === true
+}
+
+/** Copies and checks the references of a registration. @throws TypeError naming the wrong field. */
+export function requireReferences(value: unknown): ArtifactReference[] {
+  if (value === undefined) return []
+  if (!Array.isArray(value)) throw invalidConfigError(`references must be an array, got ${describe(value)}`)
+  return value.map((item: unknown, index) => {
+    const where = `references[${index}]`
+    if (typeof item !== 'object' || item === null) {
+      throw invalidConfigError(
+        `${where} must be an object { artifactId, name, groupId?, version? }, got ${describe(item)}`,
+      )
+    }
+    const { groupId, artifactId, version, name } = item as Record<string, unknown>
+    const reference: ArtifactReference = {
+      artifactId: requireText(`${where}.artifactId`, artifactId),
+      name: requireText(`${where}.name`, name),
+    }
+    if (groupId !== undefined) reference.groupId = requireText(`${where}.groupId`, groupId)
+    if (version !== undefined) reference.version = requireText(`${where}.version`, version)
+    return Object.freeze(reference)
+  })
+}
+
+/**
+ * The text to register: a string verbatim, an object (or array: an Avro union) as compact `JSON.stringify`.
+ * @throws TypeError for an empty string, another type, or an object that cannot be serialized.
+ */
+export function schemaText(schema: unknown): string {
+  if (typeof schema === 'string') {
+    if (schema.trim() === '') throw invalidConfigError('schema must not be empty')
+    return schema
+  }
+  if (typeof schema === 'object' && schema !== null) {
+    try {
+      return JSON.stringify(schema)
+    } catch (error) {
+      throw invalidConfigError(`schema must be JSON-serializable: ${(error as Error).message}`)
+    }
+  }
+  throw invalidConfigError(`schema must be a string or an object (an Avro schema), got ${describe(schema)}`)
+}

@@ -1,0 +1,89 @@
+import type { IdType, SchemaId } from '@x/wire-format'
+import type { RegistryRequest } from './registry-http.js'
+import type { ArtifactReference, IfExists } from './types.js'
+
+/** The version expression of the newest version. */
+export const LATEST = 'branch=latest'
+
+/** Artifacts asked for per page of `listArtifacts`. */
+export const PAGE_SIZE = 100
+
+const ID_SEGMENT: Record<IdType, string> = { globalId: 'globalIds', contentId: 'contentIds' }
+
+/** A version expression as a path segment: `branch=<id>` keeps its `=`, anything else is percent-encoded. */
+function versionSegment(version: string): string {
+  return version.startsWith('branch=')
+    ? `branch=${encodeURIComponent(version.slice('branch='.length))}`
+    : encodeURIComponent(version)
+}
+
+/** A header value the Fetch API accepts: printable ASCII as is, anything else percent-encoded. */
+function headerSafe(value: string): string {
+  return /^[\x20-\x7e]*$/.test(value) ? value : encodeURIComponent(value)
+}
+
+function get(path: string): RegistryRequest {
+  return { method: 'GET', path, retry: 'always' }
+}
+
+/** `GET /groups/{g}/artifacts/{a}/versions/{version}`: the version's metadata, with its ids. */
+export function versionMetadataRequest(
+  groupId: string,
+  artifactId: string,
+  version: string,
+): RegistryRequest {
+  const group = encodeURIComponent(groupId)
+  return get(
+    `/groups/${group}/artifacts/${encodeURIComponent(artifactId)}/versions/${versionSegment(version)}`,
+  )
+}
+
+/** `GET /ids/{globalIds|contentIds}/{id}`: the content. */
+export function contentRequest(idType: IdType, id: SchemaId): RegistryRequest {
+  return get(`/ids/${ID_SEGMENT[idType]}/${String(id)}`)
+}
+
+/** `GET /ids/{globalIds|contentIds}/{id}/references`. */
+export function referencesRequest(idType: IdType, id: SchemaId): RegistryRequest {
+  return get(`/ids/${ID_SEGMENT[idType]}/${String(id)}/references`)
+}
+
+/** `GET /groups/{g}/artifacts?offset=…&limit=…`, in a stable order so that pages do not overlap. */
+export function artifactPageRequest(groupId: string, offset: number): RegistryRequest {
+  const query = `offset=${offset}&limit=${PAGE_SIZE}&orderby=artifactId&order=asc`
+  return get(`/groups/${encodeURIComponent(groupId)}/artifacts?${query}`)
+}
+
+/** What a registration sends. */
+export interface Registration {
+  groupId: string
+  artifactId: string
+  content: string
+  references: readonly ArtifactReference[]
+  ifExists: IfExists
+  canonical: boolean
+}
+
+/**
+ * `POST /groups/{g}/artifacts?ifExists=…[&canonical=true]` with the v3 `CreateArtifact` body and the `X-Registry-*`
+ * headers of the specification (v3 ignores them). Repeated after an ambiguous failure only with
+ * `FIND_OR_CREATE_VERSION`, where a repeat finds what the first try created.
+ */
+export function registrationRequest(registration: Registration): RegistryRequest {
+  const { groupId, artifactId, content, references, ifExists, canonical } = registration
+  return {
+    method: 'POST',
+    path: `/groups/${encodeURIComponent(groupId)}/artifacts?ifExists=${ifExists}${canonical ? '&canonical=true' : ''}`,
+    headers: {
+      'Content-Type': 'application/json',
+      'X-Registry-ArtifactId': headerSafe(artifactId),
+      'X-Registry-ArtifactType': 'AVRO',
+    },
+    body: JSON.stringify({
+      artifactId,
+      artifactType: 'AVRO',
+      firstVersion: { content: { content, contentType: 'application/json', references } },
+    }),
+    retry: ifExists === 'FIND_OR_CREATE_VERSION' ? 'always' : 'unsent-only',
+  }
+}

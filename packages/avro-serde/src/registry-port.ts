@@ -1,0 +1,65 @@
+import { invalidConfigError } from '@x/errors'
+import type { ArtifactReference, IfExists, RegisteredSchema } from '@x/registry-client'
+import type { IdType, SchemaId } from '@x/wire-format'
+
+/**
+ * @internal The part of `RegistryClient` the serializer and deserializer use. Written out so that the serde
+ * depends on behaviour, not on the class, and so that the check at construction can say which method is missing.
+ */
+export interface RegistryPort {
+  getSchema(artifactId: string): Promise<RegisteredSchema>
+  getSchemaByGlobalId(id: SchemaId): Promise<RegisteredSchema>
+  getSchemaByContentId(id: SchemaId): Promise<RegisteredSchema>
+  getReferencesByGlobalId(id: SchemaId): Promise<readonly ArtifactReference[]>
+  getReferencesByContentId(id: SchemaId): Promise<readonly ArtifactReference[]>
+  getSchemaVersion(
+    artifactId: string,
+    version: string,
+    options?: { groupId?: string },
+  ): Promise<RegisteredSchema>
+  registerSchema(
+    artifactId: string,
+    schema: string | object,
+    options?: { ifExists?: IfExists; references?: ArtifactReference[] },
+  ): Promise<RegisteredSchema>
+  readonly cacheTtlMs?: number | undefined
+}
+
+const REQUIRED = ['getSchema', 'getSchemaByGlobalId', 'getSchemaByContentId'] as const
+
+/** @internal Checks that the first constructor argument is a registry client. */
+export function checkClient(client: unknown, owner: string): RegistryPort {
+  if (typeof client !== 'object' || client === null) {
+    throw invalidConfigError(
+      `${owner}: the first argument must be a RegistryClient, got ${client === null ? 'null' : typeof client}`,
+    )
+  }
+  for (const method of REQUIRED) {
+    if (typeof (client as Record<string, unknown>)[method] !== 'function') {
+      throw invalidConfigError(
+        `${owner}: the first argument must be a RegistryClient (it has no ${method}() method)`,
+      )
+    }
+  }
+  return client as RegistryPort
+}
+
+/**
+ * @internal The bound of the serde's own caches: the client's `cacheMaxSize` where the client tells it, else 1000
+ * (the client's default).
+ */
+export function cacheBoundOf(client: RegistryPort): number {
+  const size = (client as { cacheMaxSize?: unknown }).cacheMaxSize
+  return typeof size === 'number' && Number.isFinite(size) && size >= 1 ? size : 1000
+}
+
+/** @internal The client's `cacheTtlMs` when it is a positive finite number. */
+export function cacheTtlOf(client: RegistryPort): number | undefined {
+  const ttl = client.cacheTtlMs
+  return typeof ttl === 'number' && Number.isFinite(ttl) && ttl > 0 ? ttl : undefined
+}
+
+/** @internal Fetches the schema with the given id, by its type. */
+export function fetchById(client: RegistryPort, idType: IdType, id: SchemaId): Promise<RegisteredSchema> {
+  return idType === 'globalId' ? client.getSchemaByGlobalId(id) : client.getSchemaByContentId(id)
+}

@@ -1,6 +1,6 @@
 import { inspect } from 'node:util'
 import { describe, expect, it } from 'vitest'
-import { RegistryClient, type RegistryClientOptions } from './index.js'
+import { AsyncRegistryClient, RegistryClient, type RegistryClientOptions } from './index.js'
 
 const URL_OK = 'http://127.0.0.1:8080/apis/registry/v3'
 
@@ -21,6 +21,12 @@ function expectInvalid(build: () => unknown, fragment: string): void {
 }
 
 describe('RegistryClient options', () => {
+  it('exports AsyncRegistryClient as the same class', () => {
+    expect(AsyncRegistryClient).toBe(RegistryClient)
+    const client: AsyncRegistryClient = new AsyncRegistryClient({ url: URL_OK, groupId: 'g' })
+    expect(client).toBeInstanceOf(RegistryClient)
+  })
+
   it('applies the documented defaults', () => {
     const client = new RegistryClient({ url: URL_OK, groupId: 'orders' })
     expect(client.url).toBe(URL_OK)

@@ -113,44 +113,63 @@ class Codec implements AvroCodec {
     )
   }
 
-  decode(bytes: Uint8Array, offset: number, end: number = bytes.length, writer?: AvroCodec): unknown {
-    if (
-      !Number.isInteger(offset) ||
-      !Number.isInteger(end) ||
-      offset < 0 ||
-      end < offset ||
-      end > bytes.length
-    ) {
-      throw invalidConfigError(
-        `decode range [${offset}, ${end}) is not within the ${bytes.length} bytes given (0 ≤ offset ≤ end ≤ length)`,
-      )
-    }
+  // Kept small so that it inlines: everything off the happy path is in the methods below.
+  decode(bytes: Uint8Array, offset: number, end?: number, writer?: AvroCodec): unknown {
     let buffer = Buffer.isBuffer(bytes) ? bytes : asBuffer(bytes)
-    if (end !== buffer.length) buffer = buffer.subarray(0, end)
+    let stop = buffer.length
+    if (end !== undefined && end !== stop) {
+      buffer = this.#within(buffer, offset, end)
+      stop = end
+    } else if (!(offset >= 0 && offset <= stop)) {
+      this.#within(buffer, offset, stop)
+    }
     const resolver = writer === undefined || writer === this ? undefined : this.#resolverFor(writer)
     let result: { value: unknown; offset: number }
     try {
       result = this.type.decode(buffer, offset, resolver as never)
     } catch (error) {
-      if (isUnsafeLongError(error)) throw error
-      const message = error instanceof Error ? error.message : String(error)
-      throw new DeserializationError(`Invalid Avro data for schema ${this.#describe(writer)}: ${message}`, {
-        cause: error,
-      })
+      throw this.#failed(error, writer)
     }
-    if (result.offset < 0) {
-      throw new DeserializationError(
-        `Invalid Avro data for schema ${this.#describe(writer)}: truncated (the ${end - offset} bytes end inside a value)`,
-      )
-    }
-    if (result.offset !== end) {
-      const trailing = end - result.offset
-      throw new DeserializationError(
-        `Invalid Avro data for schema ${this.#describe(writer)}: ${trailing} trailing byte${trailing === 1 ? '' : 's'} ` +
-          `after a complete value (it ends at offset ${result.offset} of ${end})`,
-      )
-    }
+    if (result.offset !== stop) throw this.#incomplete(result.offset, offset, stop, writer)
     return result.value
+  }
+
+  #within(buffer: Buffer, offset: number, end: number): Buffer {
+    if (
+      !Number.isInteger(offset) ||
+      !Number.isInteger(end) ||
+      offset < 0 ||
+      end < offset ||
+      end > buffer.length
+    ) {
+      throw invalidConfigError(
+        `decode range [${offset}, ${end}) is not within the ${buffer.length} bytes given (0 ≤ offset ≤ end ≤ length)`,
+      )
+    }
+    return buffer.subarray(0, end)
+  }
+
+  #failed(error: unknown, writer: AvroCodec | undefined): Error {
+    if (isUnsafeLongError(error)) return error
+    const message = error instanceof Error ? error.message : String(error)
+    return new DeserializationError(`Invalid Avro data for schema ${this.#describe(writer)}: ${message}`, {
+      cause: error,
+    })
+  }
+
+  #incomplete(
+    stop: number,
+    offset: number,
+    end: number,
+    writer: AvroCodec | undefined,
+  ): DeserializationError {
+    const prefix = `Invalid Avro data for schema ${this.#describe(writer)}`
+    if (stop < 0)
+      return new DeserializationError(`${prefix}: truncated (the ${end - offset} bytes end inside a value)`)
+    const trailing = end - stop
+    return new DeserializationError(
+      `${prefix}: ${trailing} trailing byte${trailing === 1 ? '' : 's'} after a complete value (it ends at offset ${stop} of ${end})`,
+    )
   }
 
   #describe(writer: AvroCodec | undefined): string {

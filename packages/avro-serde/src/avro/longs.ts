@@ -70,10 +70,42 @@ function readExact(tap: Tap): bigint {
   return (z >> 1n) ^ -(z & 1n)
 }
 
-/** Reads a long as a `number` while it is a safe integer, as a `bigint` beyond. */
+/**
+ * Reads a long as a `number` while it is a safe integer, as a `bigint` beyond. The hot path of every long field,
+ * so the common cases are written out here rather than shared with `readSmall`.
+ */
 export function readLongAuto(tap: Tap): number | bigint {
-  const n = readSmall(tap)
-  if (!Number.isNaN(n)) return n
+  const buf = tap.buf
+  let pos = tap.pos
+  let b = buf[pos++]!
+  if (b < 0x80) {
+    tap.pos = pos
+    return (b >>> 1) ^ -(b & 1)
+  }
+  let n = b & 0x7f
+  let shift = 7
+  do {
+    b = buf[pos++]!
+    n |= (b & 0x7f) << shift
+    shift += 7
+  } while (b & 0x80 && shift < 28)
+  if (!(b & 0x80)) {
+    tap.pos = pos
+    return (n >>> 1) ^ -(n & 1)
+  }
+  let f = n
+  let scale = 268435456
+  let count = 4
+  do {
+    b = buf[pos++]!
+    f += (b & 0x7f) * scale
+    scale *= 128
+    count++
+  } while (b & 0x80 && count < 8)
+  if (!(b & 0x80) && f <= Number.MAX_SAFE_INTEGER) {
+    tap.pos = pos
+    return f % 2 === 1 ? -(f + 1) / 2 : f / 2
+  }
   const v = readExact(tap)
   return v >= MIN_SAFE_BIG && v <= MAX_SAFE_BIG ? Number(v) : v
 }
@@ -202,8 +234,18 @@ function ModeLongType(this: ModeLong, mode: LongMode): void {
 
 inherit(ModeLongType, AbstractLongType, {
   _write(tap: Tap, value: unknown): void {
-    if (!isLongValue(value)) throw invalidLong(value)
-    writeLong(tap, value)
+    if (
+      typeof value === 'number' &&
+      value > -EXACT_WRITE &&
+      value < EXACT_WRITE &&
+      Math.floor(value) === value
+    ) {
+      tap.writeLong(value)
+    } else if (isLongValue(value)) {
+      writeLong(tap, value)
+    } else {
+      throw invalidLong(value)
+    }
   },
   _isValid: isLongValue,
   _fromJSON(this: ModeLong, value: unknown): number | bigint {

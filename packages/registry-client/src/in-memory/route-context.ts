@@ -17,10 +17,13 @@ export interface RouteContext {
   readonly startedOn: string
 }
 
-/** Which deletions the registry allows; Apicurio allows none by default. */
+/** Which deletions the registry allows; Apicurio allows none by default (a 405 `NotAllowedException`). */
 export interface DeletionSettings {
+  /** `DELETE /groups/{g}/artifacts/{a}` and `DELETE /groups/{g}/artifacts` (`apicurio.rest.deletion.artifact.enabled`). */
   artifact: boolean
+  /** `DELETE .../versions/{version}` (`apicurio.rest.deletion.artifact-version.enabled`). */
   artifactVersion: boolean
+  /** `DELETE /groups/{g}` (`apicurio.rest.deletion.group.enabled`). */
   group: boolean
 }
 

@@ -224,8 +224,8 @@ export class AvroSerializer<T = unknown> {
     if (entry === undefined) {
       throw new SerdeError(
         'NOT_PREPARED',
-        `The schema of artifact '${artifactId}' is not cached yet: await serializer.prepare(ctx) (or one ` +
-          'serialize call) before the …Sync methods',
+        `The schema of artifact '${artifactId}' is not cached yet: call prepare() first (await ` +
+          'serializer.prepare(ctx), or one serialize call) before the …Sync methods',
       )
     }
     return entry

@@ -191,6 +191,24 @@ describe('RegistryClient against InMemoryRegistry', () => {
     expect(registry.requests).toHaveLength(2)
   })
 
+  it('runs 50 concurrent registrations of different artifacts without a listener-leak warning', async () => {
+    const warnings: Error[] = []
+    const onWarning = (warning: Error): void => {
+      warnings.push(warning)
+    }
+    process.on('warning', onWarning)
+    try {
+      const client = newClient()
+      const names = Array.from({ length: 50 }, (_, i) => `Concurrent${i}`)
+      const answers = await Promise.all(names.map((name) => client.registerSchema(name, { ...USER, name })))
+      expect(new Set(answers.map((a) => a.globalId)).size).toBe(50)
+      await new Promise((resolve) => setImmediate(resolve))
+      expect(warnings.map((w) => w.name)).not.toContain('MaxListenersExceededWarning')
+    } finally {
+      process.off('warning', onWarning)
+    }
+  })
+
   it('answers a fast key while a slow one is still waiting', async () => {
     const client = newClient()
     const slowId = (await client.registerSchema('slow', USER)).globalId ?? 0

@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events'
 import { ClientClosedError, invalidConfigError, type SchemaNotFoundInit } from '@x/errors'
 import { type IdType, type SchemaId, toSchemaId } from '@x/wire-format'
 import {
@@ -90,6 +91,8 @@ export class RegistryClient {
    */
   constructor(options: RegistryClientOptions) {
     this.#options = resolveOptions(options)
+    // Every call in flight listens for the client's close: any number of concurrent calls is normal use, not a leak.
+    setMaxListeners(0, this.#closing.signal)
     this.#http = new RegistryHttp(this.#options)
     this.#place = {
       url: this.#options.displayUrl,

@@ -176,6 +176,31 @@ describe('values refused on write (TypeError INVALID_DATA, never rounded)', () =
   })
 })
 
+describe('defaults of logical fields', () => {
+  test('are read from the schema as the logical value and written when a field is left out', () => {
+    const writer = codecOf({
+      type: 'record',
+      name: 'Defaults',
+      fields: [
+        { name: 'price', type: decimalBytes(5, 2), default: '\u0000\u007b' },
+        { name: 'day', type: { type: 'int', logicalType: 'date' }, default: 1 },
+        { name: 'at', type: long('timestamp-micros'), default: 5 },
+        {
+          name: 'id',
+          type: { type: 'string', logicalType: 'uuid' },
+          default: '123e4567-e89b-12d3-a456-426614174000',
+        },
+      ],
+    })
+    expect(writer.decode(encode(writer, {}), 0)).toEqual({
+      price: '1.23',
+      day: new Date(Date.UTC(1970, 0, 2)),
+      at: 5n,
+      id: '123e4567-e89b-12d3-a456-426614174000',
+    })
+  })
+})
+
 describe('decoding values a Date cannot hold', () => {
   test('a timestamp-millis beyond the Date range is refused rather than turned into an invalid Date', () => {
     const bytes = encode(codecOf('long'), 8.64e15 + 1)

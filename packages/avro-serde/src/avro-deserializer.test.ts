@@ -429,6 +429,34 @@ describe('AvroDeserializer reader schemas', () => {
     )
   })
 
+  it('with the client cacheTtlMs refreshes the latest reader in the background, keeping the old one meanwhile', async () => {
+    await admin.registerSchema('Refreshing', userEvent, { ifExists: 'CREATE_VERSION' })
+    const client = new RegistryClient({
+      url: registry.url,
+      groupId: 'default',
+      cacheTtlMs: 20,
+      maxRetries: 0,
+    })
+    clients.push(client)
+    const deserializer = new AvroDeserializer(client, { useLatestVersion: true, artifactId: 'Refreshing' })
+    expect(await deserializer.deserialize(bytesOf(USER_FRAME), ctx)).toEqual(user)
+    await admin.registerSchema('Refreshing', reader, { ifExists: 'CREATE_VERSION' })
+    await new Promise((resolve) => setTimeout(resolve, 40))
+    const fault = registry.inject({ path: /Refreshing\/versions\/branch=latest$/, status: 503, times: 1 })
+    expect(await deserializer.deserialize(bytesOf(USER_FRAME), ctx)).toEqual(user)
+    await vi.waitFor(() => expect(fault.hits).toBe(1), { timeout: 2000, interval: 5 })
+    await new Promise((resolve) => setTimeout(resolve, 40))
+    await vi.waitFor(
+      async () =>
+        expect(await deserializer.deserialize(bytesOf(USER_FRAME), ctx)).toEqual({
+          identifier: 'u1',
+          age: 42,
+          name: 'anon',
+        }),
+      { timeout: 2000, interval: 10 },
+    )
+  })
+
   it('turns a failing resolver into a ResolverError', async () => {
     const deserializer = new AvroDeserializer(newClient(), {
       useLatestVersion: true,

@@ -3,7 +3,8 @@ import type { AvscType, Resolver } from './avsc-internals.js'
 import { isUnsafeLongError } from './longs.js'
 import type { NormalizedAvroOptions } from './options.js'
 import { missingNamedType, parseSchema } from './schema-parser.js'
-import { findIssues, findUndeclaredFields, type Issue } from './validate.js'
+import { findUndeclaredFields } from './undeclared-fields.js'
+import { findIssues, type Issue } from './validate.js'
 
 /** Issues named in an error message; `paths` always holds all of them. */
 const MAX_ISSUES_IN_MESSAGE = 10

@@ -1,5 +1,8 @@
+import type { AvscType } from './avsc-internals.js'
+import { BuiltinLogicalType, type LogicalSchema, notFor, type ValueKind } from './logical-base.js'
+
 /**
- * Exact decimal arithmetic for the Avro `decimal` logical type: the value is an unscaled integer (two's complement,
+ * The Avro `decimal` logical type and its exact arithmetic: the value is an unscaled integer (two's complement,
  * big-endian) and a scale from the schema. Nothing here goes through a floating-point number, and nothing is ever
  * rounded: a value that does not fit is refused.
  */
@@ -89,4 +92,61 @@ export function fromTwosComplement(bytes: Uint8Array): bigint {
 export function maxFixedPrecision(size: number): number {
   if (size < 1) return 0
   return ((1n << BigInt(size * 8 - 1)) - 1n).toString().length - 1
+}
+
+/**
+ * `decimal` on bytes or fixed: the exact decimal string with exactly `scale` fraction digits (`"123.45"`). Takes
+ * a decimal string, a finite number or a bigint; never rounds.
+ */
+export class DecimalType extends BuiltinLogicalType {
+  readonly kinds: readonly ValueKind[] = ['string', 'number', 'bigint']
+  readonly expected: string
+  readonly precision: number
+  readonly scale: number
+  readonly #size: number | undefined
+
+  constructor(schema: LogicalSchema, opts: unknown) {
+    const { precision, scale = 0, type, size } = schema
+    if (type !== 'bytes' && type !== 'fixed') throw notFor(schema, 'bytes or a fixed')
+    if (typeof precision !== 'number' || !Number.isSafeInteger(precision) || precision < 1) {
+      throw new TypeError('decimal precision must be a positive integer')
+    }
+    if (typeof scale !== 'number' || !Number.isSafeInteger(scale) || scale < 0 || scale > precision) {
+      throw new TypeError('decimal scale must be an integer from 0 to the precision')
+    }
+    if (type === 'fixed' && (typeof size !== 'number' || precision > maxFixedPrecision(size))) {
+      throw new TypeError('decimal precision too large for the fixed size')
+    }
+    super(schema, opts)
+    this.precision = precision
+    this.scale = scale
+    this.#size = type === 'fixed' ? (size as number) : undefined
+    const where = this.#size === undefined ? '' : ` in ${this.#size} byte${this.#size === 1 ? '' : 's'}`
+    this.expected = `decimal(${precision},${scale}) (a decimal string, number or bigint with at most ${scale} fraction digits and ${precision} digits${where})`
+  }
+
+  protected override sameAs(writer: AvscType): boolean {
+    return super.sameAs(writer) && (writer as unknown as DecimalType).scale === this.scale
+  }
+
+  _fromValue(value: unknown): string {
+    return formatDecimal(fromTwosComplement(value as Buffer), this.scale)
+  }
+
+  // The precision was checked against the fixed size: every value within the precision fits it.
+  _toValue(value: unknown): Buffer {
+    const unscaled = toUnscaled(value, this.scale, this.precision)
+    if (typeof unscaled === 'string') throw new TypeError(unscaled)
+    return this.#size === undefined ? toTwosComplement(unscaled) : toFixedTwosComplement(unscaled, this.#size)
+  }
+
+  problem(value: unknown): string | undefined {
+    const unscaled = toUnscaled(value, this.scale, this.precision)
+    return typeof unscaled === 'string' ? unscaled : undefined
+  }
+
+  _export(schema: Record<string, unknown>): void {
+    schema.precision = this.precision
+    schema.scale = this.scale
+  }
 }

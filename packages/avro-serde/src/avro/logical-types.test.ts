@@ -151,7 +151,7 @@ describe('values refused on write (TypeError INVALID_DATA, never rounded)', () =
       'a decimal with more digits than its fixed size can hold',
       decimalFixed(1, 2, 0),
       '-100',
-      'expected decimal(2,0) (a decimal string, number or bigint with at most 0 fraction digits and 2 digits in 1 bytes), got "-100" (more than 2 digits)',
+      'expected decimal(2,0) (a decimal string, number or bigint with at most 0 fraction digits and 2 digits in 1 byte), got "-100" (more than 2 digits)',
     ],
     [
       'a decimal number that may have been rounded',

@@ -1,13 +1,7 @@
 import { DeserializationError } from '@x/errors'
-import { type AvscType, builtins, type Resolver, type ResolverOptions, type Tap } from './avsc-internals.js'
-import {
-  formatDecimal,
-  fromTwosComplement,
-  maxFixedPrecision,
-  toFixedTwosComplement,
-  toTwosComplement,
-  toUnscaled,
-} from './decimal.js'
+import type { Tap } from './avsc-internals.js'
+import { DecimalType } from './decimal.js'
+import { BuiltinLogicalType, type LogicalSchema, notFor, type ValueKind } from './logical-base.js'
 import { INT64_MAX, INT64_MIN, longProblem, readLongAuto, readLongBigint, writeLong } from './longs.js'
 
 /**
@@ -16,95 +10,9 @@ import { INT64_MAX, INT64_MIN, longProblem, readLongAuto, readLongBigint, writeL
  * as the Avro specification asks.
  */
 
-/** What JavaScript values a type takes on write, for deciding whether a union needs wrapping. */
-export type ValueKind =
-  | 'null'
-  | 'boolean'
-  | 'number'
-  | 'bigint'
-  | 'string'
-  | 'bytes'
-  | 'array'
-  | 'object'
-  | 'date'
-
-interface LogicalSchema {
-  type?: unknown
-  logicalType?: unknown
-  precision?: unknown
-  scale?: unknown
-  size?: unknown
-}
-
-interface LogicalTypeBase extends AvscType {
-  readonly underlyingType: AvscType
-}
-
-const LogicalType = builtins.LogicalType as unknown as new (schema: unknown, opts: unknown) => LogicalTypeBase
-
 /** Largest magnitude of a JavaScript `Date`, in milliseconds. */
 const MAX_DATE_MS = 8.64e15
 const DAY_MS = 86_400_000
-
-/** Base of the built-in logical types: resolution rules and the descriptions used in error messages. */
-export abstract class BuiltinLogicalType extends LogicalType {
-  /** The JavaScript values this type takes on write. */
-  abstract readonly kinds: readonly ValueKind[]
-  /** What this type takes on write, for messages: `timestamp-millis (a Date or ...)`. */
-  abstract readonly expected: string
-  /** Why `value` cannot be written, or undefined when it can. */
-  abstract problem(value: unknown): string | undefined
-  abstract _fromValue(value: unknown): unknown
-  abstract override _toValue(value: unknown): unknown
-
-  /** True when data written with `writer` (a logical type) reads as this type without conversion. */
-  protected sameAs(writer: AvscType): boolean {
-    return writer.constructor === this.constructor && writer.typeName === this.typeName
-  }
-
-  /**
-   * Resolution: a writer of the same logical type, or of a plain type the underlying type can read (with Avro's
-   * promotions), is read and converted; a writer of another logical type is refused (reading timestamp-millis as
-   * timestamp-micros would silently scale the value by 1000).
-   */
-  override _update(resolver: Resolver, writer: AvscType, opts: ResolverOptions): void {
-    let plain = writer
-    if (writer.typeName.startsWith('logical:')) {
-      if (!this.sameAs(writer) || writer.underlyingType === undefined) return
-      plain = writer.underlyingType
-    }
-    let under: Resolver
-    try {
-      under = this.underlyingType.createResolver(plain, opts)
-    } catch {
-      return
-    }
-    if (sameWireFormat(this.underlyingType, plain)) {
-      resolver._read = (tap: Tap) => this._read(tap)
-    } else {
-      const read = under._read!
-      resolver._read = (tap: Tap) => this._fromValue(read(tap))
-    }
-  }
-
-  _resolve(): undefined {
-    return undefined
-  }
-}
-
-function baseName(type: AvscType): string {
-  return type.typeName === 'abstract:long' ? 'long' : type.typeName
-}
-
-function sameWireFormat(reader: AvscType, writer: AvscType): boolean {
-  const r = baseName(reader)
-  const w = baseName(writer)
-  return r === w || ((r === 'string' || r === 'bytes') && (w === 'string' || w === 'bytes'))
-}
-
-function notFor(schema: LogicalSchema, expected: string): TypeError {
-  return new TypeError(`logical type ${String(schema.logicalType)} needs ${expected}`)
-}
 
 function dateProblem(value: Date): string | undefined {
   return Number.isNaN(value.getTime()) ? 'an invalid Date' : undefined
@@ -285,67 +193,6 @@ export class UuidType extends BuiltinLogicalType {
   problem(value: unknown): string | undefined {
     if (typeof value !== 'string') return 'not a string'
     return UUID_PATTERN.test(value) ? undefined : 'not in the 8-4-4-4-12 hexadecimal form'
-  }
-}
-
-/**
- * `decimal` on bytes or fixed: the exact decimal string with exactly `scale` fraction digits (`"123.45"`). Takes
- * a decimal string, a finite number or a bigint; never rounds.
- */
-export class DecimalType extends BuiltinLogicalType {
-  readonly kinds: readonly ValueKind[] = ['string', 'number', 'bigint']
-  readonly expected: string
-  readonly precision: number
-  readonly scale: number
-  readonly #size: number | undefined
-
-  constructor(schema: LogicalSchema, opts: unknown) {
-    const { precision, scale = 0, type, size } = schema
-    if (type !== 'bytes' && type !== 'fixed') throw notFor(schema, 'bytes or a fixed')
-    if (typeof precision !== 'number' || !Number.isSafeInteger(precision) || precision < 1) {
-      throw new TypeError('decimal precision must be a positive integer')
-    }
-    if (typeof scale !== 'number' || !Number.isSafeInteger(scale) || scale < 0 || scale > precision) {
-      throw new TypeError('decimal scale must be an integer from 0 to the precision')
-    }
-    if (type === 'fixed' && (typeof size !== 'number' || precision > maxFixedPrecision(size))) {
-      throw new TypeError('decimal precision too large for the fixed size')
-    }
-    super(schema, opts)
-    this.precision = precision
-    this.scale = scale
-    this.#size = type === 'fixed' ? (size as number) : undefined
-    const where = this.#size === undefined ? '' : ` in ${this.#size} bytes`
-    this.expected = `decimal(${precision},${scale}) (a decimal string, number or bigint with at most ${scale} fraction digits and ${precision} digits${where})`
-  }
-
-  protected override sameAs(writer: AvscType): boolean {
-    return super.sameAs(writer) && (writer as unknown as DecimalType).scale === this.scale
-  }
-
-  _fromValue(value: unknown): string {
-    return formatDecimal(fromTwosComplement(value as Buffer), this.scale)
-  }
-
-  _toValue(value: unknown): Buffer {
-    const unscaled = this.#unscaled(value)
-    if (typeof unscaled === 'string') throw new TypeError(unscaled)
-    return this.#size === undefined ? toTwosComplement(unscaled) : toFixedTwosComplement(unscaled, this.#size)
-  }
-
-  problem(value: unknown): string | undefined {
-    const unscaled = this.#unscaled(value)
-    return typeof unscaled === 'string' ? unscaled : undefined
-  }
-
-  /** The precision was checked against the fixed size: every value within the precision fits. */
-  #unscaled(value: unknown): bigint | string {
-    return toUnscaled(value, this.scale, this.precision)
-  }
-
-  _export(schema: Record<string, unknown>): void {
-    schema.precision = this.precision
-    schema.scale = this.scale
   }
 }
 

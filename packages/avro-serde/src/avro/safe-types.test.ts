@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest'
-import { MAX_ZERO_BYTE_ITEMS } from './safe-types.js'
+import { MAX_ZERO_BYTE_ITEMS } from './limits.js'
 import { codecOf, encode, fromHex, hex, thrown } from './test-support/fixtures.js'
 
 /** The zigzag varint of a non-negative count. */

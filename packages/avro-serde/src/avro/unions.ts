@@ -1,5 +1,5 @@
 import { type AvscType, builtins, inherit } from './avsc-internals.js'
-import { BuiltinLogicalType, type ValueKind } from './logical-types.js'
+import { BuiltinLogicalType, type ValueKind } from './logical-base.js'
 import { isModeLong } from './longs.js'
 import type { UnionMode } from './options.js'
 

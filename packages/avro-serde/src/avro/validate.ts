@@ -1,33 +1,18 @@
-import type { AvscField, AvscType } from './avsc-internals.js'
-import { BuiltinLogicalType } from './logical-types.js'
+import type { AvscType } from './avsc-internals.js'
+import { BuiltinLogicalType } from './logical-base.js'
 import { isModeLong, longProblem } from './longs.js'
-import { isObjectValue } from './safe-types.js'
+import { formatPath, type Segment } from './paths.js'
+import { fieldValue, isObjectValue } from './values.js'
 
 /**
- * Explains why a value does not match a schema, by path. Used only after avsc's writer has refused a value (the
- * happy path never validates) and for strict mode's undeclared-field check.
- *
- * Path syntax: record fields are joined with dots (`user.address.city`), array items are `[2]`, map entries and the
- * branch key of a wrapped union are `["key"]` (JSON-quoted): `orders[0].lines["sku-1"].qty`. The value itself is
- * the empty path `''`.
+ * Explains why a value does not match a schema, by path (see paths.ts for the syntax). Used only after avsc's writer
+ * has refused a value: the happy path never validates.
  */
 
 /** One mismatch: where, and what was expected instead of what. */
 export interface Issue {
   readonly path: string
   readonly message: string
-}
-
-type Segment = string | number | { readonly key: string }
-
-export function formatPath(segments: readonly Segment[]): string {
-  let out = ''
-  for (const segment of segments) {
-    if (typeof segment === 'number') out += `[${segment}]`
-    else if (typeof segment === 'string') out += out === '' ? segment : `.${segment}`
-    else out += `[${JSON.stringify(segment.key)}]`
-  }
-  return out
 }
 
 const MAX_SHOWN_STRING = 32
@@ -88,10 +73,6 @@ export function describeType(type: AvscType): string {
     default:
       return type.typeName.startsWith('logical:') ? type.typeName.slice('logical:'.length) : type.typeName
   }
-}
-
-function fieldValue(value: Record<string, unknown>, name: string): unknown {
-  return name === '__proto__' ? (Object.hasOwn(value, name) ? value[name] : undefined) : value[name]
 }
 
 function primitiveProblem(type: AvscType, value: unknown): string | undefined {
@@ -222,121 +203,4 @@ export function findIssues(type: AvscType, value: unknown): Issue[] {
   const collector = new Collector()
   collector.check(type, value)
   return collector.issues
-}
-
-interface RecordPlan {
-  /** The declared field names. */
-  readonly names: ReadonlySet<string>
-  /** The fields whose values can hold records, the only ones worth entering. */
-  readonly nested: readonly AvscField[]
-}
-
-const recordPlans = new WeakMap<AvscType, RecordPlan>()
-
-function recordPlan(type: AvscType): RecordPlan {
-  let plan = recordPlans.get(type)
-  if (plan === undefined) {
-    const fields = type.fields ?? []
-    plan = {
-      names: new Set(fields.map((field) => field.name)),
-      nested: fields.filter((field) => holdsRecords(field.type)),
-    }
-    recordPlans.set(type, plan)
-  }
-  return plan
-}
-
-const recordsWithin = new WeakMap<AvscType, boolean>()
-
-/** True when a value of `type` can hold a record (the only place an undeclared field can be). */
-function holdsRecords(type: AvscType, visiting: Set<AvscType> = new Set()): boolean {
-  const known = recordsWithin.get(type)
-  if (known !== undefined) return known
-  if (visiting.has(type)) return false
-  visiting.add(type)
-  let holds: boolean
-  switch (type.typeName) {
-    case 'record':
-    case 'error':
-      holds = true
-      break
-    case 'array':
-      holds = holdsRecords(type.itemsType!, visiting)
-      break
-    case 'map':
-      holds = holdsRecords(type.valuesType!, visiting)
-      break
-    case 'union:wrapped':
-    case 'union:unwrapped':
-      holds = (type.types ?? []).some((branch) => holdsRecords(branch, visiting))
-      break
-    default:
-      holds = false
-  }
-  visiting.delete(type)
-  recordsWithin.set(type, holds)
-  return holds
-}
-
-/** Walks `value` for properties its record schemas do not declare; types without records are not entered. */
-class UndeclaredFinder {
-  readonly found: string[] = []
-  readonly #path: Segment[] = []
-
-  visit(type: AvscType, value: unknown): void {
-    switch (type.typeName) {
-      case 'record':
-      case 'error': {
-        if (!isObjectValue(value)) return
-        const plan = recordPlan(type)
-        for (const key of Object.keys(value)) {
-          if (!plan.names.has(key)) this.found.push(formatPath([...this.#path, key]))
-        }
-        for (const field of plan.nested) {
-          const child = fieldValue(value, field.name)
-          if (child !== undefined) this.within(field.name, field.type, child)
-        }
-        return
-      }
-      case 'array':
-        if (Array.isArray(value) && holdsRecords(type.itemsType!)) {
-          for (let i = 0; i < value.length; i++) this.within(i, type.itemsType!, value[i])
-        }
-        return
-      case 'map':
-        if (isObjectValue(value) && holdsRecords(type.valuesType!)) {
-          for (const key of Object.keys(value)) this.within({ key }, type.valuesType!, value[key])
-        }
-        return
-      case 'union:wrapped': {
-        if (!isObjectValue(value)) return
-        const keys = Object.keys(value)
-        const branch = keys.length === 1 ? type.types?.find((b) => b.branchName === keys[0]) : undefined
-        if (branch !== undefined && keys[0] !== undefined)
-          this.within({ key: keys[0] }, branch, value[keys[0]])
-        return
-      }
-      case 'union:unwrapped': {
-        const index = type._getIndex?.(value)
-        if (index !== undefined) this.visit(type.types![index]!, value)
-        return
-      }
-      default:
-        return
-    }
-  }
-
-  within(segment: Segment, type: AvscType, value: unknown): void {
-    this.#path.push(segment)
-    this.visit(type, value)
-    this.#path.pop()
-  }
-}
-
-/** The paths of every field of `value`, at any depth, that its record schema does not declare. */
-export function findUndeclaredFields(type: AvscType, value: unknown): string[] {
-  if (!holdsRecords(type)) return []
-  const finder = new UndeclaredFinder()
-  finder.visit(type, value)
-  return finder.found
 }

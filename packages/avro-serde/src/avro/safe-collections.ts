@@ -1,0 +1,225 @@
+import { DeserializationError } from '@x/errors'
+import {
+  type AvscType,
+  builtins,
+  defineOwn,
+  inherit,
+  type Resolver,
+  type ResolverOptions,
+  type Tap,
+} from './avsc-internals.js'
+import { checkCount, minEncodedSize } from './limits.js'
+import { asBuffer, DANGEROUS_KEY, invalid, isObjectValue } from './values.js'
+
+/**
+ * avsc's array, map, bytes and fixed types, made safe on hostile input and lenient where it loses nothing:
+ * - block counts are checked against the bytes left before anything is allocated (avsc trusts the count and calls
+ *   `new Array(n)`), also when a resolver skips a writer-only field;
+ * - a map key `__proto__` becomes an own data property (avsc assigns it, which swaps the map's prototype);
+ * - bytes and fixed take any `Uint8Array` on write (avsc takes only a `Buffer`), and decode to a `Buffer`.
+ * They are ES5 subclasses: avsc freezes its types at the end of their constructor, so state must be set before it.
+ */
+
+interface Reader {
+  _read(tap: Tap): unknown
+}
+
+function readArray(tap: Tap, items: Reader, min: number): unknown[] {
+  let values: unknown[] | undefined
+  let i = 0
+  for (let n = tap.readLong(); n !== 0; n = tap.readLong()) {
+    if (n < 0) {
+      n = -n
+      tap.skipLong()
+    }
+    checkCount(tap, n, min, 'array items')
+    values ??= new Array(n)
+    while (n--) values[i++] = items._read(tap)
+  }
+  return values ?? []
+}
+
+function skipBlocks(tap: Tap, skipItem: (tap: Tap) => void, min: number, what: string): void {
+  for (let n = tap.readLong(); n !== 0; n = tap.readLong()) {
+    if (n < 0) {
+      const length = tap.readLong()
+      if (length < 0) throw new DeserializationError(`Avro data has a negative block size ${length}`)
+      tap.pos += length
+    } else {
+      checkCount(tap, n, min, what)
+      while (n--) skipItem(tap)
+    }
+  }
+}
+
+function readMap(tap: Tap, values: Reader): Record<string, unknown> {
+  const map: Record<string, unknown> = {}
+  for (let n = tap.readLong(); n !== 0; n = tap.readLong()) {
+    if (n < 0) {
+      n = -n
+      tap.skipLong()
+    }
+    // Every entry takes at least one byte: the length of its key.
+    checkCount(tap, n, 1, 'map entries')
+    while (n--) {
+      const key = tap.readString() as string
+      const value = values._read(tap)
+      if (key === DANGEROUS_KEY) defineOwn(map, key, value)
+      else map[key] = value
+    }
+  }
+  return map
+}
+
+interface SafeArray extends AvscType {
+  _limits: { min: number }
+  readonly itemsType: AvscType
+}
+
+function itemMin(self: SafeArray): number {
+  if (self._limits.min < 0) self._limits.min = minEncodedSize(self.itemsType)
+  return self._limits.min
+}
+
+function SafeArrayType(this: SafeArray, schema: unknown, opts: unknown): void {
+  // Set before avsc's constructor freezes the instance; filled on first use, once every type is complete.
+  this._limits = { min: -1 }
+  builtins.ArrayType.call(this, schema, opts)
+}
+
+inherit(SafeArrayType, builtins.ArrayType, {
+  _read(this: SafeArray, tap: Tap): unknown[] {
+    return readArray(tap, this.itemsType, itemMin(this))
+  },
+  _skip(this: SafeArray, tap: Tap): void {
+    const items = this.itemsType
+    skipBlocks(tap, (t) => items._skip(t), itemMin(this), 'array items')
+  },
+  _update(this: SafeArray, resolver: Resolver, writer: AvscType, opts: ResolverOptions): void {
+    if (writer.typeName !== 'array' || writer.itemsType === undefined) return
+    const items = this.itemsType.createResolver(writer.itemsType, opts) as unknown as Reader
+    const min = minEncodedSize(writer.itemsType)
+    resolver.itemsType = items
+    resolver._read = (tap: Tap) => readArray(tap, items, min)
+  },
+})
+
+interface SafeMap extends AvscType {
+  readonly valuesType: AvscType
+}
+
+function SafeMapType(this: SafeMap, schema: unknown, opts: unknown): void {
+  builtins.MapType.call(this, schema, opts)
+}
+
+const baseMapCheck = builtins.MapType.prototype._check as AvscType['_check']
+
+inherit(SafeMapType, builtins.MapType, {
+  _read(this: SafeMap, tap: Tap): Record<string, unknown> {
+    return readMap(tap, this.valuesType)
+  },
+  _skip(this: SafeMap, tap: Tap): void {
+    const values = this.valuesType
+    skipBlocks(
+      tap,
+      (t) => {
+        t.skipString()
+        values._skip(t)
+      },
+      1,
+      'map entries',
+    )
+  },
+  _write(this: SafeMap, tap: Tap, value: unknown): void {
+    if (!isObjectValue(value)) throw invalid(value, this)
+    const values = this.valuesType
+    const keys = Object.keys(value)
+    const n = keys.length
+    if (n) {
+      tap.writeLong(n)
+      for (let i = 0; i < n; i++) {
+        const key = keys[i]!
+        tap.writeString(key)
+        values._write(tap, value[key])
+      }
+    }
+    tap.writeLong(0)
+  },
+  _check(
+    this: SafeMap,
+    value: unknown,
+    flags?: number,
+    hook?: (v: unknown, t: AvscType) => void,
+    path?: string[],
+  ) {
+    if (!isObjectValue(value)) {
+      hook?.(value, this)
+      return false
+    }
+    return baseMapCheck.call(this, value, flags, hook, path)
+  },
+  _copy(this: SafeMap, value: unknown, opts?: unknown): Record<string, unknown> {
+    if (!isObjectValue(value)) throw invalid(value, this)
+    const copy: Record<string, unknown> = {}
+    for (const key of Object.keys(value)) defineOwn(copy, key, this.valuesType._copy(value[key], opts))
+    return copy
+  },
+  _update(this: SafeMap, resolver: Resolver, writer: AvscType, opts: ResolverOptions): void {
+    if (writer.typeName !== 'map' || writer.valuesType === undefined) return
+    const values = this.valuesType.createResolver(writer.valuesType, opts) as unknown as Reader
+    resolver.valuesType = values
+    resolver._read = (tap: Tap) => readMap(tap, values)
+  },
+})
+
+function SafeBytesType(this: AvscType): void {
+  builtins.BytesType.call(this)
+}
+
+inherit(SafeBytesType, builtins.BytesType, {
+  _write(this: AvscType, tap: Tap, value: unknown): void {
+    const buffer = asBuffer(value)
+    if (buffer === undefined) throw invalid(value, this)
+    tap.writeBytes(buffer)
+  },
+  _check(this: AvscType, value: unknown, _flags?: number, hook?: (v: unknown, t: AvscType) => void): boolean {
+    const valid = value instanceof Uint8Array
+    if (!valid) hook?.(value, this)
+    return valid
+  },
+})
+
+function SafeFixedType(this: AvscType, schema: unknown, opts: unknown): void {
+  builtins.FixedType.call(this, schema, opts)
+}
+
+inherit(SafeFixedType, builtins.FixedType, {
+  _write(this: AvscType, tap: Tap, value: unknown): void {
+    const buffer = asBuffer(value)
+    if (buffer === undefined || buffer.length !== this.size) throw invalid(value, this)
+    tap.writeFixed(buffer, this.size)
+  },
+  _check(this: AvscType, value: unknown, _flags?: number, hook?: (v: unknown, t: AvscType) => void): boolean {
+    const valid = value instanceof Uint8Array && value.length === this.size
+    if (!valid) hook?.(value, this)
+    return valid
+  },
+})
+
+type TypeFactory = new (schema?: unknown, opts?: unknown) => AvscType
+
+/** The safe type for a schema object of type array, map, bytes or fixed; undefined for others. */
+export function createSafeCollection(schema: { type?: unknown }, opts: unknown): AvscType | undefined {
+  switch (schema.type) {
+    case 'array':
+      return new (SafeArrayType as unknown as TypeFactory)(schema, opts)
+    case 'map':
+      return new (SafeMapType as unknown as TypeFactory)(schema, opts)
+    case 'bytes':
+      return new (SafeBytesType as unknown as TypeFactory)()
+    case 'fixed':
+      return new (SafeFixedType as unknown as TypeFactory)(schema, opts)
+    default:
+      return undefined
+  }
+}

@@ -1,1 +1,194 @@
-export {}
+import { type ChildProcess, fork } from 'node:child_process'
+import { writeFileSync } from 'node:fs'
+import { createRequire } from 'node:module'
+import { cpus } from 'node:os'
+import { RegistryClient } from '@x/registry-client'
+import { InMemoryRegistry } from '@x/registry-client/testing'
+import { type BenchEnv, CASES, type CaseDef } from './cases.js'
+import { checkCorrectness } from './checks.js'
+import { type BenchConfig, readConfig, USAGE } from './config.js'
+import { EVENT_ARTIFACT, EVENT_SCHEMA, GROUP_ID, PAYMENT_ARTIFACT, PAYMENT_SCHEMA } from './fixtures.js'
+import { type RoundResult, renderTables, summarize } from './report.js'
+import type { RunMessage, WorkerMessage } from './worker.js'
+
+/**
+ * `pnpm bench`: our serde against avsc's raw encode/decode, side by side in one run.
+ *
+ * The parent starts an InMemoryRegistry on 127.0.0.1, registers the bench schemas once, checks that every case
+ * gives the same bytes and values as avsc, then runs each case in a fresh `node` process per round (rounds
+ * interleave the cases; every other round runs them in reverse order). While a worker is measuring, the registry
+ * must receive no request: its request count is taken when the worker has warmed up and again when it reports,
+ * and any growth fails the bench.
+ */
+
+const WORKER = new URL('./worker.js', import.meta.url)
+/** Time a worker may take beyond its warm-up and measured run (process start, imports, prepare, close). */
+const WORKER_SLACK_MS = 60_000
+
+class BenchFailure extends Error {
+  override name = 'BenchFailure'
+}
+
+function selectCases(config: BenchConfig): CaseDef[] {
+  if (config.filter === undefined) return [...CASES]
+  const wanted = new Set<string>()
+  for (const def of CASES) {
+    if (!config.filter.test(def.name)) continue
+    wanted.add(def.name)
+    if (def.ceiling !== undefined) wanted.add(def.ceiling)
+  }
+  if (wanted.size === 0) throw new BenchFailure(`BENCH_FILTER ${config.filter} matches no case`)
+  return CASES.filter((def) => wanted.has(def.name))
+}
+
+function machine(): string {
+  const cpu = cpus()
+  const avsc = createRequire(import.meta.url)('avsc/package.json') as { version: string }
+  return `Node ${process.version}, avsc ${avsc.version}, ${cpu.length} × ${cpu[0]?.model ?? 'unknown CPU'}, ${process.platform}/${process.arch}`
+}
+
+/** Runs one case in a fresh process; fails if the registry saw a request while it was measured. */
+function runWorker(
+  def: CaseDef,
+  round: number,
+  config: BenchConfig,
+  env: BenchEnv,
+  registry: InMemoryRegistry,
+): Promise<RoundResult> {
+  const execArgv =
+    config.cpuProfDir === undefined
+      ? []
+      : [
+          '--cpu-prof',
+          `--cpu-prof-dir=${config.cpuProfDir}`,
+          `--cpu-prof-name=${def.name}.round${round}.cpuprofile`,
+        ]
+  const child: ChildProcess = fork(WORKER, [], { execArgv, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] })
+  const limitMs = (config.warmupSeconds + config.seconds) * 1000 + WORKER_SLACK_MS
+  return new Promise<RoundResult>((resolve, reject) => {
+    let requestsAtStart: number | undefined
+    let settled = false
+    const finish = (error: Error | undefined, result?: RoundResult) => {
+      if (settled) return
+      settled = true
+      clearTimeout(timer)
+      if (error !== undefined) {
+        child.kill()
+        reject(error)
+      } else {
+        resolve(result!)
+      }
+    }
+    const timer = setTimeout(
+      () => finish(new BenchFailure(`${def.name} (round ${round}) did not finish within ${limitMs} ms`)),
+      limitMs,
+    )
+    child.on('message', (message: WorkerMessage) => {
+      if (message.type === 'warmed') {
+        requestsAtStart = registry.requests.length
+        child.send({ type: 'go' })
+      } else if (message.type === 'result') {
+        const grew = registry.requests.length - (requestsAtStart ?? Number.NaN)
+        if (grew !== 0) {
+          const paths = registry.requests.slice(requestsAtStart).map((r) => `${r.method} ${r.path}`)
+          finish(
+            new BenchFailure(
+              `${def.name} (round ${round}) made ${grew} registry request(s) while measured: ${paths.join(', ')}`,
+            ),
+          )
+          return
+        }
+        finish(undefined, {
+          round,
+          caseName: def.name,
+          ops: message.ops,
+          ns: message.ns,
+          opsPerSec: message.ops / (message.ns / 1e9),
+        })
+      } else if (message.type === 'error') {
+        finish(new BenchFailure(`${def.name} (round ${round}) failed:\n${message.message}`))
+      }
+    })
+    child.on('error', (error) => finish(error))
+    child.on('exit', (code, signal) => {
+      if (!settled) finish(new BenchFailure(`${def.name} (round ${round}) exited early (${signal ?? code})`))
+    })
+    const run: RunMessage = {
+      type: 'run',
+      caseName: def.name,
+      env,
+      warmupSeconds: config.warmupSeconds,
+      seconds: config.seconds,
+    }
+    child.send(run)
+  })
+}
+
+async function registerSchemas(registry: InMemoryRegistry): Promise<BenchEnv> {
+  const client = new RegistryClient({ url: registry.url, groupId: GROUP_ID })
+  try {
+    const event = await client.registerSchema(EVENT_ARTIFACT, EVENT_SCHEMA)
+    const payment = await client.registerSchema(PAYMENT_ARTIFACT, PAYMENT_SCHEMA)
+    if (typeof event.globalId !== 'number' || typeof payment.globalId !== 'number') {
+      throw new BenchFailure('the registry gave no numeric globalId')
+    }
+    return { url: registry.url, eventId: event.globalId, paymentId: payment.globalId }
+  } finally {
+    await client.close()
+  }
+}
+
+async function main(): Promise<void> {
+  const config = readConfig(process.argv.slice(2), process.env)
+  if (config === 'help') {
+    console.log(USAGE)
+    return
+  }
+  const cases = selectCases(config)
+  const started = Date.now()
+  console.log(`# pnpm bench${config.quick ? ' (quick smoke run: figures are not meaningful)' : ''}`)
+  console.log(`${machine()}`)
+  console.log(
+    `${cases.length} cases × ${config.rounds} round(s), each a fresh process: ${config.warmupSeconds} s warm-up + ` +
+      `${config.seconds} s measured\n`,
+  )
+
+  const registry = await InMemoryRegistry.start()
+  try {
+    const env = await registerSchemas(registry)
+    for (const line of await checkCorrectness(env)) console.log(`ok  ${line}`)
+    console.log('')
+
+    const results: RoundResult[] = []
+    for (let round = 1; round <= config.rounds; round++) {
+      const order = round % 2 === 1 ? cases : [...cases].reverse()
+      for (const def of order) {
+        const result = await runWorker(def, round, config, env, registry)
+        results.push(result)
+        process.stderr.write(
+          `round ${round}/${config.rounds}  ${def.name.padEnd(34)} ${Math.round(result.opsPerSec).toLocaleString('en-US').padStart(11)} ops/s\n`,
+        )
+      }
+    }
+    console.log(`\n${renderTables(summarize(cases, results))}`)
+    console.log(
+      'Ratio: median over rounds of (ops/s of the case ÷ ops/s of its avsc ceiling in the same round); ' +
+        '1.00 = as fast as raw avsc doing the same job by hand.',
+    )
+    console.log(
+      `No registry request while measuring (checked per case and round). Took ${((Date.now() - started) / 1000).toFixed(1)} s.`,
+    )
+    if (config.jsonFile !== undefined) {
+      writeFileSync(config.jsonFile, `${JSON.stringify({ machine: machine(), config, results }, null, 2)}\n`)
+    }
+  } finally {
+    await registry.close()
+  }
+}
+
+try {
+  await main()
+} catch (error) {
+  console.error(error instanceof BenchFailure ? `bench failed: ${error.message}` : error)
+  process.exitCode = 1
+}

@@ -1,0 +1,382 @@
+import { AvroDeserializer, AvroSerializer } from '@x/avro-serde'
+import { RegistryClient } from '@x/registry-client'
+import { MessageField, SerializationContext, WireFormat } from '@x/wire-format'
+import {
+  EVENT_ARTIFACT,
+  EVENT_READER_SCHEMA,
+  EVENT_RECORD,
+  eventReaderType,
+  eventType,
+  GROUP_ID,
+  PAYMENT_ARTIFACT,
+  PAYMENT_RECORD,
+  PAYMENT_RECORD_AVSC,
+  paymentType,
+} from './fixtures.js'
+import { expectedFrame, frameHeader } from './frames.js'
+import type { Body } from './timing.js'
+
+/** What the parent tells a worker: where the registry is and the ids it gave the bench's schemas. */
+export interface BenchEnv {
+  url: string
+  /** globalId of `bench.Event` (what our serializer writes in the frame, with the default `useId`). */
+  eventId: number
+  /** globalId of `bench.Payment`. */
+  paymentId: number
+}
+
+export interface PreparedCase {
+  body: Body
+  /** What one call must return (a length or a field value): checked before the warm-up. */
+  expect: number
+  /** Releases what the case opened (the registry client). */
+  close?: () => Promise<void>
+}
+
+export type Group = 'encode' | 'decode' | 'logical'
+
+export interface CaseDef {
+  /** Unique, stable: used for `BENCH_FILTER` and in the tables. */
+  name: string
+  group: Group
+  /** What the row shows, in code. */
+  label: string
+  /** The case whose ops/s this one is divided by (the avsc ceiling it competes with); absent for a ceiling. */
+  ceiling?: string
+  /** Whether the case talks to the registry (during setup only; the measured run must make no request). */
+  usesRegistry: boolean
+  prepare(env: BenchEnv): Promise<PreparedCase>
+}
+
+/** A scratch buffer as big as our serializer's, so both encode into memory of the same size. */
+const SCRATCH_SIZE = 8 * 1024
+
+/** The Avro body of `bench.Event` is 132 bytes; framed 137. */
+const EVENT_BODY_LENGTH = 132
+const EVENT_FRAME_LENGTH = 137
+/** `bench.Payment` framed: 77 bytes with our exact long (`ledger` beyond 2^53), 76 with avsc's capped one. */
+const PAYMENT_FRAME_LENGTH = 77
+const PAYMENT_AVSC_FRAME_LENGTH = 76
+
+const ctx = new SerializationContext('bench-events', MessageField.VALUE)
+
+function sync(body: () => number): Body {
+  return { kind: 'sync', body }
+}
+
+/** The avsc ceiling for a framed copy: header + `type.encode` into a reused buffer at offset 5, then copy out. */
+function encodePreallocCopy(
+  type: ReturnType<typeof eventType>,
+  record: unknown,
+  schemaId: number,
+): () => number {
+  const scratch = Buffer.allocUnsafe(SCRATCH_SIZE)
+  return () => {
+    scratch[0] = 0
+    scratch.writeUInt32BE(schemaId, 1)
+    const end = type.encode(record, scratch, 5)
+    if (end < 0) throw new RangeError('scratch buffer too small')
+    const out = Buffer.allocUnsafe(end)
+    scratch.copy(out, 0, 0, end)
+    return out.length
+  }
+}
+
+/** The avsc unframe ceiling: check the magic byte, read the id, decode at offset 5, check nothing trails. */
+function decodeFramed(type: ReturnType<typeof eventType>, framed: Buffer, pick: (value: any) => number) {
+  return () => {
+    if (framed[0] !== 0) throw new TypeError('not a frame')
+    const id = framed.readUInt32BE(1)
+    const { value, offset } = type.decode(framed, 5)
+    if (offset !== framed.length) throw new TypeError('trailing bytes')
+    return (pick(value) + id) | 0
+  }
+}
+
+async function openClient(env: BenchEnv): Promise<RegistryClient> {
+  return new RegistryClient({ url: env.url, groupId: GROUP_ID })
+}
+
+function seqOf(value: { seq: number }): number {
+  return value.seq
+}
+
+export const CASES: readonly CaseDef[] = [
+  // ---- encode, bench.Event -------------------------------------------------------------------------------
+  {
+    name: 'avsc.encode-prealloc',
+    group: 'encode',
+    label: 'avsc `type.encode(r, scratch, 5)` (returns a view, no copy)',
+    ceiling: 'avsc.encode-prealloc-copy',
+    usesRegistry: false,
+    async prepare(env) {
+      const type = eventType()
+      const scratch = Buffer.allocUnsafe(SCRATCH_SIZE)
+      return {
+        expect: EVENT_FRAME_LENGTH,
+        body: sync(() => {
+          scratch[0] = 0
+          scratch.writeUInt32BE(env.eventId, 1)
+          const end = type.encode(EVENT_RECORD, scratch, 5)
+          return scratch.subarray(0, end).length
+        }),
+      }
+    },
+  },
+  {
+    name: 'avsc.encode-prealloc-copy',
+    group: 'encode',
+    label: 'avsc `type.encode(r, scratch, 5)` + copy out (**ceiling**)',
+    usesRegistry: false,
+    async prepare(env) {
+      return {
+        expect: EVENT_FRAME_LENGTH,
+        body: sync(encodePreallocCopy(eventType(), EVENT_RECORD, env.eventId)),
+      }
+    },
+  },
+  {
+    name: 'avsc.toBuffer',
+    group: 'encode',
+    label: 'avsc `type.toBuffer(r)` (body only, no frame)',
+    ceiling: 'avsc.encode-prealloc-copy',
+    usesRegistry: false,
+    async prepare() {
+      const type = eventType()
+      return { expect: EVENT_BODY_LENGTH, body: sync(() => type.toBuffer(EVENT_RECORD).length) }
+    },
+  },
+  {
+    name: 'ours.serializeSync',
+    group: 'encode',
+    label: '`serializer.serializeSync(r, ctx)`',
+    ceiling: 'avsc.encode-prealloc-copy',
+    usesRegistry: true,
+    async prepare(env) {
+      const client = await openClient(env)
+      const serializer = new AvroSerializer(client, EVENT_ARTIFACT)
+      await serializer.prepare(ctx)
+      return {
+        expect: EVENT_FRAME_LENGTH,
+        body: sync(() => serializer.serializeSync(EVENT_RECORD, ctx).length),
+        close: () => client.close(),
+      }
+    },
+  },
+  {
+    name: 'ours.serialize',
+    group: 'encode',
+    label: '`await serializer.serialize(r, ctx)` (each call awaited)',
+    ceiling: 'avsc.encode-prealloc-copy',
+    usesRegistry: true,
+    async prepare(env) {
+      const client = await openClient(env)
+      const serializer = new AvroSerializer(client, EVENT_ARTIFACT)
+      await serializer.prepare(ctx)
+      return {
+        expect: EVENT_FRAME_LENGTH,
+        body: {
+          kind: 'async',
+          body: {
+            call: () => serializer.serialize(EVENT_RECORD, ctx),
+            pick: (bytes: Uint8Array) => bytes.length,
+          },
+        },
+        close: () => client.close(),
+      }
+    },
+  },
+  {
+    name: 'ours.serializeMessageSync',
+    group: 'encode',
+    label: '`serializer.serializeMessageSync(r, ctx)` (MESSAGE_HEADERS: body + 8-byte id header)',
+    ceiling: 'avsc.encode-prealloc-copy',
+    usesRegistry: true,
+    async prepare(env) {
+      const client = await openClient(env)
+      const serializer = new AvroSerializer(client, EVENT_ARTIFACT, {
+        wireFormat: WireFormat.MESSAGE_HEADERS,
+      })
+      await serializer.prepare(ctx)
+      return {
+        expect: EVENT_BODY_LENGTH,
+        body: sync(() => serializer.serializeMessageSync(EVENT_RECORD, ctx).payload.length),
+        close: () => client.close(),
+      }
+    },
+  },
+
+  // ---- decode, bench.Event -------------------------------------------------------------------------------
+  {
+    name: 'avsc.decode-framed',
+    group: 'decode',
+    label: 'avsc unframe + `type.decode(framed, 5)` (**ceiling**)',
+    usesRegistry: false,
+    async prepare(env) {
+      const type = eventType()
+      const framed = expectedFrame(type, EVENT_RECORD, env.eventId)
+      return { expect: EVENT_RECORD.seq + env.eventId, body: sync(decodeFramed(type, framed, seqOf)) }
+    },
+  },
+  {
+    name: 'avsc.fromBuffer',
+    group: 'decode',
+    label: 'avsc `type.fromBuffer(body)` (body only, no frame)',
+    ceiling: 'avsc.decode-framed',
+    usesRegistry: false,
+    async prepare() {
+      const type = eventType()
+      const body = type.toBuffer(EVENT_RECORD)
+      return { expect: EVENT_RECORD.seq, body: sync(() => type.fromBuffer(body).seq) }
+    },
+  },
+  {
+    name: 'ours.deserializeSync',
+    group: 'decode',
+    label: '`deserializer.deserializeSync(framed, ctx)`',
+    ceiling: 'avsc.decode-framed',
+    usesRegistry: true,
+    async prepare(env) {
+      const client = await openClient(env)
+      const deserializer = new AvroDeserializer<{ seq: number }>(client)
+      await deserializer.prepare(env.eventId)
+      const framed = expectedFrame(eventType(), EVENT_RECORD, env.eventId)
+      return {
+        expect: EVENT_RECORD.seq,
+        body: sync(() => deserializer.deserializeSync(framed, ctx).seq),
+        close: () => client.close(),
+      }
+    },
+  },
+  {
+    name: 'ours.deserialize',
+    group: 'decode',
+    label: '`await deserializer.deserialize(framed, ctx)` (each call awaited)',
+    ceiling: 'avsc.decode-framed',
+    usesRegistry: true,
+    async prepare(env) {
+      const client = await openClient(env)
+      const deserializer = new AvroDeserializer<{ seq: number }>(client)
+      await deserializer.prepare(env.eventId)
+      const framed = expectedFrame(eventType(), EVENT_RECORD, env.eventId)
+      return {
+        expect: EVENT_RECORD.seq,
+        body: { kind: 'async', body: { call: () => deserializer.deserialize(framed, ctx), pick: seqOf } },
+        close: () => client.close(),
+      }
+    },
+  },
+  {
+    name: 'avsc.decode-framed-resolver',
+    group: 'decode',
+    label: 'avsc unframe + `reader.decode(framed, 5, resolver)` (reader schema v2, **ceiling**)',
+    usesRegistry: false,
+    async prepare(env) {
+      const writer = eventType()
+      const reader = eventReaderType()
+      const resolver = reader.createResolver(writer)
+      const framed = expectedFrame(writer, EVENT_RECORD, env.eventId)
+      return {
+        expect: EVENT_RECORD.seq + env.eventId,
+        body: sync(() => {
+          if (framed[0] !== 0) throw new TypeError('not a frame')
+          const id = framed.readUInt32BE(1)
+          const { value, offset } = reader.decode(framed, 5, resolver)
+          if (offset !== framed.length) throw new TypeError('trailing bytes')
+          return (value.seq + id) | 0
+        }),
+      }
+    },
+  },
+  {
+    name: 'ours.deserializeSync-reader',
+    group: 'decode',
+    label: '`deserializeSync(framed, ctx)` with `readerSchema` v2 (resolver path)',
+    ceiling: 'avsc.decode-framed-resolver',
+    usesRegistry: true,
+    async prepare(env) {
+      const client = await openClient(env)
+      const deserializer = new AvroDeserializer<{ seq: number }>(client, {
+        readerSchema: EVENT_READER_SCHEMA,
+      })
+      await deserializer.prepare(env.eventId)
+      const framed = expectedFrame(eventType(), EVENT_RECORD, env.eventId)
+      return {
+        expect: EVENT_RECORD.seq,
+        body: sync(() => deserializer.deserializeSync(framed, ctx).seq),
+        close: () => client.close(),
+      }
+    },
+  },
+
+  // ---- logical types and a long beyond 2^53, bench.Payment --------------------------------------------------
+  {
+    name: 'avsc.payment.encode-prealloc-copy',
+    group: 'logical',
+    label: 'avsc encode into scratch + copy, default long and no logical types (**ceiling**)',
+    usesRegistry: false,
+    async prepare(env) {
+      return {
+        expect: PAYMENT_AVSC_FRAME_LENGTH,
+        body: sync(encodePreallocCopy(paymentType(), PAYMENT_RECORD_AVSC, env.paymentId)),
+      }
+    },
+  },
+  {
+    name: 'ours.payment.serializeSync',
+    group: 'logical',
+    label: '`serializeSync` (Date, decimal string, bigint beyond 2^53; `longs: auto`)',
+    ceiling: 'avsc.payment.encode-prealloc-copy',
+    usesRegistry: true,
+    async prepare(env) {
+      const client = await openClient(env)
+      const serializer = new AvroSerializer(client, PAYMENT_ARTIFACT)
+      await serializer.prepare(ctx)
+      return {
+        expect: PAYMENT_FRAME_LENGTH,
+        body: sync(() => serializer.serializeSync(PAYMENT_RECORD, ctx).length),
+        close: () => client.close(),
+      }
+    },
+  },
+  {
+    name: 'avsc.payment.decode-framed',
+    group: 'logical',
+    label: 'avsc unframe + `type.decode(framed, 5)`, default long and no logical types (**ceiling**)',
+    usesRegistry: false,
+    async prepare(env) {
+      const type = paymentType()
+      const framed = Buffer.concat([frameHeader(env.paymentId), type.toBuffer(PAYMENT_RECORD_AVSC)])
+      return {
+        expect: PAYMENT_RECORD.seq + env.paymentId,
+        body: sync(decodeFramed(type, framed, seqOf)),
+      }
+    },
+  },
+  {
+    name: 'ours.payment.deserializeSync',
+    group: 'logical',
+    label: '`deserializeSync` (to Date, decimal string, bigint; `longs: auto`)',
+    ceiling: 'avsc.payment.decode-framed',
+    usesRegistry: true,
+    async prepare(env) {
+      const client = await openClient(env)
+      const serializer = new AvroSerializer(client, PAYMENT_ARTIFACT)
+      await serializer.prepare(ctx)
+      const framed = serializer.serializeSync(PAYMENT_RECORD, ctx)
+      const deserializer = new AvroDeserializer<{ seq: number }>(client)
+      await deserializer.prepare(env.paymentId)
+      return {
+        expect: PAYMENT_RECORD.seq,
+        body: sync(() => deserializer.deserializeSync(framed, ctx).seq),
+        close: () => client.close(),
+      }
+    },
+  },
+]
+
+export function caseNamed(name: string): CaseDef {
+  const found = CASES.find((c) => c.name === name)
+  if (found === undefined) throw new TypeError(`No bench case named '${name}'`)
+  return found
+}

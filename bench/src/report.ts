@@ -1,0 +1,88 @@
+import type { CaseDef, Group } from './cases.js'
+
+/** One measured run of one case in one round. */
+export interface RoundResult {
+  round: number
+  caseName: string
+  ops: number
+  ns: number
+  opsPerSec: number
+}
+
+export interface Row {
+  def: CaseDef
+  /** Median over rounds. */
+  opsPerSec: number
+  nsPerOp: number
+  min: number
+  max: number
+  /** Median over rounds of (this case's ops/s ÷ its ceiling's ops/s in the same round); undefined for a ceiling. */
+  ratio: number | undefined
+}
+
+const GROUP_TITLES: Record<Group, string> = {
+  encode: 'Encode: `bench.Event` (10 fields, 132-byte body, 137-byte frame)',
+  decode: 'Decode: `bench.Event` from its 137-byte frame',
+  logical: 'Logical types and a long beyond 2^53: `bench.Payment` (8 fields, 77-byte frame)',
+}
+
+export function median(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b)
+  const mid = sorted.length >> 1
+  return sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2
+}
+
+export function summarize(cases: readonly CaseDef[], results: readonly RoundResult[]): Row[] {
+  const byRound = new Map<string, number>()
+  for (const r of results) byRound.set(`${r.round}|${r.caseName}`, r.opsPerSec)
+  return cases.map((def) => {
+    const mine = results.filter((r) => r.caseName === def.name)
+    const rates = mine.map((r) => r.opsPerSec)
+    const ratios: number[] = []
+    if (def.ceiling !== undefined) {
+      for (const r of mine) {
+        const ceiling = byRound.get(`${r.round}|${def.ceiling}`)
+        if (ceiling !== undefined) ratios.push(r.opsPerSec / ceiling)
+      }
+    }
+    const opsPerSec = median(rates)
+    return {
+      def,
+      opsPerSec,
+      nsPerOp: 1e9 / opsPerSec,
+      min: Math.min(...rates),
+      max: Math.max(...rates),
+      ratio: ratios.length > 0 ? median(ratios) : undefined,
+    }
+  })
+}
+
+const integer = new Intl.NumberFormat('en-US', { maximumFractionDigits: 0 })
+
+function ratioCell(row: Row): string {
+  if (row.def.ceiling === undefined) return '1 (ceiling)'
+  if (row.ratio === undefined) return '–'
+  return `**${row.ratio.toFixed(2)}**`
+}
+
+/** Markdown tables, one per group, with the ceiling each ratio is taken against. */
+export function renderTables(rows: readonly Row[]): string {
+  const out: string[] = []
+  for (const group of Object.keys(GROUP_TITLES) as Group[]) {
+    const mine = rows.filter((row) => row.def.group === group)
+    if (mine.length === 0) continue
+    out.push(`### ${GROUP_TITLES[group]}`, '')
+    out.push('| case | ops/s (median) | ns/op | ratio to the avsc ceiling | ops/s min – max |')
+    out.push('| --- | ---: | ---: | ---: | --- |')
+    for (const row of mine) {
+      const ceiling = row.def.ceiling === undefined ? '' : ` ÷ \`${row.def.ceiling}\``
+      out.push(
+        `| ${row.def.label}<br>\`${row.def.name}\` | ${integer.format(row.opsPerSec)} | ${integer.format(
+          row.nsPerOp,
+        )} | ${ratioCell(row)}${row.ratio === undefined ? '' : ceiling} | ${integer.format(row.min)} – ${integer.format(row.max)} |`,
+      )
+    }
+    out.push('')
+  }
+  return out.join('\n')
+}

@@ -32,6 +32,7 @@ describe('RegistryClient options', () => {
     expect(client.url).toBe(URL_OK)
     expect(client.groupId).toBe('orders')
     expect(client.cacheTtlMs).toBeUndefined()
+    expect(client.cacheMaxSize).toBe(1000)
     expect(client.closed).toBe(false)
   })
 
@@ -113,8 +114,10 @@ describe('RegistryClient options', () => {
       retryBackoffMs: 0,
       retryMaxBackoffMs: 0,
       cacheTtlMs: 90 * 24 * 3600 * 1000,
+      cacheMaxSize: 7,
     })
     expect(client.cacheTtlMs).toBe(90 * 24 * 3600 * 1000)
+    expect(client.cacheMaxSize).toBe(7)
   })
 
   it('rejects an auth without getToken', () => {

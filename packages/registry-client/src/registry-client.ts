@@ -121,6 +121,11 @@ export class RegistryClient {
     return this.#options.cacheTtlMs
   }
 
+  /** Entries each of the client's caches holds at most (`cacheMaxSize`); serdes bound their own caches by it too. */
+  get cacheMaxSize(): number {
+    return this.#options.cacheMaxSize
+  }
+
   /** True once `close()` was called. */
   get closed(): boolean {
     return this.#closing.signal.aborted

@@ -1,0 +1,222 @@
+import { readFileSync } from 'node:fs'
+import * as avroSerde from '@x/avro-serde'
+import * as errors from '@x/errors'
+import * as idpAuth from '@x/idp-auth'
+import * as registryClient from '@x/registry-client'
+import * as registryTesting from '@x/registry-client/testing'
+import * as wireFormat from '@x/wire-format'
+import { describe, expect, it } from 'vitest'
+// Every public type of the members, imported from the umbrella: the test type-check fails if one goes missing.
+import type {
+  ArtifactReference,
+  ArtifactResolver,
+  AuthenticationErrorOptions,
+  AvroDeserializerOptions,
+  AvroOptions,
+  AvroSerializerArtifactOptions,
+  AvroSerializerOptions,
+  CallOptions,
+  CauseOptions,
+  CodedRangeError,
+  CodedTypeError,
+  DataTypeError,
+  DecodedFrame,
+  DeserializationErrorOptions,
+  ErrorCode,
+  IdKind,
+  IdpAuthOptions,
+  IdType,
+  IfExists,
+  IncomingMessage,
+  MessageHeaders,
+  MessageHeaderValue,
+  MisuseErrorCode,
+  RegisteredSchema,
+  RegisterSchemaOptions,
+  RegistryClientOptions,
+  RegistryClientTiming,
+  RegistryConnectionInit,
+  SchemaId,
+  SchemaNotFoundInit,
+  SchemaRegistrationInit,
+  SchemaVersionOptions,
+  SerdeErrorCode,
+  SerdeErrorOptions,
+  SerializationContextInit,
+  SerializedMessage,
+  TokenProvider,
+} from './index.js'
+import * as umbrella from './index.js'
+import * as umbrellaTesting from './testing.js'
+
+const RUNTIME_EXPORTS = [
+  'AsyncRegistryClient',
+  'AuthenticationError',
+  'AvroDeserializer',
+  'AvroSerializer',
+  'ClientClosedError',
+  'DeserializationError',
+  'ERROR_CODES',
+  'FRAME_HEADER_SIZE',
+  'IdpAuth',
+  'MAGIC_BYTE',
+  'MessageField',
+  'QualifiedRecordIdStrategy',
+  'RegistryClient',
+  'RegistryConnectionError',
+  'ResolverError',
+  'SERDE_ERROR_BRAND',
+  'SchemaNotFoundError',
+  'SchemaRegistrationError',
+  'SerdeError',
+  'SerializationContext',
+  'SerializationError',
+  'SimpleTopicIdStrategy',
+  'TopicIdStrategy',
+  'TopicRecordIdStrategy',
+  'WireFormat',
+  'decodeFrame',
+  'decodeIdHeader',
+  'encodeFrame',
+  'encodeIdHeader',
+  'idHeaderName',
+  'idOutOfRangeError',
+  'invalidConfigError',
+  'invalidDataError',
+  'isSerdeError',
+  'parseIdText',
+  'redactUrl',
+  'toSchemaId',
+  'writeFrameHeader',
+]
+
+const TYPE_EXPORTS = [
+  'ArtifactReference',
+  'ArtifactResolver',
+  'AuthenticationErrorOptions',
+  'AvroDeserializerOptions',
+  'AvroOptions',
+  'AvroSerializerArtifactOptions',
+  'AvroSerializerOptions',
+  'CallOptions',
+  'CauseOptions',
+  'CodedRangeError',
+  'CodedTypeError',
+  'DataTypeError',
+  'DecodedFrame',
+  'DeserializationErrorOptions',
+  'ErrorCode',
+  'IdKind',
+  'IdType',
+  'IdpAuthOptions',
+  'IfExists',
+  'IncomingMessage',
+  'MessageHeaderValue',
+  'MessageHeaders',
+  'MisuseErrorCode',
+  'RegisterSchemaOptions',
+  'RegisteredSchema',
+  'RegistryClientOptions',
+  'RegistryClientTiming',
+  'RegistryConnectionInit',
+  'SchemaId',
+  'SchemaNotFoundInit',
+  'SchemaRegistrationInit',
+  'SchemaVersionOptions',
+  'SerdeErrorCode',
+  'SerdeErrorOptions',
+  'SerializationContextInit',
+  'SerializedMessage',
+  'TokenProvider',
+]
+
+const MEMBERS = {
+  'avro-serde': avroSerde,
+  errors,
+  'idp-auth': idpAuth,
+  'registry-client': registryClient,
+  'wire-format': wireFormat,
+}
+
+/** The names a member's src/index.ts lists in its `export type { … }` statements. */
+function typeExportsOf(member: string): string[] {
+  const source = readFileSync(new URL(`../../${member}/src/index.ts`, import.meta.url), 'utf8')
+  return [...source.matchAll(/export type \{([^}]*)\}/g)].flatMap((m) =>
+    (m[1] ?? '')
+      .split(',')
+      .map((name) => name.trim())
+      .filter(Boolean),
+  )
+}
+
+describe('@x/serde', () => {
+  it('exports exactly the pinned runtime names', () => {
+    expect(Object.keys(umbrella).sort()).toEqual([...RUNTIME_EXPORTS].sort())
+  })
+
+  it('exports every runtime name of its five members, and no member shares a name with another', () => {
+    const all = Object.values(MEMBERS).flatMap((member) => Object.keys(member))
+    expect(new Set(all).size).toBe(all.length)
+    expect([...all].sort()).toEqual(Object.keys(umbrella).sort())
+  })
+
+  it('re-exports the members’ own values, not copies', () => {
+    for (const member of Object.values(MEMBERS)) {
+      for (const [name, value] of Object.entries(member)) {
+        expect((umbrella as Record<string, unknown>)[name]).toBe(value)
+      }
+    }
+  })
+
+  it('pins every type name its members export', () => {
+    const all = Object.keys(MEMBERS).flatMap(typeExportsOf)
+    expect(new Set(all).size).toBe(all.length)
+    expect([...all].sort()).toEqual([...TYPE_EXPORTS].sort())
+  })
+
+  it('re-exports InMemoryRegistry on the testing subpath', () => {
+    expect(Object.keys(umbrellaTesting)).toEqual(['InMemoryRegistry'])
+    expect(umbrellaTesting.InMemoryRegistry).toBe(registryTesting.InMemoryRegistry)
+  })
+})
+
+// The type imports above are checked by the compiler; this keeps them referenced.
+export type AllTypes = [
+  ArtifactReference,
+  ArtifactResolver,
+  AuthenticationErrorOptions,
+  AvroDeserializerOptions,
+  AvroOptions,
+  AvroSerializerArtifactOptions,
+  AvroSerializerOptions,
+  CallOptions,
+  CauseOptions,
+  CodedRangeError,
+  CodedTypeError,
+  DataTypeError,
+  DecodedFrame,
+  DeserializationErrorOptions,
+  ErrorCode,
+  IdKind,
+  IdType,
+  IdpAuthOptions,
+  IfExists,
+  IncomingMessage,
+  MessageHeaderValue,
+  MessageHeaders,
+  MisuseErrorCode,
+  RegisterSchemaOptions,
+  RegisteredSchema,
+  RegistryClientOptions,
+  RegistryClientTiming,
+  RegistryConnectionInit,
+  SchemaId,
+  SchemaNotFoundInit,
+  SchemaRegistrationInit,
+  SchemaVersionOptions,
+  SerdeErrorCode,
+  SerdeErrorOptions,
+  SerializationContextInit,
+  SerializedMessage,
+  TokenProvider,
+]

@@ -1,1 +1,90 @@
-console.log('todo')
+// A kafkajs producer and consumer using the serde end to end. Needs a broker: KAFKA_BROKERS=host:port (the
+// integration stage starts a real one). Schemas go to REGISTRY_URL when set, else to an InMemoryRegistry started here.
+// One serializer serves every topic through TopicIdStrategy (artifact `<topic>-value`, as Apicurio's Java serde).
+import { randomUUID } from 'node:crypto'
+import {
+  AvroDeserializer,
+  AvroSerializer,
+  RegistryClient,
+  SerializationContext,
+  TopicIdStrategy,
+} from '@x/serde'
+import { InMemoryRegistry } from '@x/serde/testing'
+import { Kafka, logLevel } from 'kafkajs'
+
+const brokers = process.env.KAFKA_BROKERS ? process.env.KAFKA_BROKERS.split(',') : undefined
+if (!brokers) {
+  console.error('Set KAFKA_BROKERS=host:port to the Kafka broker to use.')
+  process.exit(2)
+}
+
+const schema = {
+  type: 'record',
+  name: 'Order',
+  namespace: 'com.example',
+  fields: [
+    { name: 'id', type: 'string' },
+    { name: 'amountCents', type: 'long' },
+    { name: 'note', type: ['null', 'string'], default: null },
+  ],
+}
+const topic = `orders-${randomUUID()}`
+const orders = [
+  { id: 'o-1', amountCents: 1250, note: null },
+  { id: 'o-2', amountCents: 99, note: 'gift wrap' },
+  { id: 'o-3', amountCents: 2 ** 40, note: null },
+]
+
+const registry = process.env.REGISTRY_URL ? undefined : await InMemoryRegistry.start()
+const kafka = new Kafka({ clientId: 'x-serde-example', brokers, logLevel: logLevel.NOTHING })
+const producer = kafka.producer({ allowAutoTopicCreation: true })
+const consumer = kafka.consumer({ groupId: `example-${randomUUID()}` })
+
+try {
+  await using client = new RegistryClient({
+    url: process.env.REGISTRY_URL ?? registry!.url,
+    groupId: 'default',
+  })
+  const serializer = new AvroSerializer(client, {
+    artifactResolver: new TopicIdStrategy(),
+    autoRegister: true,
+    schema,
+    useId: 'contentId',
+  })
+  const deserializer = new AvroDeserializer(client, { useId: 'contentId' })
+  const ctx = new SerializationContext(topic, 'value')
+
+  await producer.connect()
+  const messages = []
+  for (const order of orders) messages.push({ key: order.id, value: await serializer.serialize(order, ctx) })
+  await producer.send({ topic, messages: messages.map((m) => ({ key: m.key, value: m.value as Buffer })) })
+  console.log(`produced ${messages.length} orders to ${topic}`)
+
+  await consumer.connect()
+  await consumer.subscribe({ topic, fromBeginning: true })
+  const received: unknown[] = []
+  await new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(
+      () => reject(new Error(`timed out after 60 s with ${received.length} orders`)),
+      60_000,
+    )
+    consumer
+      .run({
+        eachMessage: async ({ message }) => {
+          if (!message.value) return
+          received.push(await deserializer.deserialize(message.value, ctx))
+          console.log('consumed', received.at(-1))
+          if (received.length === orders.length) {
+            clearTimeout(timer)
+            resolve()
+          }
+        },
+      })
+      .catch(reject)
+  })
+  console.log(`consumed ${received.length} orders`)
+} finally {
+  await consumer.disconnect()
+  await producer.disconnect()
+  await registry?.close()
+}

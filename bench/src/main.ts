@@ -1,14 +1,14 @@
 import { type ChildProcess, fork } from 'node:child_process'
 import { writeFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
-import { cpus } from 'node:os'
+import { cpus, loadavg } from 'node:os'
 import { RegistryClient } from '@x/registry-client'
 import { InMemoryRegistry } from '@x/registry-client/testing'
 import { type BenchEnv, CASES, type CaseDef } from './cases.js'
 import { checkCorrectness } from './checks.js'
 import { type BenchConfig, readConfig, USAGE } from './config.js'
 import { EVENT_ARTIFACT, EVENT_SCHEMA, GROUP_ID, PAYMENT_ARTIFACT, PAYMENT_SCHEMA } from './fixtures.js'
-import { type RoundResult, renderTables, summarize } from './report.js'
+import { busyWarning, type RoundResult, renderTables, summarize } from './report.js'
 import type { RunMessage, WorkerMessage } from './worker.js'
 
 /**
@@ -45,6 +45,11 @@ function machine(): string {
   const cpu = cpus()
   const avsc = createRequire(import.meta.url)('avsc/package.json') as { version: string }
   return `Node ${process.version}, avsc ${avsc.version}, ${cpu.length} × ${cpu[0]?.model ?? 'unknown CPU'}, ${process.platform}/${process.arch}`
+}
+
+/** The 1-minute load average, for the log (on 2 cores, anything near 2 means the bench shared them). */
+function loadNow(): string {
+  return loadavg()[0]!.toFixed(2)
 }
 
 /** Runs one case in a fresh process; fails if the registry saw a request while it was measured. */
@@ -104,6 +109,7 @@ function runWorker(
           ops: message.ops,
           ns: message.ns,
           opsPerSec: message.ops / (message.ns / 1e9),
+          cpuShare: message.cpuNs / message.ns,
         })
       } else if (message.type === 'error') {
         finish(new BenchFailure(`${def.name} (round ${round}) failed:\n${message.message}`))
@@ -146,6 +152,7 @@ async function main(): Promise<void> {
   }
   const cases = selectCases(config)
   const started = Date.now()
+  const loadBefore = loadNow()
   console.log(`# pnpm bench${config.quick ? ' (quick smoke run: figures are not meaningful)' : ''}`)
   console.log(`${machine()}`)
   console.log(
@@ -176,8 +183,11 @@ async function main(): Promise<void> {
         '1.00 = as fast as raw avsc doing the same job by hand.',
     )
     console.log(
-      `No registry request while measuring (checked per case and round). Took ${((Date.now() - started) / 1000).toFixed(1)} s.`,
+      `No registry request while measuring (checked per case and round). Took ${((Date.now() - started) / 1000).toFixed(1)} s; ` +
+        `load average before ${loadBefore}, after ${loadNow()}.`,
     )
+    const warning = busyWarning(results)
+    if (warning !== undefined) console.log(`\n${warning}`)
     if (config.jsonFile !== undefined) {
       writeFileSync(config.jsonFile, `${JSON.stringify({ machine: machine(), config, results }, null, 2)}\n`)
     }

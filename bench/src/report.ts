@@ -7,6 +7,11 @@ export interface RoundResult {
   ops: number
   ns: number
   opsPerSec: number
+  /**
+   * CPU time of the worker process (all its threads) ÷ wall time while measured. About 1 on an idle machine (a bit
+   * more when GC helper threads work); well below 1 means the worker waited for a core and the figure is low.
+   */
+  cpuShare: number
 }
 
 export interface Row {
@@ -18,6 +23,8 @@ export interface Row {
   max: number
   /** Median over rounds of (this case's ops/s ÷ its ceiling's ops/s in the same round); undefined for a ceiling. */
   ratio: number | undefined
+  /** Median over rounds of {@link RoundResult.cpuShare}. */
+  cpuShare: number
 }
 
 const GROUP_TITLES: Record<Group, string> = {
@@ -53,6 +60,7 @@ export function summarize(cases: readonly CaseDef[], results: readonly RoundResu
       min: Math.min(...rates),
       max: Math.max(...rates),
       ratio: ratios.length > 0 ? median(ratios) : undefined,
+      cpuShare: median(mine.map((r) => r.cpuShare)),
     }
   })
 }
@@ -72,17 +80,31 @@ export function renderTables(rows: readonly Row[]): string {
     const mine = rows.filter((row) => row.def.group === group)
     if (mine.length === 0) continue
     out.push(`### ${GROUP_TITLES[group]}`, '')
-    out.push('| case | ops/s (median) | ns/op | ratio to the avsc ceiling | ops/s min – max |')
-    out.push('| --- | ---: | ---: | ---: | --- |')
+    out.push('| case | ops/s (median) | ns/op | ratio to the avsc ceiling | ops/s min – max | CPU ÷ wall |')
+    out.push('| --- | ---: | ---: | ---: | --- | ---: |')
     for (const row of mine) {
       const ceiling = row.def.ceiling === undefined ? '' : ` ÷ \`${row.def.ceiling}\``
       out.push(
         `| ${row.def.label}<br>\`${row.def.name}\` | ${integer.format(row.opsPerSec)} | ${integer.format(
           row.nsPerOp,
-        )} | ${ratioCell(row)}${row.ratio === undefined ? '' : ceiling} | ${integer.format(row.min)} – ${integer.format(row.max)} |`,
+        )} | ${ratioCell(row)}${row.ratio === undefined ? '' : ceiling} | ${integer.format(row.min)} – ${integer.format(row.max)} | ${row.cpuShare.toFixed(2)} |`,
       )
     }
     out.push('')
   }
   return out.join('\n')
+}
+
+/** Below this CPU ÷ wall share a worker spent a noticeable part of its measured run waiting for a core. */
+export const BUSY_SHARE = 0.9
+
+/** A warning when some worker waited for a core while measured (other load on the machine), else undefined. */
+export function busyWarning(results: readonly RoundResult[]): string | undefined {
+  const busy = results.filter((r) => r.cpuShare < BUSY_SHARE)
+  if (busy.length === 0) return undefined
+  const worst = Math.min(...busy.map((r) => r.cpuShare))
+  return (
+    `WARNING: ${busy.length} of ${results.length} measured runs got less than ${BUSY_SHARE} of a core (lowest ` +
+    `${worst.toFixed(2)}): something else was running, so these figures understate the speed and ratios are noisy.`
+  )
 }

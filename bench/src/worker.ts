@@ -16,7 +16,7 @@ export interface RunMessage {
 
 export type WorkerMessage =
   | { type: 'warmed' }
-  | { type: 'result'; ops: number; ns: number; sink: number }
+  | { type: 'result'; ops: number; ns: number; cpuNs: number; sink: number }
   | { type: 'error'; message: string }
 
 function send(message: WorkerMessage): Promise<void> {
@@ -42,8 +42,11 @@ async function run(message: RunMessage): Promise<void> {
     await send({ type: 'warmed' })
     const go = await nextMessage()
     if ((go as { type?: string }).type !== 'go') throw new Error('expected the parent to say go')
+    const cpuBefore = process.cpuUsage()
     const timing = await measure(body, message.seconds, loop)
-    await send({ type: 'result', ops: timing.ops, ns: timing.ns, sink: sinkValue() })
+    const cpu = process.cpuUsage(cpuBefore)
+    const cpuNs = (cpu.user + cpu.system) * 1000
+    await send({ type: 'result', ops: timing.ops, ns: timing.ns, cpuNs, sink: sinkValue() })
   } finally {
     await prepared.close?.()
   }

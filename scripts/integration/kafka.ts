@@ -85,7 +85,9 @@ export default async function setup(project: TestProject): Promise<(() => Promis
   try {
     await waitUntilReady(broker, brokers)
   } catch (error) {
+    process.removeListener('exit', killOnExit)
     await stop(broker)
+    rmSync(runDir, { recursive: true, force: true })
     throw error
   }
   process.stdout.write(`kafka: broker ${brokers} ready in ${((Date.now() - started) / 1000).toFixed(1)} s\n`)

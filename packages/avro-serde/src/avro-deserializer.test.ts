@@ -509,6 +509,25 @@ describe('AvroDeserializer references', () => {
     }
   })
 
+  it('looks references without a groupId up in the default group, also from a client of another group', async () => {
+    const defaults = new RegistryClient({ url: registry.url, groupId: 'default' })
+    const others = new RegistryClient({ url: registry.url, groupId: 'orders' })
+    try {
+      await defaults.registerSchema('com.example.Address', address)
+      // As Apicurio's Java serde registers them: the parent and its nested type in `default`, references groupless.
+      const person = await defaults.registerSchema('com.example.Person', personWithRef, { references })
+      const frame = bytesOf(`00${Number(person.globalId).toString(16).padStart(8, '0')}06416e6e084f736c6f`)
+      registry.clearRequests()
+      const deserializer = new AvroDeserializer(others)
+      expect(await deserializer.deserialize(frame, ctx)).toEqual({ name: 'Ann', address: { city: 'Oslo' } })
+      expect(paths()).toContain('GET /groups/default/artifacts/com.example.Address/versions/1')
+      expect(paths().some((p) => p.includes('/groups/orders/'))).toBe(false)
+    } finally {
+      await defaults.close()
+      await others.close()
+    }
+  })
+
   it('resolves references of references depth first', async () => {
     const country = {
       type: 'record',

@@ -63,8 +63,11 @@ export async function parseRegistered(
   }
 }
 
+/** The group Apicurio means when a reference names none. */
+const DEFAULT_GROUP = 'default'
+
 function referenceKey(reference: ArtifactReference): string {
-  return `${reference.groupId ?? ''}\u0000${reference.artifactId}\u0000${reference.version ?? ''}`
+  return `${reference.groupId ?? DEFAULT_GROUP}\u0000${reference.artifactId}\u0000${reference.version ?? ''}`
 }
 
 /**
@@ -86,7 +89,8 @@ export async function collectReferences(
     const version = await client.getSchemaVersion(
       reference.artifactId,
       reference.version ?? 'branch=latest',
-      reference.groupId === undefined ? {} : { groupId: reference.groupId },
+      // A reference without a group points into the registry's `default` group, whatever the client's group is.
+      { groupId: reference.groupId ?? DEFAULT_GROUP },
     )
     let nested: readonly ArtifactReference[] | undefined = version.references
     if (

@@ -13,7 +13,6 @@ declare module 'oidc-provider' {
     revokeByGrantId(grantId: string): Promise<void>
   }
 
-  // biome-ignore lint/style/noDefaultExport: describes oidc-provider's own module, which exports a default
   export default class Provider {
     constructor(issuer: string, configuration?: Record<string, unknown>)
     callback(): (req: IncomingMessage, res: ServerResponse) => void

@@ -5,6 +5,7 @@ import { IdpAuth } from './idp-auth.js'
 import { waitFor } from './test-support/local-server.js'
 import {
   CLIENTS,
+  PROVIDER_VERSION,
   SHORT_TTL_SECONDS,
   startTestProvider,
   type TestProvider,
@@ -61,6 +62,10 @@ async function rejection(promise: Promise<unknown>): Promise<unknown> {
 }
 
 describe('IdpAuth against a real OpenID provider (oidc-provider 9.13.3)', () => {
+  it('runs against oidc-provider 9.13.3, the pinned devDependency', () => {
+    expect(PROVIDER_VERSION).toBe('9.13.3')
+  })
+
   it('gets a token with client_secret_post: credentials in the form, no Authorization header, no scope', async () => {
     const token = await postAuth().getToken()
 

@@ -18,8 +18,6 @@ interface Flight {
 
 const INSPECT = Symbol.for('nodejs.util.inspect.custom')
 
-type InspectFn = (value: unknown, options?: unknown) => string
-
 /** A system error code such as `ECONNREFUSED` or `UND_ERR_CONNECT_TIMEOUT` from an error or its causes. */
 function transportCode(error: unknown): string | undefined {
   let current: unknown = error
@@ -92,7 +90,11 @@ export class IdpAuth {
     return `IdpAuth(${this.#options.displayUrl}, clientId=${JSON.stringify(this.#options.clientId)})`
   }
 
-  [INSPECT](_depth: number, options: unknown, inspect?: InspectFn): string {
+  [INSPECT](
+    _depth: number,
+    options: unknown,
+    inspect?: (value: unknown, options?: unknown) => string,
+  ): string {
     return `IdpAuth ${inspect ? inspect(this.toJSON(), options) : JSON.stringify(this.toJSON())}`
   }
 

@@ -1,7 +1,13 @@
 import { generateKeyPairSync } from 'node:crypto'
 import { createServer, type Server } from 'node:http'
+import { createRequire } from 'node:module'
 import type { AddressInfo } from 'node:net'
 import type { Adapter, ProviderContext } from 'oidc-provider'
+
+/** The version of oidc-provider the tests run against, read from its installed package.json. */
+export const PROVIDER_VERSION: string = (
+  createRequire(import.meta.url)('oidc-provider/package.json') as { version: string }
+).version
 
 /** The clients registered at the test provider. Secrets are printable ASCII: oidc-provider allows only VSCHAR. */
 export const CLIENTS = Object.freeze({

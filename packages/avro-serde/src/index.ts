@@ -1,4 +1,4 @@
-export type { AvroOptions } from './avro/index.js'
+export type { AvroOptions, AvroTypeHook, LogicalTypeConstructor, LongMode, UnionMode } from './avro/index.js'
 export { AvroDeserializer } from './avro-deserializer.js'
 export { AvroSerializer } from './avro-serializer.js'
 export type { AvroDeserializerOptions } from './deserializer-options.js'

@@ -15,6 +15,7 @@ import type {
   AvroOptions,
   AvroSerializerArtifactOptions,
   AvroSerializerOptions,
+  AvroTypeHook,
   CallOptions,
   CauseOptions,
   CodedRangeError,
@@ -28,6 +29,8 @@ import type {
   IdType,
   IfExists,
   IncomingMessage,
+  LogicalTypeConstructor,
+  LongMode,
   MessageHeaders,
   MessageHeaderValue,
   MisuseErrorCode,
@@ -45,6 +48,7 @@ import type {
   SerializationContextInit,
   SerializedMessage,
   TokenProvider,
+  UnionMode,
 } from './index.js'
 import * as umbrella from './index.js'
 import * as umbrellaTesting from './testing.js'
@@ -98,6 +102,7 @@ const TYPE_EXPORTS = [
   'AvroOptions',
   'AvroSerializerArtifactOptions',
   'AvroSerializerOptions',
+  'AvroTypeHook',
   'CallOptions',
   'CauseOptions',
   'CodedRangeError',
@@ -111,6 +116,8 @@ const TYPE_EXPORTS = [
   'IdpAuthOptions',
   'IfExists',
   'IncomingMessage',
+  'LogicalTypeConstructor',
+  'LongMode',
   'MessageHeaderValue',
   'MessageHeaders',
   'MisuseErrorCode',
@@ -128,6 +135,7 @@ const TYPE_EXPORTS = [
   'SerializationContextInit',
   'SerializedMessage',
   'TokenProvider',
+  'UnionMode',
 ]
 
 const MEMBERS = {
@@ -189,6 +197,7 @@ export type AllTypes = [
   AvroOptions,
   AvroSerializerArtifactOptions,
   AvroSerializerOptions,
+  AvroTypeHook,
   CallOptions,
   CauseOptions,
   CodedRangeError,
@@ -202,6 +211,8 @@ export type AllTypes = [
   IdpAuthOptions,
   IfExists,
   IncomingMessage,
+  LogicalTypeConstructor,
+  LongMode,
   MessageHeaderValue,
   MessageHeaders,
   MisuseErrorCode,
@@ -219,4 +230,5 @@ export type AllTypes = [
   SerializationContextInit,
   SerializedMessage,
   TokenProvider,
+  UnionMode,
 ]

@@ -15,11 +15,11 @@ export interface BenchConfig {
   quick: boolean
 }
 
-export const USAGE = `pnpm bench [-- --quick] [-- --filter=<regex>]
+export const USAGE = `pnpm bench [--quick] [--filter=<regex>] [--help]
 
 Environment:
-  BENCH_ROUNDS=3            rounds (each case once per round, each in a fresh node process; medians over rounds)
-  BENCH_SECONDS=1           measured seconds per case and round
+  BENCH_ROUNDS=5            rounds (each case once per round, each in a fresh node process; medians over rounds)
+  BENCH_SECONDS=0.5         measured seconds per case and round
   BENCH_WARMUP_SECONDS=0.3  warm-up seconds per case and round
   BENCH_QUICK=1             smoke run: 1 round, 0.05 s warm-up and measure (same as --quick)
   BENCH_FILTER=<regex>      only cases whose name matches (plus their ceilings)
@@ -46,8 +46,8 @@ export function readConfig(argv: readonly string[], env: NodeJS.ProcessEnv): Ben
     else throw new TypeError(`Unknown argument '${arg}'\n\n${USAGE}`)
   }
   return {
-    rounds: positive('BENCH_ROUNDS', env.BENCH_ROUNDS, quick ? 1 : 3, true),
-    seconds: positive('BENCH_SECONDS', env.BENCH_SECONDS, quick ? 0.05 : 1, false),
+    rounds: positive('BENCH_ROUNDS', env.BENCH_ROUNDS, quick ? 1 : 5, true),
+    seconds: positive('BENCH_SECONDS', env.BENCH_SECONDS, quick ? 0.05 : 0.5, false),
     warmupSeconds: positive('BENCH_WARMUP_SECONDS', env.BENCH_WARMUP_SECONDS, quick ? 0.05 : 0.3, false),
     filter: filterText === undefined || filterText === '' ? undefined : new RegExp(filterText),
     cpuProfDir: env.BENCH_CPU_PROF || undefined,

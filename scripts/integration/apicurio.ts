@@ -1,18 +1,9 @@
 import { type ChildProcess, execFile, spawn } from 'node:child_process'
-import {
-  closeSync,
-  existsSync,
-  mkdirSync,
-  openSync,
-  readdirSync,
-  readFileSync,
-  rmSync,
-  writeFileSync,
-} from 'node:fs'
-import { createServer } from 'node:net'
+import { closeSync, existsSync, mkdirSync, openSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
 import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import type { TestProject } from 'vitest/node'
+import { freePort, logTail, runTool, sleep, stopProcess } from './processes.js'
 
 // Global setup of the integration stage: a real Apicurio Registry 3 from Maven Central, run on 127.0.0.1 and handed
 // to the tests as `inject('registryUrl')` (`http://127.0.0.1:<port>/apis/registry/v3`). With REGISTRY_URL set, that
@@ -84,7 +75,7 @@ export default async function setup(project: TestProject): Promise<(() => Promis
     await waitUntilReady(registry, url)
   } catch (error) {
     process.removeListener('exit', killOnExit)
-    await stop(registry)
+    await stopProcess(registry, STOP_GRACE_MS)
     throw error
   }
   const seconds = ((Date.now() - started) / 1000).toFixed(1)
@@ -95,7 +86,7 @@ export default async function setup(project: TestProject): Promise<(() => Promis
 
   return async () => {
     process.removeListener('exit', killOnExit)
-    await stop(registry)
+    await stopProcess(registry, STOP_GRACE_MS)
   }
 }
 
@@ -141,7 +132,9 @@ async function installRelease(release: { version: string; packaging: string }): 
   const download = join(itDir, 'download')
   mkdirSync(download, { recursive: true })
   const artifact = `io.apicurio:apicurio-registry-app:${release.version}:${release.packaging}:all`
-  await run(
+  await runTool(
+    'apicurio',
+    repo,
     'mvn',
     [
       '-q',
@@ -156,8 +149,9 @@ async function installRelease(release: { version: string; packaging: string }): 
   const archive = join(download, `apicurio-registry-app-${release.version}-all.${release.packaging}`)
   rmSync(home, { recursive: true, force: true })
   mkdirSync(home, { recursive: true })
-  if (release.packaging === 'zip') await run('unzip', ['-q', '-o', archive, '-d', home], MAVEN_TIMEOUT_MS)
-  else await run('tar', ['-xzf', archive, '-C', home], MAVEN_TIMEOUT_MS)
+  if (release.packaging === 'zip')
+    await runTool('apicurio', repo, 'unzip', ['-q', '-o', archive, '-d', home], MAVEN_TIMEOUT_MS)
+  else await runTool('apicurio', repo, 'tar', ['-xzf', archive, '-C', home], MAVEN_TIMEOUT_MS)
   writeFileSync(marker, `${artifact}\n`)
   return home
 }
@@ -179,7 +173,7 @@ async function waitUntilReady(registry: ChildProcess, url: string): Promise<void
   while (Date.now() < deadline) {
     if (registry.exitCode !== null || registry.signalCode !== null) {
       throw new Error(
-        `apicurio: the registry exited (${registry.exitCode ?? registry.signalCode}) before it was ready\n${logTail()}`,
+        `apicurio: the registry exited (${registry.exitCode ?? registry.signalCode}) before it was ready\n${logTail(logFile)}`,
       )
     }
     try {
@@ -193,54 +187,6 @@ async function waitUntilReady(registry: ChildProcess, url: string): Promise<void
     await sleep(500)
   }
   throw new Error(
-    `apicurio: ${url} was not ready after ${READY_TIMEOUT_MS / 1000} s (last: ${lastError})\n${logTail()}`,
+    `apicurio: ${url} was not ready after ${READY_TIMEOUT_MS / 1000} s (last: ${lastError})\n${logTail(logFile)}`,
   )
-}
-
-/** SIGTERM, then SIGKILL after 10 s. */
-async function stop(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return
-  const exited = new Promise<void>((done) => child.once('exit', () => done()))
-  child.kill('SIGTERM')
-  const timer = setTimeout(() => child.kill('SIGKILL'), STOP_GRACE_MS)
-  await exited
-  clearTimeout(timer)
-}
-
-function logTail(lines = 40): string {
-  if (!existsSync(logFile)) return '(no registry log)'
-  return `--- last lines of ${logFile} ---\n${readFileSync(logFile, 'utf8').split('\n').slice(-lines).join('\n')}`
-}
-
-/** Runs a command to completion with a time limit; rejects with its output's tail. */
-function run(command: string, args: string[], timeoutMs: number): Promise<void> {
-  return new Promise((done, fail) => {
-    execFile(
-      command,
-      args,
-      { cwd: repo, timeout: timeoutMs, maxBuffer: 16 * 1024 * 1024 },
-      (error, stdout, stderr) => {
-        if (error === null) return done()
-        const output = `${stdout}${stderr}`.split('\n').slice(-30).join('\n')
-        fail(new Error(`apicurio: ${command} ${args.join(' ')} failed (${error.message})\n${output}`))
-      },
-    )
-  })
-}
-
-function freePort(): Promise<number> {
-  return new Promise((done, fail) => {
-    const server = createServer()
-    server.once('error', fail)
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address()
-      server.close(() =>
-        typeof address === 'object' && address !== null ? done(address.port) : fail(new Error('no port')),
-      )
-    })
-  })
-}
-
-function sleep(ms: number): Promise<void> {
-  return new Promise((done) => setTimeout(done, ms))
 }

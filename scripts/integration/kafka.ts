@@ -11,10 +11,10 @@ import {
   writeFileSync,
 } from 'node:fs'
 import { createRequire } from 'node:module'
-import { createServer } from 'node:net'
 import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import type { TestProject } from 'vitest/node'
+import { freePort, logTail, runTool, sleep, stopProcess } from './processes.js'
 
 // Global setup of the integration stage: a real Kafka broker (3.9, KRaft, one node acting as broker and controller)
 // run from Maven Central jars on 127.0.0.1, handed to the tests as `inject('kafkaBrokers')`. With KAFKA_BROKERS set,
@@ -72,8 +72,22 @@ export default async function setup(project: TestProject): Promise<(() => Promis
       .replaceAll('@CONTROLLER_PORT@', String(controllerPort))
       .replaceAll('@LOG_DIR@', join(runDir, 'data')),
   )
-  const clusterId = (await run('java', [...javaArgs(), 'kafka.tools.StorageTool', 'random-uuid'])).trim()
-  await run('java', [...javaArgs(), 'kafka.tools.StorageTool', 'format', '-t', clusterId, '-c', properties])
+  const clusterId = (
+    await runTool(
+      'kafka',
+      repo,
+      'java',
+      [...javaArgs(), 'kafka.tools.StorageTool', 'random-uuid'],
+      TOOL_TIMEOUT_MS,
+    )
+  ).trim()
+  await runTool(
+    'kafka',
+    repo,
+    'java',
+    [...javaArgs(), 'kafka.tools.StorageTool', 'format', '-t', clusterId, '-c', properties],
+    TOOL_TIMEOUT_MS,
+  )
 
   const out = openSync(logFile, 'w')
   const broker = spawn('java', [...javaArgs(), 'kafka.Kafka', properties], { stdio: ['ignore', out, out] })
@@ -86,7 +100,7 @@ export default async function setup(project: TestProject): Promise<(() => Promis
     await waitUntilReady(broker, brokers)
   } catch (error) {
     process.removeListener('exit', killOnExit)
-    await stop(broker)
+    await stopProcess(broker, STOP_GRACE_MS)
     rmSync(runDir, { recursive: true, force: true })
     throw error
   }
@@ -95,7 +109,7 @@ export default async function setup(project: TestProject): Promise<(() => Promis
 
   return async () => {
     process.removeListener('exit', killOnExit)
-    await stop(broker)
+    await stopProcess(broker, STOP_GRACE_MS)
     rmSync(runDir, { recursive: true, force: true })
   }
 }
@@ -110,7 +124,9 @@ async function resolveJars(): Promise<void> {
   const digest = createHash('sha256').update(readFileSync(pom)).digest('hex')
   if (existsSync(stamp) && readFileSync(stamp, 'utf8') === digest) return
   rmSync(libDir, { recursive: true, force: true })
-  await run(
+  await runTool(
+    'kafka',
+    repo,
     'mvn',
     [
       '-q',
@@ -144,7 +160,7 @@ async function waitUntilReady(broker: ChildProcess, brokers: string): Promise<vo
   while (Date.now() < deadline) {
     if (broker.exitCode !== null || broker.signalCode !== null) {
       throw new Error(
-        `kafka: the broker exited (${broker.exitCode ?? broker.signalCode}) before it was ready\n${logTail()}`,
+        `kafka: the broker exited (${broker.exitCode ?? broker.signalCode}) before it was ready\n${logTail(logFile)}`,
       )
     }
     const admin = kafka.admin()
@@ -162,66 +178,6 @@ async function waitUntilReady(broker: ChildProcess, brokers: string): Promise<vo
   broker.kill('SIGKILL')
   throw new Error(
     `kafka: the broker at ${brokers} was not ready after ${READY_TIMEOUT_MS / 1000} s ` +
-      `(last error: ${String(lastError)})\n${logTail()}`,
+      `(last error: ${String(lastError)})\n${logTail(logFile)}`,
   )
-}
-
-/** SIGTERM, then SIGKILL after 15 s. */
-async function stop(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return
-  const exited = new Promise<void>((done) => child.once('exit', () => done()))
-  child.kill('SIGTERM')
-  const timer = setTimeout(() => child.kill('SIGKILL'), STOP_GRACE_MS)
-  await exited
-  clearTimeout(timer)
-}
-
-function logTail(lines = 40): string {
-  if (!existsSync(logFile)) return '(no broker log)'
-  return `--- last lines of ${logFile} ---\n${readFileSync(logFile, 'utf8').split('\n').slice(-lines).join('\n')}`
-}
-
-/** Runs a command to completion with a time limit; resolves with its stdout, rejects with its output tail. */
-function run(command: string, args: string[], timeoutMs = TOOL_TIMEOUT_MS): Promise<string> {
-  return new Promise((done, fail) => {
-    const child = spawn(command, args, { cwd: repo, stdio: ['ignore', 'pipe', 'pipe'] })
-    let stdout = ''
-    let stderr = ''
-    child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
-      stdout += chunk
-    })
-    child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
-      stderr += chunk
-    })
-    const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs)
-    child.on('error', (error) => {
-      clearTimeout(timer)
-      fail(new Error(`kafka: cannot run ${command} (${error.message}); is it installed and on PATH?`))
-    })
-    child.on('close', (code, signal) => {
-      clearTimeout(timer)
-      if (code === 0) done(stdout)
-      else {
-        const why = signal ? `was killed (${signal}) after ${timeoutMs / 1000} s` : `exited with ${code}`
-        const tail = `${stdout}${stderr}`.trim().split('\n').slice(-30).join('\n')
-        fail(new Error(`kafka: ${command} ${args.slice(-4).join(' ')} ${why}\n${tail}`))
-      }
-    })
-  })
-}
-
-function freePort(): Promise<number> {
-  return new Promise((done, fail) => {
-    const server = createServer()
-    server.once('error', fail)
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address()
-      const port = typeof address === 'object' && address ? address.port : 0
-      server.close(() => done(port))
-    })
-  })
-}
-
-function sleep(ms: number): Promise<void> {
-  return new Promise((done) => setTimeout(done, ms))
 }

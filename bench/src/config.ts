@@ -4,6 +4,8 @@ export interface BenchConfig {
   rounds: number
   /** Measured seconds per case and round. */
   seconds: number
+  /** Slices the measured seconds are split into; a run's figure is the median of its slices. */
+  slices: number
   /** Warm-up seconds per case and round, before the measured run (same process). */
   warmupSeconds: number
   /** Only the cases whose name matches (their ceilings are added so ratios stay computable). */
@@ -20,6 +22,7 @@ export const USAGE = `pnpm bench [--quick] [--filter=<regex>] [--help]
 Environment:
   BENCH_ROUNDS=5            rounds (each case once per round, each in a fresh node process; medians over rounds)
   BENCH_SECONDS=0.5         measured seconds per case and round
+  BENCH_SLICES=5            the measured seconds are split into slices; a run's figure is their median
   BENCH_WARMUP_SECONDS=0.3  warm-up seconds per case and round
   BENCH_QUICK=1             smoke run: 1 round, 0.05 s warm-up and measure (same as --quick)
   BENCH_FILTER=<regex>      only cases whose name matches (plus their ceilings)
@@ -48,6 +51,7 @@ export function readConfig(argv: readonly string[], env: NodeJS.ProcessEnv): Ben
   return {
     rounds: positive('BENCH_ROUNDS', env.BENCH_ROUNDS, quick ? 1 : 5, true),
     seconds: positive('BENCH_SECONDS', env.BENCH_SECONDS, quick ? 0.05 : 0.5, false),
+    slices: positive('BENCH_SLICES', env.BENCH_SLICES, quick ? 1 : 5, true),
     warmupSeconds: positive('BENCH_WARMUP_SECONDS', env.BENCH_WARMUP_SECONDS, quick ? 0.05 : 0.3, false),
     filter: filterText === undefined || filterText === '' ? undefined : new RegExp(filterText),
     cpuProfDir: env.BENCH_CPU_PROF || undefined,

@@ -8,7 +8,7 @@ import { type BenchEnv, CASES, type CaseDef } from './cases.js'
 import { checkCorrectness } from './checks.js'
 import { type BenchConfig, readConfig, USAGE } from './config.js'
 import { EVENT_ARTIFACT, EVENT_SCHEMA, GROUP_ID, PAYMENT_ARTIFACT, PAYMENT_SCHEMA } from './fixtures.js'
-import { busyWarning, type RoundResult, renderTables, summarize } from './report.js'
+import { busyWarning, median, type RoundResult, renderTables, summarize } from './report.js'
 import type { RunMessage, WorkerMessage } from './worker.js'
 
 /**
@@ -103,13 +103,16 @@ function runWorker(
           )
           return
         }
+        const rates = message.slices.map((slice) => slice.ops / (slice.ns / 1e9))
+        const ns = message.slices.reduce((sum, slice) => sum + slice.ns, 0)
         finish(undefined, {
           round,
           caseName: def.name,
-          ops: message.ops,
-          ns: message.ns,
-          opsPerSec: message.ops / (message.ns / 1e9),
-          cpuShare: message.cpuNs / message.ns,
+          ops: message.slices.reduce((sum, slice) => sum + slice.ops, 0),
+          ns,
+          opsPerSec: median(rates),
+          sliceRates: rates,
+          cpuShare: message.cpuNs / ns,
         })
       } else if (message.type === 'error') {
         finish(new BenchFailure(`${def.name} (round ${round}) failed:\n${message.message}`))
@@ -125,6 +128,7 @@ function runWorker(
       env,
       warmupSeconds: config.warmupSeconds,
       seconds: config.seconds,
+      slices: config.slices,
     }
     child.send(run)
   })
@@ -157,7 +161,7 @@ async function main(): Promise<void> {
   console.log(`${machine()}`)
   console.log(
     `${cases.length} cases × ${config.rounds} round(s), each a fresh process: ${config.warmupSeconds} s warm-up + ` +
-      `${config.seconds} s measured\n`,
+      `${config.seconds} s measured in ${config.slices} slices\n`,
   )
 
   const registry = await InMemoryRegistry.start()

@@ -4,9 +4,13 @@ import type { CaseDef, Group } from './cases.js'
 export interface RoundResult {
   round: number
   caseName: string
+  /** Calls made in all the measured slices, and the nanoseconds they took. */
   ops: number
   ns: number
+  /** The median of the slices' ops/s: the figure of this run. */
   opsPerSec: number
+  /** ops/s of each slice, in order. */
+  sliceRates: number[]
   /**
    * CPU time of the worker process (all its threads) ÷ wall time while measured. About 1 on an idle machine (a bit
    * more when GC helper threads work); well below 1 means the worker waited for a core and the figure is low.

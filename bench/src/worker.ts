@@ -1,9 +1,10 @@
 import { type BenchEnv, caseNamed } from './cases.js'
-import { measure, sinkValue, warmUp } from './timing.js'
+import { measure, sinkValue, type Timing, warmUp } from './timing.js'
 
 /**
  * One case in a fresh process (forked by main.ts): prepare it (the registry calls happen here), check one call's
- * result, warm up, tell the parent (which notes the registry's request count), wait for its go, measure, report.
+ * result, warm up, tell the parent (which notes the registry's request count), wait for its go, measure in slices
+ * (the parent takes their median, so a short burst of other load on the machine moves it little), report.
  */
 
 export interface RunMessage {
@@ -11,12 +12,14 @@ export interface RunMessage {
   caseName: string
   env: BenchEnv
   warmupSeconds: number
+  /** Measured seconds in all, split into `slices` equal slices. */
   seconds: number
+  slices: number
 }
 
 export type WorkerMessage =
   | { type: 'warmed' }
-  | { type: 'result'; ops: number; ns: number; cpuNs: number; sink: number }
+  | { type: 'result'; slices: Timing[]; cpuNs: number; sink: number }
   | { type: 'error'; message: string }
 
 function send(message: WorkerMessage): Promise<void> {
@@ -42,11 +45,13 @@ async function run(message: RunMessage): Promise<void> {
     await send({ type: 'warmed' })
     const go = await nextMessage()
     if ((go as { type?: string }).type !== 'go') throw new Error('expected the parent to say go')
+    const slices: Timing[] = []
     const cpuBefore = process.cpuUsage()
-    const timing = await measure(body, message.seconds, loop)
+    for (let i = 0; i < message.slices; i++)
+      slices.push(await measure(body, message.seconds / message.slices, loop))
     const cpu = process.cpuUsage(cpuBefore)
     const cpuNs = (cpu.user + cpu.system) * 1000
-    await send({ type: 'result', ops: timing.ops, ns: timing.ns, cpuNs, sink: sinkValue() })
+    await send({ type: 'result', slices, cpuNs, sink: sinkValue() })
   } finally {
     await prepared.close?.()
   }

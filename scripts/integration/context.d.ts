@@ -8,5 +8,3 @@ declare module 'vitest' {
     kafkaBrokers: string
   }
 }
-
-export {}

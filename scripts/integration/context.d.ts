@@ -1,5 +1,6 @@
 // What the integration stage's global setups hand to the tests (`inject('registryUrl')`, `inject('kafkaBrokers')`).
 import 'vitest'
+
 declare module 'vitest' {
   export interface ProvidedContext {
     /** Base URL of a real Apicurio Registry 3, ending in `/apis/registry/v3` (scripts/integration/apicurio.ts). */

@@ -1,4 +1,4 @@
-import type { AvscType } from './avsc-internals.js'
+import type { AvscType, Tap } from './avsc-internals.js'
 import { BuiltinLogicalType, type LogicalSchema, notFor, type ValueKind } from './logical-base.js'
 
 /**
@@ -53,12 +53,82 @@ export function toUnscaled(value: unknown, scale: number, precision: number): bi
 /** The decimal string of `unscaled` × 10^−scale, with exactly `scale` fraction digits (`"-0.50"`, `"12"`). */
 export function formatDecimal(unscaled: bigint, scale: number): string {
   const negative = unscaled < 0n
-  let digits = (negative ? -unscaled : unscaled).toString()
+  return formatDigits((negative ? -unscaled : unscaled).toString(), negative, scale)
+}
+
+/** `formatDecimal` of a safe integer `unscaled`, in number arithmetic. */
+export function formatSmallDecimal(unscaled: number, scale: number): string {
+  const negative = unscaled < 0
+  return formatDigits(String(negative ? -unscaled : unscaled), negative, scale)
+}
+
+function formatDigits(digits: string, negative: boolean, scale: number): string {
+  let text = digits
   if (scale > 0) {
-    digits = digits.padStart(scale + 1, '0')
-    digits = `${digits.slice(0, -scale)}.${digits.slice(-scale)}`
+    text = text.padStart(scale + 1, '0')
+    text = `${text.slice(0, -scale)}.${text.slice(-scale)}`
   }
-  return negative ? `-${digits}` : digits
+  return negative ? `-${text}` : text
+}
+
+/** Exact powers of ten as numbers, 10^0 to 10^15. */
+const POW10 = [1, 10, 100, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15] as const
+/** Below this magnitude an unscaled value takes the number fast paths (at most 6 bytes of two's complement). */
+const SMALL_LIMIT = 2 ** 47
+
+/**
+ * `toUnscaled(text, scale, precision)` as a number for the common plain strings (`"-12345.67"`: an optional `-`, at
+ * least one integer digit, an optional `.` and at most `scale` fraction digits, 15 digits in all) whose unscaled
+ * value is below 2^47 in magnitude and within the precision; undefined for anything else, which the exact `bigint`
+ * path then handles (exponents, `+`, longer strings, invalid values and their messages).
+ */
+export function smallUnscaled(text: string, scale: number, precision: number): number | undefined {
+  const length = text.length
+  let i = 0
+  const negative = length > 0 && text.charCodeAt(0) === 45
+  if (negative) i = 1
+  const intStart = i
+  let m = 0
+  for (; i < length; i++) {
+    const digit = text.charCodeAt(i) - 48
+    if (digit < 0 || digit > 9) break
+    m = m * 10 + digit
+  }
+  const intDigits = i - intStart
+  if (intDigits === 0) return undefined
+  let fracDigits = 0
+  if (i < length) {
+    if (text.charCodeAt(i) !== 46) return undefined
+    const fracStart = ++i
+    for (; i < length; i++) {
+      const digit = text.charCodeAt(i) - 48
+      if (digit < 0 || digit > 9) return undefined
+      m = m * 10 + digit
+    }
+    fracDigits = i - fracStart
+  }
+  if (intDigits + fracDigits > 15 || fracDigits > scale || scale - fracDigits > 15) return undefined
+  const unscaled = m * POW10[scale - fracDigits]!
+  if (!(unscaled < SMALL_LIMIT) || (precision <= 15 && unscaled >= POW10[precision]!)) return undefined
+  return negative && unscaled !== 0 ? -unscaled : unscaled
+}
+
+/** The length of the minimal two's complement of `n` (|n| < 2^47), as `toTwosComplement` gives it. */
+function smallLength(n: number): number {
+  if (n >= 0) {
+    return n < 0x80 ? 1 : n < 0x8000 ? 2 : n < 0x800000 ? 3 : n < 0x80000000 ? 4 : n < 0x8000000000 ? 5 : 6
+  }
+  return n >= -0x80
+    ? 1
+    : n >= -0x8000
+      ? 2
+      : n >= -0x800000
+        ? 3
+        : n >= -0x80000000
+          ? 4
+          : n >= -0x8000000000
+            ? 5
+            : 6
 }
 
 /** The minimal big-endian two's complement bytes of `n` (Java's `BigInteger#toByteArray`): 0 is one zero byte. */
@@ -70,7 +140,7 @@ export function toTwosComplement(n: bigint): Buffer {
 
 /** `n` as `size` big-endian two's complement bytes (the caller knows it fits: the precision bounds it). */
 export function toFixedTwosComplement(n: bigint, size: number): Buffer {
-  const out = Buffer.alloc(size)
+  const out = Buffer.allocUnsafe(size)
   let rest = BigInt.asUintN(size * 8, n)
   for (let i = size - 1; i >= 0; i--) {
     out[i] = Number(rest & 0xffn)
@@ -127,6 +197,53 @@ export class DecimalType extends BuiltinLogicalType {
 
   protected override sameAs(writer: AvscType): boolean {
     return super.sameAs(writer) && (writer as unknown as DecimalType).scale === this.scale
+  }
+
+  /**
+   * Reads the bytes in place (no copy). Up to 6 bytes are decoded and formatted with number arithmetic; longer
+   * values take the exact `bigint` path. Data that ends early (or a negative length) goes through avsc's own reader,
+   * so it fails exactly as it always has.
+   */
+  override _read(tap: Tap): unknown {
+    const start = tap.pos
+    const size = this.#size ?? tap.readLong()
+    const buf = tap.buf
+    const pos = tap.pos
+    const end = pos + size
+    if (!(size >= 0 && end <= buf.length)) {
+      tap.pos = start
+      return super._read(tap)
+    }
+    tap.pos = end
+    if (size <= 6) return formatSmallDecimal(size === 0 ? 0 : buf.readIntBE(pos, size), this.scale)
+    return formatDecimal(fromTwosComplement(buf.subarray(pos, end)), this.scale)
+  }
+
+  /**
+   * Writes a plain decimal string whose unscaled value is below 2^47 straight into the tap (`smallUnscaled`);
+   * anything else goes through `_toValue` and the underlying type, exactly.
+   */
+  override _write(tap: Tap, value: unknown): void {
+    const unscaled = typeof value === 'string' ? smallUnscaled(value, this.scale, this.precision) : undefined
+    if (unscaled === undefined) {
+      super._write(tap, value)
+      return
+    }
+    let size = this.#size
+    if (size === undefined) {
+      size = smallLength(unscaled)
+      tap.writeLong(size)
+    }
+    const pos = tap.pos
+    tap.pos = pos + size
+    // Like avsc's `writeFixed`: past the end of the buffer nothing is written (the caller grows it and retries).
+    if (tap.pos > tap.buf.length) return
+    if (size <= 6) {
+      tap.buf.writeIntBE(unscaled, pos, size)
+    } else {
+      tap.buf.fill(unscaled < 0 ? 0xff : 0, pos, pos + size - 6)
+      tap.buf.writeIntBE(unscaled, pos + size - 6, 6)
+    }
   }
 
   _fromValue(value: unknown): string {

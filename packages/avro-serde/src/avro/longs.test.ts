@@ -1,3 +1,4 @@
+import fc from 'fast-check'
 import { describe, expect, test } from 'vitest'
 import { codecOf, encode, fromHex, hex, thrown } from './test-support/fixtures.js'
 
@@ -106,5 +107,95 @@ describe('longs elsewhere', () => {
     })
     const value = { list: [1, 2n ** 60n, -(2n ** 63n)], byKey: { a: 2n ** 63n - 1n }, maybe: 2n ** 53n }
     expect(codec.decode(encode(codec, value), 0)).toEqual(value)
+  })
+})
+
+// The exact bigint reference the number-arithmetic readers and writers must agree with, byte for byte.
+const INT64_MIN = -(2n ** 63n)
+const INT64_MAX = 2n ** 63n - 1n
+
+function referenceVarint(value: bigint): string {
+  let z = BigInt.asUintN(64, (value << 1n) ^ (value >> 63n))
+  const out: number[] = []
+  while (z >= 0x80n) {
+    out.push(Number(z & 0x7fn) | 0x80)
+    z >>= 7n
+  }
+  out.push(Number(z))
+  return hex(Uint8Array.from(out))
+}
+
+function referenceRead(bytes: Uint8Array): bigint {
+  let z = 0n
+  bytes.forEach((b, i) => {
+    z |= BigInt(b & 0x7f) << BigInt(7 * i)
+  })
+  z = BigInt.asUintN(64, z)
+  return (z >> 1n) ^ -(z & 1n)
+}
+
+/** Any signed 64-bit value: uniform over the range, within ±2^k for a random k, or next to a power of two. */
+const int64 = fc.oneof(
+  fc.bigInt({ min: INT64_MIN, max: INT64_MAX }),
+  fc
+    .integer({ min: 0, max: 63 })
+    .chain((k) => fc.bigInt({ min: -(2n ** BigInt(k)), max: 2n ** BigInt(k) - 1n })),
+  fc
+    .record({
+      k: fc.integer({ min: 0, max: 63 }),
+      delta: fc.integer({ min: -3, max: 3 }),
+      negative: fc.boolean(),
+    })
+    .map(({ k, delta, negative }) => {
+      const v = (negative ? -(2n ** BigInt(k)) : 2n ** BigInt(k)) + BigInt(delta)
+      return v < INT64_MIN ? INT64_MIN : v > INT64_MAX ? INT64_MAX : v
+    }),
+  fc.constantFrom(INT64_MIN, INT64_MIN + 1n, INT64_MAX, INT64_MAX - 1n, 0n, -1n, 2n ** 52n, -(2n ** 52n)),
+)
+
+describe('property: exact longs agree with a bigint reference', () => {
+  const codecs = {
+    auto: codecOf('long', { longs: 'auto' }),
+    number: codecOf('long', { longs: 'number' }),
+    bigint: codecOf('long', { longs: 'bigint' }),
+  }
+
+  test('every signed 64-bit value is written with the reference bytes, as a bigint and as a safe number', () => {
+    fc.assert(
+      fc.property(int64, (value) => {
+        const expected = referenceVarint(value)
+        expect(hex(encode(codecs.auto, value))).toBe(expected)
+        if (SAFE(value)) expect(hex(encode(codecs.auto, Number(value)))).toBe(expected)
+      }),
+      { numRuns: 5000 },
+    )
+  })
+
+  test('every signed 64-bit value reads back as the reference value in each mode', () => {
+    fc.assert(
+      fc.property(int64, (value) => {
+        const bytes = fromHex(referenceVarint(value))
+        expect(codecs.bigint.decode(bytes, 0)).toBe(value)
+        expect(codecs.auto.decode(bytes, 0)).toBe(SAFE(value) ? Number(value) : value)
+        if (SAFE(value)) expect(codecs.number.decode(bytes, 0)).toBe(Number(value))
+        else expect(thrown(() => codecs.number.decode(bytes, 0)).code).toBe('INVALID_DATA')
+      }),
+      { numRuns: 5000 },
+    )
+  })
+
+  test('any varint of 1 to 10 bytes, padded or with bits beyond 64, reads as the reference value', () => {
+    const varint = fc
+      .array(fc.integer({ min: 0, max: 0x7f }), { minLength: 1, maxLength: 10 })
+      .map((groups) => Uint8Array.from(groups.map((g, i) => (i < groups.length - 1 ? g | 0x80 : g))))
+    fc.assert(
+      fc.property(varint, (bytes) => {
+        const value = referenceRead(bytes)
+        const buffer = Buffer.from(bytes)
+        expect(codecs.bigint.decode(buffer, 0)).toBe(value)
+        expect(codecs.auto.decode(buffer, 0)).toBe(SAFE(value) ? Number(value) : value)
+      }),
+      { numRuns: 5000 },
+    )
   })
 })

@@ -50,23 +50,35 @@ function readSmall(tap: Tap): number {
   return f % 2 === 1 ? -(f + 1) / 2 : f / 2
 }
 
-/** Reads any zigzag varint of up to 10 bytes exactly. */
+/**
+ * Reads any zigzag varint of up to 10 bytes exactly. The first 4 bytes (28 bits) and the rest (at most 42 bits)
+ * are gathered as numbers, both exact in a double, and joined into one `bigint` at the end.
+ */
 function readExact(tap: Tap): bigint {
   const buf = tap.buf
   let pos = tap.pos
-  let z = 0n
-  let shift = 0n
-  let b: number
-  let count = 0
-  do {
+  let b = buf[pos++]!
+  let lo = b & 0x7f
+  let shift = 7
+  while (b & 0x80 && shift < 28) {
     b = buf[pos++]!
-    z |= BigInt(b & 0x7f) << shift
-    shift += 7n
-    count++
-  } while (b & 0x80 && count < 10)
-  if (b & 0x80) throw new DeserializationError('Invalid Avro long: a varint longer than 10 bytes')
+    lo |= (b & 0x7f) << shift
+    shift += 7
+  }
+  let hi = 0
+  if (b & 0x80) {
+    let scale = 1
+    let count = 4
+    do {
+      b = buf[pos++]!
+      hi += (b & 0x7f) * scale
+      scale *= 128
+      count++
+    } while (b & 0x80 && count < 10)
+    if (b & 0x80) throw new DeserializationError('Invalid Avro long: a varint longer than 10 bytes')
+  }
   tap.pos = pos
-  z = BigInt.asUintN(64, z)
+  const z = BigInt.asUintN(64, (BigInt(hi) << 28n) | BigInt(lo))
   return (z >> 1n) ^ -(z & 1n)
 }
 
@@ -155,15 +167,22 @@ export function writeLong(tap: Tap, value: number | bigint): void {
   }
 }
 
+/**
+ * Writes any signed 64-bit `value` exactly: the zigzag value is split once into two 32-bit halves, and the varint
+ * is emitted from them with number arithmetic.
+ */
 function writeExact(tap: Tap, value: bigint): void {
-  let z = BigInt.asUintN(64, (value << 1n) ^ (value >> 63n))
+  const z = BigInt.asUintN(64, (value << 1n) ^ (value >> 63n))
+  let lo = Number(BigInt.asUintN(32, z))
+  let hi = Number(z >> 32n)
   const buf = tap.buf
   let pos = tap.pos
-  while (z >= 0x80n) {
-    buf[pos++] = Number(z & 0x7fn) | 0x80
-    z >>= 7n
+  while (hi !== 0 || lo > 0x7f) {
+    buf[pos++] = (lo & 0x7f) | 0x80
+    lo = ((lo >>> 7) | ((hi & 0x7f) << 25)) >>> 0
+    hi >>>= 7
   }
-  buf[pos++] = Number(z)
+  buf[pos++] = lo
   tap.pos = pos
 }
 

@@ -185,16 +185,34 @@ describe('decimals on hostile input', () => {
   test('a length beyond the data fails as a deserialization error and reads no byte past the end', () => {
     const error = thrown(() => bytesCodec.decode(fromHex('06 12 d6'), 0))
     expect(error.name).toBe('DeserializationError')
-    expect(error.message).toMatch(/^Invalid Avro data for schema /)
+    expect(error.message).toMatch(
+      /^Invalid Avro data for schema .*: truncated \(the 3 bytes end inside a value\)$/,
+    )
+  })
+
+  test('a decimal cut short inside a record is reported as truncated, not as a crash of the next field', () => {
+    const record = codecOf({
+      type: 'record',
+      name: 'R',
+      fields: [
+        { name: 'd', type: { type: 'bytes', logicalType: 'decimal', precision: 12, scale: 2 } },
+        { name: 's', type: 'string' },
+      ],
+    })
+    const error = thrown(() => record.decode(fromHex('0a 12 d6'), 0))
+    expect(error.name).toBe('DeserializationError')
+    expect(error.message).toMatch(/: truncated \(the 3 bytes end inside a value\)$/)
   })
 
   test('a negative length fails as a deserialization error', () => {
     const error = thrown(() => bytesCodec.decode(fromHex('01 12'), 0))
     expect(error.name).toBe('DeserializationError')
+    expect(error.message).toMatch(/: negative length -1 of a decimal's bytes$/)
   })
 
   test('a fixed cut short fails as a deserialization error', () => {
     const error = thrown(() => fixedCodec.decode(fromHex('00 00 30'), 0))
     expect(error.name).toBe('DeserializationError')
+    expect(error.message).toMatch(/: truncated \(the 3 bytes end inside a value\)$/)
   })
 })

@@ -205,14 +205,15 @@ export class DecimalType extends BuiltinLogicalType {
    * so it fails exactly as it always has.
    */
   override _read(tap: Tap): unknown {
-    const start = tap.pos
     const size = this.#size ?? tap.readLong()
     const buf = tap.buf
     const pos = tap.pos
     const end = pos + size
-    if (!(size >= 0 && end <= buf.length)) {
-      tap.pos = start
-      return super._read(tap)
+    if (size < 0) throw new Error(`negative length ${size} of a decimal's bytes`)
+    if (end > buf.length) {
+      // Past the end: leave the tap there, as avsc's own readers do, and the codec reports the value as truncated.
+      tap.pos = end
+      return undefined
     }
     tap.pos = end
     if (size <= 6) return formatSmallDecimal(size === 0 ? 0 : buf.readIntBE(pos, size), this.scale)

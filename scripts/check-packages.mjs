@@ -155,7 +155,7 @@ try {
       if (name.startsWith('@x/')) continue
       const link = join(modules, ...name.split('/'))
       if (existsSync(link)) continue
-      const source = join(pack.dir ?? packageDir(pack.manifest.name), 'node_modules', ...name.split('/'))
+      const source = join(packageDir(pack.manifest.name), 'node_modules', ...name.split('/'))
       if (!existsSync(source)) {
         pack.failures.push(`dependency ${name} is not installed in the workspace`)
         continue

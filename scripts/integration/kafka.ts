@@ -175,7 +175,6 @@ async function waitUntilReady(broker: ChildProcess, brokers: string): Promise<vo
     }
     await sleep(250)
   }
-  broker.kill('SIGKILL')
   throw new Error(
     `kafka: the broker at ${brokers} was not ready after ${READY_TIMEOUT_MS / 1000} s ` +
       `(last error: ${String(lastError)})\n${logTail(logFile)}`,

@@ -55,9 +55,11 @@ try {
   const ctx = new SerializationContext(topic, 'value')
 
   await producer.connect()
+  // The serializer's bytes are Buffers, as kafkajs needs (it writes any other value as text).
   const messages = []
-  for (const order of orders) messages.push({ key: order.id, value: await serializer.serialize(order, ctx) })
-  await producer.send({ topic, messages: messages.map((m) => ({ key: m.key, value: m.value as Buffer })) })
+  for (const order of orders)
+    messages.push({ key: order.id, value: (await serializer.serialize(order, ctx)) as Buffer })
+  await producer.send({ topic, messages })
   console.log(`produced ${messages.length} orders to ${topic}`)
 
   await consumer.connect()

@@ -17,15 +17,8 @@ export interface CodedRangeError extends RangeError {
   readonly code: 'ID_OUT_OF_RANGE'
 }
 
-function withCode<E extends Error>(error: E, code: MisuseErrorCode, cause?: unknown): E {
+function withCode<E extends Error>(error: E, code: MisuseErrorCode): E {
   Object.defineProperty(error, 'code', { value: code, enumerable: true })
-  if (cause !== undefined)
-    Object.defineProperty(error, 'cause', {
-      value: cause,
-      enumerable: false,
-      writable: true,
-      configurable: true,
-    })
   return error
 }
 
@@ -36,7 +29,7 @@ export function invalidConfigError(message: string): CodedTypeError {
 
 /** A `TypeError` (code `INVALID_DATA`) for a value that does not match its schema. */
 export function invalidDataError(message: string, paths: readonly string[], cause?: unknown): DataTypeError {
-  const error = withCode(new TypeError(message), 'INVALID_DATA', cause)
+  const error = withCode(new TypeError(message, cause === undefined ? undefined : { cause }), 'INVALID_DATA')
   Object.defineProperty(error, 'paths', { value: Object.freeze([...paths]), enumerable: true })
   return error as DataTypeError
 }

@@ -56,7 +56,7 @@ export interface ResolvedIdpAuthOptions {
 }
 
 /** The defaults of the optional fields of `IdpAuthOptions`. */
-export const IDP_AUTH_DEFAULTS = Object.freeze({
+const IDP_AUTH_DEFAULTS = Object.freeze({
   timeoutMs: 10_000,
   tokenEndpointAuthMethod: 'client_secret_post' as TokenEndpointAuthMethod,
 })

@@ -2,7 +2,7 @@ import { DeserializationError, idOutOfRangeError, invalidConfigError } from '@x/
 import { allocBytes } from './bytes.js'
 import { describeValue, truncate } from './describe.js'
 import { isMessageField, type MessageField } from './message-field.js'
-import { type IdType, INT64_MAX, INT64_MIN, type SchemaId } from './schema-id.js'
+import { type IdType, INT64_MAX, INT64_MIN, isInt64, type SchemaId } from './schema-id.js'
 
 const ID_HEADER_SIZE = 8
 const TWO_POW_32 = 0x100000000
@@ -78,7 +78,7 @@ export function encodeIdHeader(id: SchemaId): Uint8Array {
     return write(allocBytes(ID_HEADER_SIZE), hi, id - hi * TWO_POW_32)
   }
   if (typeof id === 'bigint') {
-    if (id < INT64_MIN || id > INT64_MAX) throw outOfRange(id)
+    if (!isInt64(id)) throw outOfRange(id)
     const bits = BigInt.asUintN(64, id)
     return write(allocBytes(ID_HEADER_SIZE), Number(bits >> 32n), Number(bits & 0xffffffffn))
   }

@@ -164,6 +164,12 @@ describe('fault injection', () => {
     ])
   })
 
+  it('writes a bigint in an injected body as exact integer text', async () => {
+    registry.inject({ path: '/system/info', status: 200, body: { version: { globalId: 2n ** 60n + 1n } } })
+    const answer = await call(url, 'GET', '/system/info')
+    expect([answer.status, answer.text]).toEqual([200, '{"version":{"globalId":1152921504606846977}}'])
+  })
+
   it('resets the connection after reading the request', async () => {
     registry.inject({ path: '/system/info', reset: true })
     await expect(fetch(`${url}/system/info`)).rejects.toMatchObject({

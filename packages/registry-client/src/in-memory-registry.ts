@@ -5,7 +5,7 @@ import { invalidConfigError } from '@x/errors'
 import { type Answer, commonHeaders, problemAnswer } from './in-memory/answer.js'
 import { checkFaultOptions, Fault, type FaultOptions, type InjectedFault } from './in-memory/faults.js'
 import { firstIdOption } from './in-memory/ids.js'
-import { toJsonText } from './in-memory/json-text.js'
+import { type JsonText, toJsonText } from './in-memory/json-text.js'
 import { notAuthenticated, RegistryProblem } from './in-memory/problems.js'
 import { type RecordedRequest, recordRequest } from './in-memory/request-log.js'
 import type { DeletionSettings } from './in-memory/route-context.js'
@@ -261,7 +261,8 @@ function faultAnswer(options: Readonly<FaultOptions>, status: number): Answer {
   const { body } = options
   let text = ''
   if (typeof body === 'string') text = body
-  else if (body !== undefined) text = JSON.stringify(body)
+  // Written like the registry's own answers, so a bigint (an id beyond 2^53) is exact integer text.
+  else if (body !== undefined) text = toJsonText(body as JsonText)
   else if (status >= 400) {
     const title = `Fault injected by InMemoryRegistry (status ${status}).`
     text = toJsonText({ detail: `InjectedFault: ${title}`, title, status, name: 'InjectedFault' })

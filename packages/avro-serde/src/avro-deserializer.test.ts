@@ -312,6 +312,15 @@ describe('AvroDeserializer header mode', () => {
     expect(await deserializer.deserializeMessage(text, ctx)).toEqual(user)
   })
 
+  it('names a header value that is not bytes once, with what came', async () => {
+    const message = { payload: bytesOf(USER_AVRO), headers: { 'apicurio.value.globalId': [null] } }
+    const error = await rejection(new AvroDeserializer(newClient()).deserializeMessage(message as never, ctx))
+    expect(error.name).toBe('DeserializationError')
+    expect(error.message).toBe(
+      "Cannot read header 'apicurio.value.globalId': expected bytes or a string, got null",
+    )
+  })
+
   it('rejects an id header of other than 8 bytes with DeserializationError before any request', async () => {
     const message = {
       payload: bytesOf(USER_AVRO),

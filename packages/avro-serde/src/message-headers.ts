@@ -89,8 +89,9 @@ export function readIdHeader(
     value = lastValue(headers[headerName])
     if (value === undefined) return undefined
   }
+  const bytes = headerBytes(value, headerName)
   try {
-    return { idType, id: decodeIdHeader(headerBytes(value, headerName)), headerName }
+    return { idType, id: decodeIdHeader(bytes), headerName }
   } catch (cause) {
     throw new DeserializationError(
       `Cannot read header '${headerName}': ${cause instanceof Error ? cause.message : String(cause)}`,

@@ -209,6 +209,15 @@ describe('RegistryClient against InMemoryRegistry', () => {
     }
   })
 
+  it('sends nothing when the call is aborted right after it was made', async () => {
+    const client = newClient()
+    const controller = new AbortController()
+    const call = client.registerSchema('aborted', USER, { signal: controller.signal })
+    controller.abort(new Error('changed my mind'))
+    await expect(call).rejects.toThrow('changed my mind')
+    expect(registry.requests).toHaveLength(0)
+  })
+
   it('answers a fast key while a slow one is still waiting', async () => {
     const client = newClient()
     const slowId = (await client.registerSchema('slow', USER)).globalId ?? 0

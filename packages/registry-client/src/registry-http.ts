@@ -282,6 +282,8 @@ export class RegistryHttp {
   ): Promise<{ answer: RegistryAnswer; token: string | undefined }> {
     const options = this.#options
     const { headers, token } = await this.#headers(request, signal)
+    // An abort (or close) while the headers were made has already fired: the request must not be sent at all.
+    signal.throwIfAborted()
     const controller = new AbortController()
     let timedOut = false
     const timer = setTimeout(() => {

@@ -42,7 +42,7 @@ const KNOWN_EXPORTS = {
   '@x/errors': { SerdeError: 'function', isSerdeError: 'function' },
   '@x/wire-format': { encodeFrame: 'function', decodeFrame: 'function', MessageField: 'object' },
   '@x/registry-client': { RegistryClient: 'function' },
-  '@x/registry-client/testing': { InMemoryRegistry: 'function' },
+  '@x/registry-testing': { InMemoryRegistry: 'function' },
   '@x/idp-auth': { IdpAuth: 'function' },
   '@x/avro-serde': { AvroSerializer: 'function', AvroDeserializer: 'function' },
   '@x/serde': { AvroSerializer: 'function', encodeFrame: 'function', SerdeError: 'function' },

@@ -22,9 +22,12 @@ describe('the registry-only example', () => {
     )
   })
 
-  it('needs nothing Avro: its package depends on @x/registry-client alone', () => {
+  it('needs nothing Avro: its package depends on @x/registry-client and, for its test registry, @x/registry-testing', () => {
     const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'))
-    expect(pkg.dependencies).toEqual({ '@x/registry-client': 'workspace:*' })
+    expect(pkg.dependencies).toEqual({
+      '@x/registry-client': 'workspace:*',
+      '@x/registry-testing': 'workspace:*',
+    })
     expect(pkg.devDependencies).toBeUndefined()
     // pnpm links only declared dependencies: from the example and from the client package, plain node finds the
     // client but not avsc.
@@ -42,5 +45,6 @@ describe('the registry-only example', () => {
     expect(resolve('..', '@x/registry-client/package.json')).toMatch(/registry-client[\\/]package\.json$/)
     expect(resolve('../../../packages/registry-client', 'avsc')).toBe('missing')
     expect(resolve('../../../packages/registry-client', 'lru-cache')).toContain('lru-cache')
+    expect(resolve('../../../packages/registry-testing', 'avsc')).toBe('missing')
   })
 })

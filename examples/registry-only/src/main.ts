@@ -2,7 +2,7 @@
 // schema back by its globalId and contentId. Against REGISTRY_URL when set (any Apicurio Registry 3), else against an
 // InMemoryRegistry it starts itself.
 import { RegistryClient } from '@x/registry-client'
-import { InMemoryRegistry } from '@x/registry-client/testing'
+import { InMemoryRegistry } from '@x/registry-testing'
 
 const registry = process.env.REGISTRY_URL ? undefined : await InMemoryRegistry.start()
 const url = process.env.REGISTRY_URL ?? registry!.url

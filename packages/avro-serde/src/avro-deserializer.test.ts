@@ -1,5 +1,5 @@
 import { RegistryClient } from '@x/registry-client'
-import { InMemoryRegistry } from '@x/registry-client/testing'
+import { InMemoryRegistry } from '@x/registry-testing'
 import { SerializationContext, WireFormat } from '@x/wire-format'
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest'
 import { EVERYTHING_SCHEMA, everythingValue } from './avro/test-support/fixtures.js'

@@ -1,6 +1,6 @@
 import { AuthenticationError } from '@x/errors'
 import { RegistryClient, type TokenProvider } from '@x/registry-client'
-import { InMemoryRegistry } from '@x/registry-client/testing'
+import { InMemoryRegistry } from '@x/registry-testing'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { IdpAuth } from './idp-auth.js'
 import { waitFor } from './test-support/local-server.js'

@@ -1,9 +1,9 @@
 /// <reference path="../../../scripts/integration/context.d.ts" />
 import { randomBytes } from 'node:crypto'
 import { SchemaNotFoundError, SchemaRegistrationError } from '@x/errors'
+import { InMemoryRegistry } from '@x/registry-testing'
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
 import { RegistryClient } from './index.js'
-import { InMemoryRegistry } from './testing.js'
 
 // The contract between this package and Apicurio Registry 3: one suite, run against InMemoryRegistry in the unit
 // stage and against a real Apicurio Registry in the integration stage (the registry the integration global setup

@@ -4,10 +4,10 @@ import {
   SchemaNotFoundError,
   SchemaRegistrationError,
 } from '@x/errors'
+import { InMemoryRegistry, type InMemoryRegistryOptions } from '@x/registry-testing'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { RegistryClient, type RegistryClientOptions, type TokenProvider } from './index.js'
 import { recordingSleep } from './test-support/http-fixture.js'
-import { InMemoryRegistry, type InMemoryRegistryOptions } from './testing.js'
 
 const USER = {
   type: 'record',

@@ -3,7 +3,7 @@ import * as avroSerde from '@x/avro-serde'
 import * as errors from '@x/errors'
 import * as idpAuth from '@x/idp-auth'
 import * as registryClient from '@x/registry-client'
-import * as registryTesting from '@x/registry-client/testing'
+import * as registryTesting from '@x/registry-testing'
 import * as wireFormat from '@x/wire-format'
 import { describe, expect, it } from 'vitest'
 // Every public type of the members, imported from the umbrella: the test type-check fails if one goes missing.

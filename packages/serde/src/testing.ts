@@ -1,2 +1,2 @@
-// Test utilities: the in-memory Apicurio Registry 3 of @x/registry-client.
-export * from '@x/registry-client/testing'
+// Test utilities: InMemoryRegistry, the in-memory Apicurio Registry 3 of @x/registry-testing.
+export * from '@x/registry-testing'

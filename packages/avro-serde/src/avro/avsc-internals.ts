@@ -16,6 +16,9 @@ export interface Tap {
   readString(): string | undefined
   skipString(): void
   writeLong(n: number): void
+  writeBoolean(b: boolean): void
+  writeFloat(n: number): void
+  writeDouble(n: number): void
   writeInt(n: number): void
   writeString(s: string): void
   writeBytes(buf: Buffer): void
@@ -85,6 +88,13 @@ export interface AvscConstructor {
 }
 
 export const builtins = avro.types as unknown as Record<
+  | 'NullType'
+  | 'BooleanType'
+  | 'IntType'
+  | 'FloatType'
+  | 'DoubleType'
+  | 'StringType'
+  | 'EnumType'
   | 'ArrayType'
   | 'MapType'
   | 'RecordType'
@@ -130,6 +140,18 @@ export function inherit(
 /** Defines `key` as an own enumerable data property, even for keys such as `__proto__`. */
 export function defineOwn(target: object, key: string, value: unknown): void {
   Object.defineProperty(target, key, { value, writable: true, enumerable: true, configurable: true })
+}
+
+/**
+ * Whether a reader type can read a writer type of that name: the writer's (full, or with `strict` off unqualified)
+ * name equals the reader's name or one of its aliases (avsc's `hasCompatibleName`).
+ */
+export function compatibleName(reader: AvscType, writer: AvscType, strict: boolean): boolean {
+  if (!writer.name) return true
+  const unqualify = (name: string) => name.slice(name.lastIndexOf('.') + 1)
+  const wanted = strict ? writer.name : unqualify(writer.name)
+  const names = [reader.name, ...(reader.aliases ?? [])].filter((name): name is string => name !== undefined)
+  return names.some((name) => (strict ? name : unqualify(name)) === wanted)
 }
 
 export { avro }

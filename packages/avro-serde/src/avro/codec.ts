@@ -1,5 +1,6 @@
 import { DeserializationError, invalidConfigError, invalidDataError } from '@x/errors'
 import type { AvscType, Resolver } from './avsc-internals.js'
+import { resetZeroByteBudget } from './limits.js'
 import { isUnsafeLongError } from './longs.js'
 import type { NormalizedAvroOptions } from './options.js'
 import { missingNamedType, parseSchema } from './schema-parser.js'
@@ -52,6 +53,20 @@ function asBuffer(bytes: Uint8Array): Buffer {
   return Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)
 }
 
+/** Longest text of a foreign error quoted in a message. */
+const MAX_QUOTED = 200
+
+/** A foreign error's message, cut to a bounded length (it is kept whole as `cause`). */
+function boundedMessage(error: unknown): string {
+  let text: string
+  try {
+    text = error instanceof Error ? error.message : String(error)
+  } catch {
+    text = 'an error that cannot be printed'
+  }
+  return text.length > MAX_QUOTED ? `${text.slice(0, MAX_QUOTED)}…` : text
+}
+
 function issuesMessage(prefix: string, issues: readonly Issue[]): string {
   const shown = issues.slice(0, MAX_ISSUES_IN_MESSAGE).map((issue) => issue.message)
   const more = issues.length - shown.length
@@ -86,24 +101,39 @@ class Codec implements AvroCodec {
 
   #invalid(value: unknown, cause: unknown): TypeError {
     let issues: Issue[]
+    let truncated = false
     try {
-      issues = findIssues(this.type, value)
-    } catch {
+      ;({ issues, truncated } = findIssues(this.type, value))
+    } catch (error) {
+      // Reading the value threw (a getter, a Proxy trap): that is the reason.
+      cause = error
       issues = []
     }
     if (issues.length === 0) {
-      const message = cause instanceof Error ? cause.message : String(cause)
-      issues = [{ path: '', message: `(value): ${message}` }]
+      issues = [{ path: '', message: `(value): ${boundedMessage(cause)}` }]
     }
+    const stopped = truncated
+      ? ` (stopped after ${issues.length} issue${issues.length === 1 ? '' : 's'})`
+      : ''
     return invalidDataError(
-      issuesMessage(`Value does not match the Avro schema ${this.#label}`, issues),
+      issuesMessage(`Value does not match the Avro schema ${this.#label}${stopped}`, issues),
       issues.map((issue) => issue.path),
       cause,
     )
   }
 
   checkStrict(value: unknown): void {
-    const paths = findUndeclaredFields(this.type, value)
+    let paths: string[]
+    try {
+      paths = findUndeclaredFields(this.type, value)
+    } catch (cause) {
+      // Reading the value threw (a getter, a Proxy trap): a data error, not a foreign exception.
+      throw invalidDataError(
+        `Value could not be read to check its fields against the Avro schema ${this.#label} (strict mode): ${boundedMessage(cause)}`,
+        [''],
+        cause,
+      )
+    }
     if (paths.length === 0) return
     const shown = paths.slice(0, MAX_ISSUES_IN_MESSAGE)
     const more = paths.length - shown.length
@@ -125,6 +155,7 @@ class Codec implements AvroCodec {
       this.#within(buffer, offset, stop)
     }
     const resolver = writer === undefined || writer === this ? undefined : this.#resolverFor(writer)
+    resetZeroByteBudget()
     let result: { value: unknown; offset: number }
     try {
       result = this.type.decode(buffer, offset, resolver as never)

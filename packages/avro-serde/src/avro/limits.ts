@@ -9,8 +9,18 @@ import type { AvscType, Tap } from './avsc-internals.js'
 /** Items that take no bytes on the wire (`null`, empty records) allowed per decoded datum. */
 export const MAX_ZERO_BYTE_ITEMS = 1_000_000
 
-let budgetTap: WeakRef<Tap> | undefined
-let budgetLeft = 0
+/**
+ * What is left of the budget of the datum being decoded. Decoding is synchronous and one datum at a time, so one
+ * module-level counter, reset by the codec before each datum, is the whole bookkeeping: it holds no reference to the
+ * input (a `WeakRef` per datum did: WeakRef targets stay alive until the current job ends, so a loop of synchronous
+ * decodes kept every input buffer).
+ */
+let budgetLeft = MAX_ZERO_BYTE_ITEMS
+
+/** Starts the budget of a new datum; the codec calls it before each decode. */
+export function resetZeroByteBudget(): void {
+  budgetLeft = MAX_ZERO_BYTE_ITEMS
+}
 
 function tooMany(count: number, what: string, left: number): DeserializationError {
   return new DeserializationError(
@@ -25,11 +35,7 @@ export function checkCount(tap: Tap, count: number, min: number, what: string): 
     if (count * min > left) throw tooMany(count, what, left)
     return
   }
-  // Items of no bytes: a budget per datum (one datum is read through one Tap).
-  if (budgetTap?.deref() !== tap) {
-    budgetTap = new WeakRef(tap)
-    budgetLeft = MAX_ZERO_BYTE_ITEMS
-  }
+  // Items of no bytes: a budget per datum (see resetZeroByteBudget).
   budgetLeft -= count
   if (budgetLeft < 0 || !Number.isSafeInteger(count)) {
     throw new DeserializationError(

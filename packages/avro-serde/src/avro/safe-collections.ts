@@ -16,6 +16,7 @@ import { asBuffer, DANGEROUS_KEY, invalid, isObjectValue } from './values.js'
  * - block counts are checked against the bytes left before anything is allocated (avsc trusts the count and calls
  *   `new Array(n)`), also when a resolver skips a writer-only field;
  * - a map key `__proto__` becomes an own data property (avsc assigns it, which swaps the map's prototype);
+ * - a map is written from a plain object or from a JavaScript `Map` with string keys (avsc writes a `Map` as `{}`);
  * - bytes and fixed take any `Uint8Array` on write (avsc takes only a `Buffer`), and decode to a `Buffer`.
  * They are ES5 subclasses: avsc freezes its types at the end of their constructor, so state must be set before it.
  */
@@ -88,6 +89,17 @@ function SafeArrayType(this: SafeArray, schema: unknown, opts: unknown): void {
 }
 
 inherit(SafeArrayType, builtins.ArrayType, {
+  // avsc's writer, but a refused value costs nothing to describe (see safe-primitives.ts).
+  _write(this: SafeArray, tap: Tap, value: unknown): void {
+    if (!Array.isArray(value)) throw invalid(value, this)
+    const items = this.itemsType
+    const n = value.length
+    if (n) {
+      tap.writeLong(n)
+      for (let i = 0; i < n; i++) items._write(tap, value[i])
+    }
+    tap.writeLong(0)
+  },
   _read(this: SafeArray, tap: Tap): unknown[] {
     return readArray(tap, this.itemsType, itemMin(this))
   },
@@ -131,6 +143,10 @@ inherit(SafeMapType, builtins.MapType, {
     )
   },
   _write(this: SafeMap, tap: Tap, value: unknown): void {
+    if (value instanceof Map) {
+      writeMapEntries(tap, value, this)
+      return
+    }
     if (!isObjectValue(value)) throw invalid(value, this)
     const values = this.valuesType
     const keys = Object.keys(value)
@@ -152,6 +168,7 @@ inherit(SafeMapType, builtins.MapType, {
     hook?: (v: unknown, t: AvscType) => void,
     path?: string[],
   ) {
+    if (value instanceof Map) return checkMapEntries(this, value, flags, hook, path)
     if (!isObjectValue(value)) {
       hook?.(value, this)
       return false
@@ -171,6 +188,46 @@ inherit(SafeMapType, builtins.MapType, {
     resolver._read = (tap: Tap) => readMap(tap, values)
   },
 })
+
+/** Writes a JavaScript `Map` as an Avro map: every key must be a string (nothing is dropped or converted). */
+function writeMapEntries(tap: Tap, map: Map<unknown, unknown>, type: SafeMap): void {
+  const values = type.valuesType
+  if (map.size) {
+    for (const key of map.keys()) if (typeof key !== 'string') throw invalid(map, type)
+    tap.writeLong(map.size)
+    for (const [key, value] of map) {
+      tap.writeString(key as string)
+      values._write(tap, value)
+    }
+  }
+  tap.writeLong(0)
+}
+
+function checkMapEntries(
+  type: SafeMap,
+  map: Map<unknown, unknown>,
+  flags?: number,
+  hook?: (v: unknown, t: AvscType) => void,
+  path?: string[],
+): boolean {
+  let valid = true
+  for (const [key, value] of map) {
+    if (typeof key !== 'string') {
+      hook?.(map, type)
+      if (!hook) return false
+      valid = false
+      continue
+    }
+    path?.push(key)
+    const ok = type.valuesType._check(value, flags, hook, path)
+    path?.pop()
+    if (!ok) {
+      if (!hook) return false
+      valid = false
+    }
+  }
+  return valid
+}
 
 function SafeBytesType(this: AvscType): void {
   builtins.BytesType.call(this)

@@ -2,13 +2,14 @@ import {
   type AvscField,
   type AvscType,
   builtins,
+  compatibleName,
   defineOwn,
   inherit,
   type Resolver,
   type ResolverOptions,
   type Tap,
 } from './avsc-internals.js'
-import { DANGEROUS_KEY, fieldValue, isObjectValue } from './values.js'
+import { fieldValue, isObjectValue, isPrototypeName } from './values.js'
 
 /**
  * avsc's record type, safe with a field named `__proto__`: avsc's generated constructor does `this.<field> = v`
@@ -30,8 +31,13 @@ interface SafeRecord extends AvscType {
 
 const recordProto = builtins.RecordType.prototype as Record<string, (...args: unknown[]) => unknown>
 
+/**
+ * A record with a field named like an `Object.prototype` member (`__proto__`, `constructor`, `toString`, …) gets
+ * this module's closure-based code: avsc's generated code reads `v.<field>` (finding `Object.prototype`'s member on a
+ * plain object, so the default never applies) and its resolver keys plain objects by field name.
+ */
 function hasDangerousField(type: AvscType): boolean {
-  return type.fields?.some((field) => field.name === DANGEROUS_KEY) ?? false
+  return type.fields?.some((field) => isPrototypeName(field.name)) ?? false
 }
 
 function SafeRecordType(this: SafeRecord, schema: unknown, opts: unknown): void {
@@ -106,14 +112,6 @@ inherit(SafeRecordType, builtins.RecordType, {
     }
   },
 })
-
-function compatibleName(reader: AvscType, writer: AvscType, strict: boolean): boolean {
-  if (!writer.name) return true
-  const unqualify = (name: string) => name.slice(name.lastIndexOf('.') + 1)
-  const wanted = strict ? writer.name : unqualify(writer.name)
-  const names = [reader.name, ...(reader.aliases ?? [])].filter((name): name is string => name !== undefined)
-  return names.some((name) => (strict ? name : unqualify(name)) === wanted)
-}
 
 /**
  * avsc's record resolution (matching by name and aliases, defaults, skipping writer-only fields) without its

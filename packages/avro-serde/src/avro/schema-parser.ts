@@ -65,7 +65,7 @@ function createHook(options: NormalizedAvroOptions): ParseOptions['typeHook'] {
       Object.hasOwn(options.logicalTypes, logicalName)
     ) {
       const Logical = options.logicalTypes[logicalName]!
-      const registry = { ...opts.registry }
+      const registry = Object.assign(Object.create(null), opts.registry)
       const namespace = opts.namespace
       underlyingNext = true
       try {
@@ -156,7 +156,13 @@ export function parseSchema(
   options: NormalizedAvroOptions,
   references: ReadonlyArray<string | object> = [],
 ): ParsedSchema {
-  const opts: ParseOptions = { registry: {}, typeHook: createHook(options), omitRecordMethods: true }
+  // A registry without a prototype: avsc looks named types up by name, and a type named `toString` or
+  // `constructor` must not find `Object.prototype`'s members.
+  const opts: ParseOptions = {
+    registry: Object.create(null),
+    typeHook: createHook(options),
+    omitRecordMethods: true,
+  }
   references.forEach((reference, i) => {
     const what = `schema reference #${i + 1}`
     const json = toJson(reference, what)

@@ -1,6 +1,6 @@
 import type { AvscField, AvscType } from './avsc-internals.js'
 import { formatPath, type Segment } from './paths.js'
-import { fieldValue, isObjectValue } from './values.js'
+import { fieldValue, isMap, isObjectValue } from './values.js'
 
 /**
  * Strict mode: the properties of a value that its record schemas do not declare, at any depth. Runs on every
@@ -88,7 +88,14 @@ class UndeclaredFinder {
         }
         return
       case 'map':
-        if (isObjectValue(value) && holdsRecords(type.valuesType!)) {
+        if (!holdsRecords(type.valuesType!)) return
+        if (isMap(value)) {
+          for (const [key, item] of value) {
+            if (typeof key === 'string') this.within({ key }, type.valuesType!, item)
+          }
+          return
+        }
+        if (isObjectValue(value)) {
           for (const key of Object.keys(value)) this.within({ key }, type.valuesType!, value[key])
         }
         return

@@ -105,7 +105,7 @@ describe('union values that match no branch', () => {
     const codec = codecOf(['int', 'long'])
     const error = thrown(() => codec.encodeInto(5, Buffer.alloc(8), 0))
     expect(error.message).toBe(
-      'Value does not match the Avro schema union: (value): expected a wrapped union value { "<branch>": value } with a branch of int, long, or null, got 5',
+      'Value does not match the Avro schema union: (value): expected a wrapped union value { "<branch>": value } with a branch of int, long, got 5',
     )
   })
 

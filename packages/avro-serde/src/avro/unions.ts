@@ -1,7 +1,8 @@
-import { type AvscType, builtins, inherit } from './avsc-internals.js'
+import { type AvscType, builtins, inherit, type Tap } from './avsc-internals.js'
 import { BuiltinLogicalType, type ValueKind } from './logical-base.js'
 import { isModeLong } from './longs.js'
 import type { UnionMode } from './options.js'
+import { invalid } from './values.js'
 
 /**
  * Union representation. In `'auto'` mode a union is unwrapped (its values are the bare branch values) when every
@@ -121,6 +122,83 @@ inherit(AutoUnionType, builtins.UnwrappedUnionType, {
     const kind = kindOf(value)
     return kind === undefined ? undefined : this._byKind[kind]
   },
+  // avsc's writer, but a refused value costs nothing to describe (avsc's JSON.stringify of it can take exponential
+  // time; the codec describes it itself).
+  _write(this: AutoUnion, tap: Tap, value: unknown): void {
+    const kind = kindOf(value)
+    const index = kind === undefined ? undefined : this._byKind[kind]
+    if (index === undefined) throw invalid(value, this)
+    tap.writeLong(index)
+    if (value !== null) this.types![index]!._write(tap, value)
+  },
+})
+
+interface WrappedUnion extends AvscType {
+  readonly types: readonly AvscType[]
+}
+
+/** The branch index of a wrapped-union branch name; own names only (`'toString'` is no branch). */
+function branchIndex(self: WrappedUnion, name: string): number | undefined {
+  const branches = self.types
+  for (let i = 0; i < branches.length; i++) if (branches[i]!.branchName === name) return i
+  return undefined
+}
+
+function SafeWrappedUnionType(this: WrappedUnion, branches: readonly AvscType[], opts: unknown): void {
+  builtins.WrappedUnionType.call(this, branches, opts)
+}
+
+/**
+ * avsc's wrapped union, with branch names matched against the branches themselves: avsc looks `{ "<name>": v }` up
+ * in a plain object, where `toString` or `__proto__` find `Object.prototype` members. A refused value costs nothing
+ * to describe.
+ */
+inherit(SafeWrappedUnionType, builtins.WrappedUnionType, {
+  _write(this: WrappedUnion, tap: Tap, value: unknown): void {
+    if (value === null) {
+      const index = branchIndex(this, 'null')
+      if (index === undefined) throw invalid(value, this)
+      tap.writeLong(index)
+      return
+    }
+    if (typeof value !== 'object') throw invalid(value, this)
+    const keys = Object.keys(value)
+    const index = keys.length === 1 ? branchIndex(this, keys[0]!) : undefined
+    if (index === undefined) throw invalid(value, this)
+    tap.writeLong(index)
+    this.types[index]!._write(tap, (value as Record<string, unknown>)[keys[0]!])
+  },
+  _check(
+    this: WrappedUnion,
+    value: unknown,
+    flags?: number,
+    hook?: (v: unknown, t: AvscType) => void,
+    path?: string[],
+  ): boolean {
+    let index: number | undefined
+    let name: string | undefined
+    if (value === null) {
+      index = branchIndex(this, 'null')
+    } else if (typeof value === 'object') {
+      const keys = Object.keys(value)
+      if (keys.length === 1) {
+        name = keys[0]!
+        index = branchIndex(this, name)
+      }
+    }
+    if (index === undefined) {
+      hook?.(value, this)
+      return false
+    }
+    if (value === null) return true
+    const branch = this.types[index]!
+    const inner = (value as Record<string, unknown>)[name!]
+    if (!hook) return branch._check(inner, flags)
+    path?.push(name!)
+    const valid = branch._check(inner, flags, hook, path)
+    path?.pop()
+    return valid
+  },
 })
 
 type UnionFactory = new (branches: readonly AvscType[], opts: unknown, table?: unknown) => AvscType
@@ -128,6 +206,6 @@ type UnionFactory = new (branches: readonly AvscType[], opts: unknown, table?: u
 /** The union type of `branches` (already parsed) in `mode`. */
 export function createUnion(branches: readonly AvscType[], opts: unknown, mode: UnionMode): AvscType {
   const table = mode === 'wrapped' ? undefined : branchesByKind(branches)
-  if (table === undefined) return new (builtins.WrappedUnionType as unknown as UnionFactory)(branches, opts)
+  if (table === undefined) return new (SafeWrappedUnionType as unknown as UnionFactory)(branches, opts)
   return new (AutoUnionType as unknown as UnionFactory)(branches, opts, table)
 }

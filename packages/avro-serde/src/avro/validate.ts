@@ -2,7 +2,7 @@ import type { AvscType } from './avsc-internals.js'
 import { BuiltinLogicalType } from './logical-base.js'
 import { isModeLong, longProblem } from './longs.js'
 import { formatPath, type Segment } from './paths.js'
-import { fieldValue, isObjectValue } from './values.js'
+import { fieldValue, isMap, isObjectValue } from './values.js'
 
 /**
  * Explains why a value does not match a schema, by path (see paths.ts for the syntax). Used only after avsc's writer
@@ -17,8 +17,20 @@ export interface Issue {
 
 const MAX_SHOWN_STRING = 32
 
-/** A short description of a value for messages (long strings are cut, byte arrays show their length only). */
+/**
+ * A short description of a value for messages (long strings are cut, byte arrays show their length only): bounded in
+ * time and length whatever the value, and never throwing (a Proxy whose traps throw is "a value that cannot be
+ * inspected").
+ */
 export function describeValue(value: unknown): string {
+  try {
+    return describeShallow(value)
+  } catch {
+    return 'a value that cannot be inspected'
+  }
+}
+
+function describeShallow(value: unknown): string {
   switch (typeof value) {
     case 'string':
       return JSON.stringify(value.length > MAX_SHOWN_STRING ? `${value.slice(0, MAX_SHOWN_STRING)}…` : value)
@@ -38,6 +50,7 @@ export function describeValue(value: unknown): string {
       if (value instanceof Date)
         return Number.isNaN(value.getTime()) ? 'an invalid Date' : `Date ${value.toISOString()}`
       if (value instanceof Uint8Array) return `${value.length} bytes`
+      if (value instanceof Map) return `a Map of ${value.size}`
       return 'an object'
   }
 }
@@ -63,13 +76,19 @@ export function describeType(type: AvscType): string {
     case 'bytes':
       return 'bytes (a Uint8Array)'
     case 'map':
-      return 'map (an object)'
+      return 'map (an object, or a Map with string keys)'
     case 'abstract:long':
       return 'long (a safe integer number or a bigint)'
     case 'union:unwrapped':
       return `one of ${(type.types ?? []).map(branchLabel).join(', ')}`
-    case 'union:wrapped':
-      return `a wrapped union value { "<branch>": value } with a branch of ${(type.types ?? []).map(branchLabel).join(', ')}, or null`
+    case 'union:wrapped': {
+      const branches = type.types ?? []
+      const orNull = branches.some((branch) => branch.typeName === 'null') ? ', or null' : ''
+      return `a wrapped union value { "<branch>": value } with a branch of ${branches
+        .filter((branch) => branch.typeName !== 'null')
+        .map(branchLabel)
+        .join(', ')}${orNull}`
+    }
     default:
       return type.typeName.startsWith('logical:') ? type.typeName.slice('logical:'.length) : type.typeName
   }
@@ -88,11 +107,24 @@ function primitiveProblem(type: AvscType, value: unknown): string | undefined {
   }
 }
 
+/**
+ * Bounds of one search for issues: a value can share sub-objects (a DAG whose paths number 2^depth) or be huge, and
+ * explaining it must take bounded time. Past either bound the search stops; `truncated` says so.
+ */
+export const MAX_ISSUES = 1000
+export const MAX_VISITS = 100_000
+
 class Collector {
   readonly issues: Issue[] = []
   readonly #path: Segment[] = []
+  #visits = 0
+  truncated = false
 
   add(type: AvscType, value: unknown, problem?: string): void {
+    if (this.issues.length >= MAX_ISSUES) {
+      this.truncated = true
+      return
+    }
     const detail = problem === undefined ? '' : ` (${problem})`
     const path = formatPath(this.#path)
     this.issues.push({
@@ -124,6 +156,13 @@ class Collector {
         for (let i = 0; i < value.length; i++) this.within(i, type.itemsType!, value[i])
         return
       case 'map':
+        if (isMap(value)) {
+          for (const [key, item] of value) {
+            if (typeof key === 'string') this.within({ key }, type.valuesType!, item)
+            else this.add(type, value, `a Map key that is not a string: ${describeValue(key)}`)
+          }
+          return
+        }
         if (!isObjectValue(value)) {
           this.add(type, value)
           return
@@ -192,15 +231,28 @@ class Collector {
   }
 
   within(segment: Segment, type: AvscType, value: unknown): void {
+    if (this.truncated || ++this.#visits > MAX_VISITS || this.issues.length >= MAX_ISSUES) {
+      this.truncated = true
+      return
+    }
     this.#path.push(segment)
     this.check(type, value)
     this.#path.pop()
   }
 }
 
-/** Every mismatch between `value` and `type`, by path. Empty when the value matches. */
-export function findIssues(type: AvscType, value: unknown): Issue[] {
+/** The mismatches found, and whether the search stopped at its bounds before it saw the whole value. */
+export interface IssueSearch {
+  readonly issues: Issue[]
+  readonly truncated: boolean
+}
+
+/**
+ * Every mismatch between `value` and `type`, by path (empty when the value matches), up to `MAX_ISSUES` issues and
+ * `MAX_VISITS` visited values. Reading the value may throw (a getter, a Proxy trap): that error is thrown as is.
+ */
+export function findIssues(type: AvscType, value: unknown): IssueSearch {
   const collector = new Collector()
   collector.check(type, value)
-  return collector.issues
+  return { issues: collector.issues, truncated: collector.truncated }
 }

@@ -21,6 +21,7 @@ export {
 } from './errors.js'
 export type { CodedRangeError, CodedTypeError, DataTypeError } from './misuse.js'
 export { idOutOfRangeError, invalidConfigError, invalidDataError } from './misuse.js'
+export { REDACTED, redactSecrets } from './redact-secrets.js'
 export { redactUrl } from './redact-url.js'
 export type { SerdeErrorOptions } from './serde-error.js'
 export { isSerdeError, SERDE_ERROR_BRAND, SerdeError } from './serde-error.js'

@@ -425,3 +425,77 @@ describe('registration answer ids', () => {
     })
   })
 })
+
+describe('credentials a registry or proxy echoes into its error body', () => {
+  const password = 'pw-0123456789'
+  const token = 'tok-ABCDEFGHIJ.klmnop'
+  function dumpOf(error: Error): string {
+    const parts: string[] = []
+    let current: unknown = error
+    for (let depth = 0; depth < 6 && current instanceof Error; depth++) {
+      parts.push(
+        current.message,
+        current.stack ?? '',
+        JSON.stringify(current),
+        inspect(current, { depth: 6 }),
+      )
+      current = current.cause
+    }
+    return parts.join('\n')
+  }
+  function basicUrl(): string {
+    const url = new URL(fixture.url)
+    url.username = 'alice'
+    url.password = password
+    return url.toString()
+  }
+  const basic = `Basic ${Buffer.from(`alice:${password}`).toString('base64')}`
+
+  it.each([
+    [400, 'a lookup refused with 400', 'getSchema'],
+    [404, 'a lookup that is not found', 'getSchema'],
+    [500, 'a lookup that fails with 500', 'getSchemaByGlobalId'],
+    [503, 'a lookup whose retries are used up', 'getSchemaByContentId'],
+    [409, 'a registration refused with 409', 'registerSchema'],
+    [401, 'a request refused with 401', 'getSchema'],
+  ] as const)(
+    'are redacted from %i answers (%s): Basic userinfo in every spelling',
+    async (status, _, method) => {
+      // The proxy quotes what it received: the Authorization header, and the decoded pair.
+      fixture.handle((req, res) =>
+        problem(res, status, `bad header ${req.headers.authorization} for alice:${password} (${password})`),
+      )
+      const c = newClient({ url: basicUrl() })
+      const call =
+        method === 'registerSchema'
+          ? c.registerSchema('a', SCHEMA)
+          : method === 'getSchema'
+            ? c.getSchema('a')
+            : c[method](1)
+      const error = await failure(call)
+      const dump = dumpOf(error)
+      expect(dump).toContain('[REDACTED]')
+      expect(dump).not.toContain(password)
+      expect(dump).not.toContain(basic.slice('Basic '.length))
+    },
+  )
+
+  it('are redacted from error answers: the bearer token of the auth provider', async () => {
+    fixture.handle((req, res) => problem(res, 404, `no artifact for ${req.headers.authorization}`))
+    const c = newClient({ auth: countingProvider([token]) })
+    const error = await failure(c.getSchema('a'))
+    expect(error).toBeInstanceOf(SchemaNotFoundError)
+    expect(error.message).toContain('no artifact for Bearer [REDACTED]')
+    expect(dumpOf(error)).not.toContain(token)
+  })
+
+  it('are redacted from error answers: credential headers given in the options', async () => {
+    fixture.handle((req, res) =>
+      problem(res, 500, `key ${req.headers['x-api-key']}, auth ${req.headers.authorization}`),
+    )
+    const c = newClient({ headers: { 'X-Api-Key': 'k-987654321', Authorization: 'Bearer static-token-42' } })
+    const dump = dumpOf(await failure(c.getSchema('a')))
+    expect(dump).not.toContain('k-987654321')
+    expect(dump).not.toContain('static-token-42')
+  })
+})

@@ -56,6 +56,29 @@ describe('RegistryClient options', () => {
     expectInvalid(construct({ url: url as string }), fragment)
   })
 
+  it('refuses userinfo that is not valid percent-encoding with INVALID_CONFIG, never a URIError, never the secret', () => {
+    let error: unknown
+    try {
+      new RegistryClient({ url: 'http://u:pa%ZZsecretXYZ@127.0.0.1/x', groupId: 'g' })
+    } catch (caught) {
+      error = caught
+    }
+    expect(error).toBeInstanceOf(TypeError)
+    expect(error).not.toBeInstanceOf(URIError)
+    expect((error as { code?: string }).code).toBe('INVALID_CONFIG')
+    const dump = [
+      String(error),
+      (error as Error).stack,
+      JSON.stringify(error),
+      inspect(error, { depth: 5 }),
+      String((error as Error).cause),
+    ].join('\n')
+    expect(dump).toContain('not valid percent-encoding')
+    expect(dump).toContain('http://127.0.0.1/x')
+    expect(dump).not.toContain('pa%ZZ')
+    expect(dump).not.toContain('secretXYZ')
+  })
+
   it('never echoes a url that does not parse (it may hold a password)', () => {
     let message = ''
     try {

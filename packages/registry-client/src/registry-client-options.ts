@@ -69,6 +69,12 @@ export interface ResolvedOptions {
   /** `Basic …` from the URL's userinfo, when there was one and no `auth`. */
   basicAuthorization: string | undefined
   headers: Record<string, string>
+  /**
+   * The credentials the client sends on its own (URL userinfo in every spelling, `Authorization` and other
+   * credential-like extra headers): redacted from any registry text quoted in an error. Tokens of `auth` are added
+   * per request.
+   */
+  secrets: readonly string[]
   fetch: typeof globalThis.fetch
   cacheMaxSize: number
   cacheTtlMs: number | undefined
@@ -124,7 +130,12 @@ function delayOption(
   return value
 }
 
-function parseUrl(value: unknown): { baseUrl: string; displayUrl: string; basic: string | undefined } {
+function parseUrl(value: unknown): {
+  baseUrl: string
+  displayUrl: string
+  basic: string | undefined
+  secrets: string[]
+} {
   if (typeof value !== 'string' && !(value instanceof URL)) {
     throw invalidConfigError(`url must be a string or a URL, got ${describe(value)}`)
   }
@@ -144,14 +155,43 @@ function parseUrl(value: unknown): { baseUrl: string; displayUrl: string; basic:
     throw invalidConfigError(`url must not have a query or a fragment: ${redactUrl(url)}`)
   }
   let basic: string | undefined
+  const secrets: string[] = []
   if (url.username !== '' || url.password !== '') {
-    const credentials = `${decodeURIComponent(url.username)}:${decodeURIComponent(url.password)}`
-    basic = `Basic ${Buffer.from(credentials, 'utf8').toString('base64')}`
+    let user: string
+    let password: string
+    try {
+      user = decodeURIComponent(url.username)
+      password = decodeURIComponent(url.password)
+    } catch {
+      // Never echo the text, nor decodeURIComponent's error: the userinfo is a credential.
+      throw invalidConfigError(
+        `url has a user name or password that is not valid percent-encoding (a '%' must start %XX): ${redactUrl(url)}`,
+      )
+    }
+    const credentials = `${user}:${password}`
+    const encoded = Buffer.from(credentials, 'utf8').toString('base64')
+    basic = `Basic ${encoded}`
+    secrets.push(encoded, credentials, password, url.password, url.username, user)
     url.username = ''
     url.password = ''
   }
   const baseUrl = url.toString().replace(/\/+$/, '')
-  return { baseUrl, displayUrl: redactUrl(baseUrl), basic }
+  return { baseUrl, displayUrl: redactUrl(baseUrl), basic, secrets }
+}
+
+/** Header names whose values are credentials (`Authorization`, `X-Api-Key`, `Cookie`, `X-Auth-Token`, …). */
+const CREDENTIAL_HEADER = /authorization|token|secret|key|cookie|password|credential/i
+
+/** The values of the extra headers that are credentials, with and without their scheme (`Bearer x` and `x`). */
+function headerSecrets(headers: Record<string, string>): string[] {
+  const out: string[] = []
+  for (const [name, value] of Object.entries(headers)) {
+    if (!CREDENTIAL_HEADER.test(name)) continue
+    out.push(value)
+    const space = value.indexOf(' ')
+    if (space > 0) out.push(value.slice(space + 1).trim())
+  }
+  return out
 }
 
 function parseHeaders(value: unknown): Record<string, string> {
@@ -206,7 +246,8 @@ export function resolveOptions(options: RegistryClientOptions): ResolvedOptions 
       `RegistryClient needs an options object with url and groupId, got ${describe(options)}`,
     )
   }
-  const { baseUrl, displayUrl, basic } = parseUrl(options.url)
+  const { baseUrl, displayUrl, basic, secrets } = parseUrl(options.url)
+  const headers = parseHeaders(options.headers)
   if (typeof options.groupId !== 'string' || options.groupId === '') {
     throw invalidConfigError(`groupId must be a non-empty string, got ${describe(options.groupId)}`)
   }
@@ -241,7 +282,8 @@ export function resolveOptions(options: RegistryClientOptions): ResolvedOptions 
     timeoutMs: delayOption('timeoutMs', options.timeoutMs, DEFAULTS.timeoutMs, true),
     auth,
     basicAuthorization: auth === undefined ? basic : undefined,
-    headers: parseHeaders(options.headers),
+    headers,
+    secrets: [...secrets, ...headerSecrets(headers)],
     fetch: options.fetch ?? globalThis.fetch.bind(globalThis),
     cacheMaxSize: integerOption('cacheMaxSize', options.cacheMaxSize, DEFAULTS.cacheMaxSize, 1),
     cacheTtlMs:

@@ -9,6 +9,7 @@ import {
   requireText,
   schemaText,
 } from './call-arguments.js'
+import { linkSignals } from './linked-signal.js'
 import {
   idFromHeaders,
   parseArtifactPage,
@@ -250,18 +251,19 @@ export class RegistryClient {
    */
   async listArtifacts(options: CallOptions = {}): Promise<string[]> {
     this.#assertOpen()
-    const signal = this.#callSignal(options.signal)
-    const ids: string[] = []
-    // Each page starts after the artifacts already received; an empty page ends the loop even if count said more.
-    for (;;) {
-      const answer = await this.#http.send(artifactPageRequest(this.#options.groupId, ids.length), signal)
-      if (!isSuccess(answer)) {
-        throw lookupFailure(this.#place, answer, { groupId: this.#options.groupId }, 'the artifact list')
+    return this.#withCallSignal(options.signal, async (signal) => {
+      const ids: string[] = []
+      // Each page starts after the artifacts already received; an empty page ends the loop even if count said more.
+      for (;;) {
+        const answer = await this.#http.send(artifactPageRequest(this.#options.groupId, ids.length), signal)
+        if (!isSuccess(answer)) {
+          throw lookupFailure(this.#place, answer, { groupId: this.#options.groupId }, 'the artifact list')
+        }
+        const page = this.#usable(() => parseArtifactPage(answer.text))
+        ids.push(...page.artifactIds)
+        if (page.artifactIds.length === 0 || ids.length >= page.count) return ids
       }
-      const page = this.#usable(() => parseArtifactPage(answer.text))
-      ids.push(...page.artifactIds)
-      if (page.artifactIds.length === 0 || ids.length >= page.count) return ids
-    }
+    })
   }
 
   /**
@@ -295,7 +297,9 @@ export class RegistryClient {
       references: requireReferences(options.references),
       content: schemaText(schema),
     }
-    const answer = await this.#http.send(registrationRequest(registration), this.#callSignal(options.signal))
+    const answer = await this.#withCallSignal(options.signal, (signal) =>
+      this.#http.send(registrationRequest(registration), signal),
+    )
     if (!isSuccess(answer)) throw registrationRefused(this.#place, answer, groupId, artifactId)
     let facts: VersionFacts
     try {
@@ -355,16 +359,31 @@ export class RegistryClient {
     if (this.closed) throw new ClientClosedError('The registry client is closed')
   }
 
-  /** The signal of one call: the caller's (if any) and the client's close. */
-  #callSignal(signal: AbortSignal | undefined): AbortSignal {
-    if (signal === undefined) return this.#closing.signal
+  /**
+   * Runs `work` with the signal of one call: the caller's (if any) and the client's close, linked for the time of
+   * the call only (see linked-signal.ts: nothing stays on the long-lived close signal afterwards).
+   */
+  async #withCallSignal<T>(
+    signal: AbortSignal | undefined,
+    work: (signal: AbortSignal) => Promise<T>,
+  ): Promise<T> {
+    if (signal === undefined) return work(this.#closing.signal)
     signal.throwIfAborted()
-    return AbortSignal.any([signal, this.#closing.signal])
+    return this.#linked(signal, work)
   }
 
-  /** The signal of a shared (single-flight) load: aborted when every caller gave up or the client closes. */
-  #flightSignal(flight: AbortSignal): AbortSignal {
-    return AbortSignal.any([flight, this.#closing.signal])
+  /** Runs a shared (single-flight) load with a signal aborted when every caller gave up or the client closes. */
+  #withFlightSignal<T>(flight: AbortSignal, work: (signal: AbortSignal) => Promise<T>): Promise<T> {
+    return this.#linked(flight, work)
+  }
+
+  async #linked<T>(signal: AbortSignal, work: (signal: AbortSignal) => Promise<T>): Promise<T> {
+    const link = linkSignals(signal, this.#closing.signal)
+    try {
+      return await work(link.signal)
+    } finally {
+      link.release()
+    }
   }
 
   #usable<T>(parse: () => T): T {
@@ -378,7 +397,11 @@ export class RegistryClient {
 
   async #loadById(idType: IdType, id: SchemaId, signal: AbortSignal | undefined): Promise<RegisteredSchema> {
     const cache = idType === 'globalId' ? this.#byGlobalId : this.#byContentId
-    return cache.load(idKey(id), (flight) => this.#fetchById(idType, id, this.#flightSignal(flight)), signal)
+    return cache.load(
+      idKey(id),
+      (flight) => this.#withFlightSignal(flight, (linked) => this.#fetchById(idType, id, linked)),
+      signal,
+    )
   }
 
   async #fetchById(idType: IdType, id: SchemaId, signal: AbortSignal): Promise<RegisteredSchema> {
@@ -412,7 +435,9 @@ export class RegistryClient {
     return cache.load(
       idKey(id),
       async (flight) => {
-        const answer = await this.#http.send(referencesRequest(idType, id), this.#flightSignal(flight))
+        const answer = await this.#withFlightSignal(flight, (linked) =>
+          this.#http.send(referencesRequest(idType, id), linked),
+        )
         if (!isSuccess(answer)) {
           throw lookupFailure(
             this.#place,
@@ -436,7 +461,8 @@ export class RegistryClient {
     const ttl = version.startsWith('branch=') ? this.#options.cacheTtlMs : undefined
     return this.#byVersion.load(
       versionKey(groupId, artifactId, version),
-      (flight) => this.#fetchVersion(groupId, artifactId, version, this.#flightSignal(flight)),
+      (flight) =>
+        this.#withFlightSignal(flight, (linked) => this.#fetchVersion(groupId, artifactId, version, linked)),
       signal,
       ttl,
     )

@@ -1,4 +1,4 @@
-import { AuthenticationError, isSerdeError, RegistryConnectionError } from '@x/errors'
+import { AuthenticationError, isSerdeError, RegistryConnectionError, redactSecrets } from '@x/errors'
 import ky from 'ky'
 import pRetry, { AbortError } from 'p-retry'
 import type { ResolvedOptions } from './registry-client-options.js'
@@ -304,7 +304,16 @@ export class RegistryHttp {
         timeout: false,
         throwHttpErrors: false,
       })
-      answer = { status: response.status, headers: response.headers, text: await response.text() }
+      const text = await response.text()
+      // An error body may quote the request's credentials (a registry or proxy echoing `Authorization`): every
+      // message and cause built from it must not.
+      answer = {
+        status: response.status,
+        headers: response.headers,
+        text: response.ok
+          ? text
+          : redactSecrets(text, token === undefined ? options.secrets : [...options.secrets, token]),
+      }
     } catch (error) {
       if (signal.aborted) throw signal.reason
       if (timedOut)

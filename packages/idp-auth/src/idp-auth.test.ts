@@ -1,3 +1,5 @@
+import { createServer } from 'node:http'
+import type { AddressInfo } from 'node:net'
 import { inspect } from 'node:util'
 import { AuthenticationError, isSerdeError } from '@x/errors'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
@@ -50,6 +52,15 @@ function manualClock(start = 0) {
       time = ms
     },
   }
+}
+
+/** The URL of a token endpoint on a loopback port where nothing listens. */
+async function closedPortUrl(): Promise<string> {
+  const server = createServer()
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  const { port } = server.address() as AddressInfo
+  await new Promise<void>((resolve) => server.close(() => resolve()))
+  return `http://127.0.0.1:${port}/token`
 }
 
 async function rejection(promise: Promise<unknown>): Promise<unknown> {
@@ -257,6 +268,55 @@ describe('IdpAuth against a real OpenID provider (oidc-provider 9.13.3)', () => 
     const second = await auth.getToken()
     expect(second).not.toBe(first)
     expect(seen()).toHaveLength(2)
+  })
+
+  it('keeps handing out a token whose refresh failed until it expires, retrying after min(5 s, a quarter of what is left), then fails', async () => {
+    // The provider goes away: token requests then go to a port where nothing listens (a real ECONNREFUSED).
+    const closed = await closedPortUrl()
+    let down = false
+    const fetch: typeof globalThis.fetch = (input, init) => globalThis.fetch(down ? closed : input, init)
+    const clock = manualClock(10_000)
+    const auth = postAuth({ now: clock.now, fetch })
+    const first = await auth.getToken()
+    expect(seen()).toHaveLength(1)
+
+    down = true
+    clock.set(10_000 + 1600) // due for refresh, 400 ms left
+    expect(await auth.getToken()).toBe(first) // the refresh failed: still the cached token
+    clock.set(10_000 + 1650) // within the retry delay (a quarter of 400 ms = 100 ms): no request at all
+    const requests = seen().length
+    expect(await auth.getToken()).toBe(first)
+    expect(await auth.getToken()).toBe(first)
+    clock.set(10_000 + 1701) // the retry delay is over: one more attempt, which fails too
+    expect(await auth.getToken()).toBe(first)
+    expect(seen()).toHaveLength(requests) // the provider saw none of the failed attempts
+    clock.set(10_000 + 2000) // expired
+    const error = await rejection(auth.getToken())
+    expect(error).toBeInstanceOf(AuthenticationError)
+    expect((error as Error).message).toContain('Could not reach the token endpoint')
+
+    down = false // back: the next call gets a fresh token
+    const fresh = await auth.getToken()
+    expect(fresh).not.toBe(first)
+    expect(provider.isValid(fresh)).toBe(true)
+  })
+
+  it('shares one failed refresh among concurrent callers and gives each the still-valid token', async () => {
+    const closed = await closedPortUrl()
+    let down = false
+    let attempts = 0
+    const fetch: typeof globalThis.fetch = (input, init) => {
+      if (down) attempts += 1
+      return globalThis.fetch(down ? closed : input, init)
+    }
+    const clock = manualClock(50_000)
+    const auth = postAuth({ now: clock.now, fetch })
+    const first = await auth.getToken()
+    down = true
+    clock.set(50_000 + 1700)
+    const tokens = await Promise.all(Array.from({ length: 50 }, () => auth.getToken()))
+    expect(new Set(tokens)).toEqual(new Set([first]))
+    expect(attempts).toBe(1)
   })
 
   it('refreshes a 60 s token 12 s before its end (20 % of the lifetime)', async () => {

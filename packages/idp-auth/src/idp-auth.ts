@@ -4,7 +4,7 @@ import {
   type ResolvedIdpAuthOptions,
   resolveIdpAuthOptions,
 } from './idp-auth-options.js'
-import { type CachedToken, scheduleToken } from './refresh-rule.js'
+import { type CachedToken, refreshRetryDelayMs, scheduleToken } from './refresh-rule.js'
 import { buildTokenRequest } from './token-request.js'
 import { parseTokenResponse, unexpectedStatusError } from './token-response.js'
 
@@ -33,7 +33,10 @@ function transportCode(error: unknown): string | undefined {
  * OAuth2 client-credentials tokens (RFC 6749 §4.4) for registry calls, from Keycloak or any other provider.
  * It is a `TokenProvider` of `@x/registry-client`: pass it as the client's `auth`.
  *
- * - A token is reused until less than `min(30 s, 20 % of its lifetime)` is left, then replaced.
+ * - A token is reused until less than `min(30 s, 20 % of its lifetime)` is left, then replaced. When replacing it
+ *   fails while it has not expired yet, it is still handed out (a token endpoint outage shorter than the margin is
+ *   invisible), and the refresh is tried again after `min(5 s, a quarter of the time it has left)`; once it has
+ *   expired, `getToken` fails with the endpoint's error.
  * - Any number of concurrent `getToken` calls share one request.
  * - `invalidate(token)` drops the cached token if it is still `token`, so the next `getToken` fetches a new one.
  *
@@ -44,6 +47,8 @@ export class IdpAuth {
   readonly #options: ResolvedIdpAuthOptions
   #token: CachedToken | undefined
   #flight: Flight | undefined
+  /** After a failed refresh-ahead, the time (on `now`) before which the cached token is served without a request. */
+  #retryRefreshAt = 0
 
   /** @throws {TypeError} code `INVALID_CONFIG` when an option is missing or malformed. */
   constructor(options: IdpAuthOptions) {
@@ -56,15 +61,29 @@ export class IdpAuth {
    * @param signal aborts this caller's wait; the promise then rejects with `signal.reason`. The shared request
    *   is aborted only when every caller waiting for it has aborted.
    * @throws {AuthenticationError} the endpoint could not be reached or did not answer within `timeoutMs`, answered
-   *   other than 200, or its answer lacks a non-empty string `access_token` or a positive `expires_in`. Nothing is
-   *   cached then: a token cached before stays as it was.
+   *   other than 200, or its answer lacks a non-empty string `access_token` or a positive `expires_in`, and no
+   *   cached token is still valid (a cached token that is due for refresh but not expired is returned instead).
+   *   Nothing is cached after a failure: a token cached before stays as it was.
    */
   async getToken(signal?: AbortSignal): Promise<string> {
     signal?.throwIfAborted()
     const cached = this.#token
-    if (cached !== undefined && this.#options.now() < cached.refreshAt) return cached.value
+    if (cached !== undefined) {
+      const now = this.#options.now()
+      // Before its refresh time; or refreshing failed lately and it has not expired: the cached token.
+      if (now < cached.refreshAt || (now < this.#retryRefreshAt && now < cached.expiresAt))
+        return cached.value
+    }
     const flight = this.#flight ?? this.#startFlight()
-    return this.#wait(flight, signal)
+    try {
+      return await this.#wait(flight, signal)
+    } catch (error) {
+      if (signal?.aborted) throw error
+      // A failed refresh-ahead: the token in hand is still good until it expires.
+      const kept = this.#token
+      if (kept !== undefined && this.#options.now() < kept.expiresAt) return kept.value
+      throw error
+    }
   }
 
   /**
@@ -100,10 +119,24 @@ export class IdpAuth {
 
   #startFlight(): Flight {
     const controller = new AbortController()
-    const promise = this.#requestToken(controller.signal).then((token) => {
-      if (this.#flight === flight) this.#token = token
-      return token
-    })
+    const promise = this.#requestToken(controller.signal).then(
+      (token) => {
+        if (this.#flight === flight) {
+          this.#token = token
+          this.#retryRefreshAt = 0
+        }
+        return token
+      },
+      (error: unknown) => {
+        // While a cached token is still valid, wait a little before trying again (no request storm).
+        const kept = this.#token
+        if (kept !== undefined && this.#flight === flight) {
+          const now = this.#options.now()
+          this.#retryRefreshAt = now + refreshRetryDelayMs(kept.expiresAt - now)
+        }
+        throw error
+      },
+    )
     const flight: Flight = { promise, controller, waiters: 0 }
     this.#flight = flight
     // Clears the slot however it ends; also keeps a request nobody waits for any more from an unhandled rejection.

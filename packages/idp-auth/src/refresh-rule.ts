@@ -30,3 +30,14 @@ export function scheduleToken(value: string, lifetimeMs: number, requestedAt: nu
   const expiresAt = requestedAt + lifetimeMs
   return { value, expiresAt, refreshAt: expiresAt - refreshMarginMs(lifetimeMs) }
 }
+
+/** The longest wait before a failed refresh-ahead is tried again. */
+export const MAX_REFRESH_RETRY_MS = 5_000
+
+/**
+ * How long to keep serving a token whose refresh-ahead failed before trying again: `min(5 s, a quarter of the time
+ * it has left)`, so a few more tries fit before it expires and a burst of callers sends no burst of requests.
+ */
+export function refreshRetryDelayMs(leftMs: number): number {
+  return Math.max(0, Math.min(MAX_REFRESH_RETRY_MS, leftMs / 4))
+}

@@ -257,28 +257,36 @@ describe('AuthenticationError for answers that cannot be used', () => {
     expect(error.status).toBe(201)
   })
 
-  it('keeps the previous token after a failed refresh, and does not cache the failure', async () => {
+  it('keeps handing out the previous token after a failed refresh until it expires, and does not cache the failure', async () => {
     const replies: Array<(res: ServerResponse) => void> = [
       (res) => answer(res, 200, { access_token: `${TOKEN}-A`, expires_in: 100 }),
       (res) => answer(res, 503, 'maintenance'),
       (res) => answer(res, 200, { access_token: `${TOKEN}-B`, expires_in: 100 }),
+      (res) => answer(res, 503, 'maintenance'),
+      (res) => answer(res, 503, 'maintenance'),
     ]
     const srv = await serve((res, _req, i) => replies[i]?.(res))
     const clock = manualClock()
     const auth = authFor(srv, { now: clock.now })
     expect(await auth.getToken()).toBe(`${TOKEN}-A`)
 
-    clock.set(90_000) // due for refresh (less than 20 s of 100 s left)
-    const error = await authError(auth.getToken(), `${srv.origin}/token`)
-    expect(error.status).toBe(503)
-
-    clock.set(50_000) // the cached token and its schedule are as they were before the failure
+    clock.set(90_000) // due for refresh (less than 20 s of 100 s left); the refresh fails: A is still valid
+    expect(await auth.getToken()).toBe(`${TOKEN}-A`)
+    expect(srv.requests).toHaveLength(2)
+    clock.set(92_499) // the next try waits min(5 s, 10 s / 4) = 2.5 s: no request before
     expect(await auth.getToken()).toBe(`${TOKEN}-A`)
     expect(srv.requests).toHaveLength(2)
 
-    clock.set(90_000) // and the failure was not cached: the next call asks again
+    clock.set(92_500) // the failure was not cached: this call asks again, and gets B
     expect(await auth.getToken()).toBe(`${TOKEN}-B`)
     expect(srv.requests).toHaveLength(3)
+
+    clock.set(92_500 + 99_000) // B expires at 192 500; its refresh fails and nothing valid is left after it
+    expect(await auth.getToken()).toBe(`${TOKEN}-B`)
+    clock.set(92_500 + 100_000)
+    const error = await authError(auth.getToken(), `${srv.origin}/token`)
+    expect(error.status).toBe(503)
+    expect(srv.requests).toHaveLength(5)
   })
 })
 

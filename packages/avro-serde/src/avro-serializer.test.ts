@@ -290,6 +290,63 @@ describe('AvroSerializer autoRegister', () => {
     )
   })
 
+  it('refuses a schema that is not valid Avro at construction, and registers nothing', async () => {
+    let error: (Error & { code?: string; cause?: unknown }) | undefined
+    try {
+      new AvroSerializer(newClient(), 'AutoInvalid', { autoRegister: true, schema: { type: 'nope' } })
+    } catch (caught) {
+      error = caught as Error & { code?: string }
+    }
+    expect(error).toBeInstanceOf(TypeError)
+    expect(error?.code).toBe('INVALID_CONFIG')
+    expect(error?.message).toContain('the schema to register (autoRegister) is not a valid Avro schema')
+    expect(error?.message).toContain("unknown type name 'nope'")
+    expect(error?.cause).toBeInstanceOf(Error)
+    expect(
+      () =>
+        new AvroSerializer(newClient(), 'AutoInvalid', {
+          autoRegister: true,
+          schema: { type: 'record', name: 'R', fields: [{ name: 'a', type: 'int', default: 'x' }] },
+        }),
+    ).toThrow(expect.objectContaining({ code: 'INVALID_CONFIG' }))
+    expect(registry.requests).toHaveLength(0)
+  })
+
+  it('accepts a schema whose missing named types its references name, and registers it with them', async () => {
+    const address = {
+      type: 'record',
+      name: 'Address',
+      namespace: 'com.example',
+      fields: [{ name: 'city', type: 'string' }],
+    }
+    const { version } = await admin.registerSchema('com.example.Address', address)
+    const serializer = new AvroSerializer(newClient(), 'AutoWithReference', {
+      autoRegister: true,
+      schema: {
+        type: 'record',
+        name: 'Home',
+        namespace: 'com.example',
+        fields: [{ name: 'at', type: 'Address' }],
+      },
+      references: [{ name: 'com.example.Address', artifactId: 'com.example.Address', version: version! }],
+    })
+    const bytes = await serializer.serialize({ at: { city: 'x' } }, ctx)
+    expect(hex(bytes.subarray(5))).toBe('0278')
+    expect(
+      () =>
+        new AvroSerializer(newClient(), 'AutoWithReference', {
+          autoRegister: true,
+          schema: {
+            type: 'record',
+            name: 'Home',
+            namespace: 'com.example',
+            fields: [{ name: 'at', type: 'Street' }],
+          },
+          references: [{ name: 'com.example.Address', artifactId: 'com.example.Address' }],
+        }),
+    ).toThrow(expect.objectContaining({ code: 'INVALID_CONFIG' }))
+  })
+
   it('registers its own schema (as Java does), not only when the artifact is missing', async () => {
     await admin.registerSchema('AutoOwn', person)
     const bytes = await new AvroSerializer(newClient(), 'AutoOwn', {

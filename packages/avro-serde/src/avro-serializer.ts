@@ -10,7 +10,7 @@ import {
   WireFormat,
   writeFrameHeader,
 } from '@x/wire-format'
-import type { AvroCodec } from './avro/index.js'
+import { type AvroCodec, createCodec, isMissingNamedType } from './avro/index.js'
 import { LatestArtifacts } from './latest-artifacts.js'
 import type { SerializedMessage } from './message-headers.js'
 import { cacheBoundOf, cacheTtlOf, checkClient, type RegistryPort } from './registry-port.js'
@@ -40,6 +40,29 @@ const MAX_KEPT_SCRATCH = 1024 * 1024
 
 function messageOf(error: unknown): string {
   return error instanceof Error ? error.message : String(error)
+}
+
+/**
+ * `autoRegister`'s schema must be valid Avro before anything is registered: parsed at construction. A named type it
+ * does not define is accepted only when one of `references` names it (the registry resolves those).
+ */
+function checkSchemaToRegister<T>(options: NormalizedSerializerOptions<T>): void {
+  try {
+    createCodec(options.schema!, options.avro)
+  } catch (error) {
+    const missing = isMissingNamedType(error)
+    if (missing !== undefined && options.references?.some((reference) => reference.name === missing)) return
+    const invalid = invalidConfigError(
+      `AvroSerializer: the schema to register (autoRegister) is not a valid Avro schema: ${messageOf(error)}`,
+    )
+    Object.defineProperty(invalid, 'cause', {
+      value: error,
+      enumerable: false,
+      configurable: true,
+      writable: true,
+    })
+    throw invalid
+  }
 }
 
 /**
@@ -86,6 +109,7 @@ export class AvroSerializer<T = unknown> {
   ) {
     this.#client = checkClient(client, 'AvroSerializer')
     this.#options = normalizeSerializerOptions<T>(artifactIdOrOptions, options)
+    if (this.#options.autoRegister) checkSchemaToRegister(this.#options)
     this.#framed = this.#options.wireFormat === WireFormat.FRAMED_PAYLOAD
     const useId = this.#options.useId
     this.#headerNames = Object.freeze({

@@ -73,5 +73,36 @@ export function schemaText(schema: unknown): string {
       throw invalidConfigError(`schema must be JSON-serializable: ${(error as Error).message}`)
     }
   }
-  throw invalidConfigError(`schema must be a string or an object (an Avro schema), got ${describe(schema)}`)
+  throw invalidConfigError(`schema must be a string or an object (a schema as JSON), got ${describe(schema)}`)
+}
+
+/** The artifact types Apicurio Registry 3 knows. */
+export const ARTIFACT_TYPES: readonly string[] = [
+  'AVRO',
+  'PROTOBUF',
+  'JSON',
+  'OPENAPI',
+  'ASYNCAPI',
+  'GRAPHQL',
+  'KCONNECT',
+  'WSDL',
+  'XSD',
+  'XML',
+]
+
+/** @throws TypeError (code `INVALID_CONFIG`) unless `value` is undefined (→ `AVRO`) or an artifact type. */
+export function requireArtifactType(value: unknown): string {
+  if (value === undefined) return 'AVRO'
+  if (typeof value !== 'string' || !ARTIFACT_TYPES.includes(value)) {
+    throw invalidConfigError(
+      `artifactType must be one of ${ARTIFACT_TYPES.join(', ')}, got ${describe(value)}`,
+    )
+  }
+  return value
+}
+
+/** The content type for a registration: the given one, else the artifact type's usual one. */
+export function contentTypeFor(artifactType: string, value: unknown): string {
+  if (value === undefined) return artifactType === 'PROTOBUF' ? 'application/x-protobuf' : 'application/json'
+  return requireText('contentType', value)
 }

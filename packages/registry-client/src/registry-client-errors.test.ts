@@ -242,7 +242,11 @@ describe('authentication', () => {
         : problem(res, 401, 'User is not authenticated.'),
     )
     const auth = countingProvider(['stale', 'fresh'])
-    await expect(newClient({ auth }).getSchemaByGlobalId(1)).resolves.toEqual({ schema: SCHEMA, globalId: 1 })
+    await expect(newClient({ auth }).getSchemaByGlobalId(1)).resolves.toEqual({
+      schema: SCHEMA,
+      globalId: 1,
+      references: [],
+    })
     expect(auth.invalidated).toEqual(['stale'])
     expect(auth.gets).toBe(2)
     expect(fixture.requests.map((r) => r.headers.authorization)).toEqual(['Bearer stale', 'Bearer fresh'])

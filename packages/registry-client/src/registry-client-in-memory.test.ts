@@ -66,6 +66,7 @@ describe('RegistryClient against InMemoryRegistry', () => {
       groupId: 'orders',
       artifactId: 'user',
       version: '1',
+      references: [],
     })
     expect(seen()).toEqual([
       'GET /groups/orders/artifacts/user/versions/branch=latest',
@@ -75,6 +76,7 @@ describe('RegistryClient against InMemoryRegistry', () => {
     await expect(reader.getSchemaByContentId(registered.contentId ?? 0)).resolves.toEqual({
       schema: USER_TEXT,
       contentId: registered.contentId,
+      references: [],
     })
     expect(registry.requests).toHaveLength(2)
   })

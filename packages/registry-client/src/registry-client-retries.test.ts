@@ -83,7 +83,7 @@ describe('retries of lookups', () => {
       else reply(res, 200, SCHEMA)
     })
     const { client: c, delays } = recordingClient({ maxRetries: 3 })
-    await expect(c.getSchemaByGlobalId(1)).resolves.toEqual({ schema: SCHEMA, globalId: 1 })
+    await expect(c.getSchemaByGlobalId(1)).resolves.toEqual({ schema: SCHEMA, globalId: 1, references: [] })
     expect(fixture.requests).toHaveLength(3)
     expect(delays).toEqual([500, 1000])
   })
@@ -192,7 +192,7 @@ describe('retries of lookups', () => {
     expect(fixture.requests).toHaveLength(1)
     // Nothing was cached and nothing is left running: the next call asks again.
     fixture.handle((_, res) => reply(res, 200, SCHEMA))
-    await expect(c.getSchemaByGlobalId(1)).resolves.toEqual({ schema: SCHEMA, globalId: 1 })
+    await expect(c.getSchemaByGlobalId(1)).resolves.toEqual({ schema: SCHEMA, globalId: 1, references: [] })
     expect(fixture.requests).toHaveLength(2)
   })
 

@@ -53,6 +53,7 @@ describe('getSchema (latest version)', () => {
       groupId: 'orders',
       artifactId: 'user',
       version: '3',
+      references: [],
     })
     expect(fixture.requests.map((r) => `${r.method} ${r.path}`)).toEqual([
       'GET /groups/orders/artifacts/user/versions/branch=latest',
@@ -120,7 +121,7 @@ describe('getSchema (latest version)', () => {
     await c.getSchemaByContentId(64)
     expect(fixture.requests).toHaveLength(2)
     expect(c.peekSchema('user')?.globalId).toBe(47)
-    expect(c.peekSchemaById('contentId', 64)).toEqual({ schema: SCHEMA, contentId: 64 })
+    expect(c.peekSchemaById('contentId', 64)).toEqual({ schema: SCHEMA, contentId: 64, references: [] })
   })
 
   it('refetches the metadata (but not the content) once cacheTtlMs has run out on the injected clock', async () => {
@@ -188,6 +189,7 @@ describe('getSchemaVersion', () => {
       groupId: 'common',
       artifactId: 'com.example.Address',
       version: '1.0+b',
+      references: [],
     })
     await c.getSchemaVersion('com.example.Address', '1.0+b', { groupId: 'common' })
     expect(fixture.requests).toHaveLength(2)
@@ -228,8 +230,8 @@ describe('lookups by identifier', () => {
       else problem(res, 404, 'nope')
     })
     const c = newClient()
-    await expect(c.getSchemaByGlobalId(7)).resolves.toEqual({ schema: SCHEMA, globalId: 7 })
-    await expect(c.getSchemaByContentId(8)).resolves.toEqual({ schema: SCHEMA, contentId: 8 })
+    await expect(c.getSchemaByGlobalId(7)).resolves.toEqual({ schema: SCHEMA, globalId: 7, references: [] })
+    await expect(c.getSchemaByContentId(8)).resolves.toEqual({ schema: SCHEMA, contentId: 8, references: [] })
     expect(fixture.requests.map((r) => r.path)).toEqual(['/ids/globalIds/7', '/ids/contentIds/8'])
   })
 
@@ -242,7 +244,7 @@ describe('lookups by identifier', () => {
     const results = await Promise.all(Array.from({ length: 1000 }, () => c.getSchemaByGlobalId(47)))
     expect(fixture.requests).toHaveLength(1)
     expect(new Set(results).size).toBe(1)
-    expect(results[0]).toEqual({ schema: SCHEMA, globalId: 47 })
+    expect(results[0]).toEqual({ schema: SCHEMA, globalId: 47, references: [] })
   })
 
   it('treats 5 and 5n as the same key', async () => {
@@ -251,7 +253,7 @@ describe('lookups by identifier', () => {
     await c.getSchemaByGlobalId(5)
     await c.getSchemaByGlobalId(5n)
     expect(fixture.requests).toHaveLength(1)
-    expect(c.peekSchemaById('globalId', 5n)).toEqual({ schema: SCHEMA, globalId: 5 })
+    expect(c.peekSchemaById('globalId', 5n)).toEqual({ schema: SCHEMA, globalId: 5, references: [] })
   })
 
   it('does not hold up one key behind a slow one', async () => {
@@ -262,7 +264,7 @@ describe('lookups by identifier', () => {
     const c = newClient()
     const slow = c.getSchemaByGlobalId(1)
     slow.catch(() => undefined)
-    await expect(c.getSchemaByGlobalId(2)).resolves.toEqual({ schema: SCHEMA, globalId: 2 })
+    await expect(c.getSchemaByGlobalId(2)).resolves.toEqual({ schema: SCHEMA, globalId: 2, references: [] })
     expect(fixture.requests.map((r) => r.path).sort()).toEqual(['/ids/globalIds/1', '/ids/globalIds/2'])
   })
 
@@ -400,6 +402,7 @@ describe('identifiers are exact', () => {
     await expect(newClient().getSchemaByContentId(9223372036854775807n)).resolves.toEqual({
       schema: SCHEMA,
       contentId: 9223372036854775807n,
+      references: [],
     })
     expect(fixture.requests[0]?.path).toBe('/ids/contentIds/9223372036854775807')
   })
@@ -497,6 +500,40 @@ describe('registerSchema', () => {
       firstVersion: { content: { content: text, contentType: 'application/json', references } },
     })
     expect(result.references).toEqual(references)
+  })
+
+  it.each([
+    ['JSON', undefined, 'application/json'],
+    ['PROTOBUF', undefined, 'application/x-protobuf'],
+    ['AVRO', 'application/vnd.apache.avro+json', 'application/vnd.apache.avro+json'],
+  ] as const)(
+    'registers an artifactType %s with the content type %s → %s',
+    async (artifactType, contentType, sent) => {
+      fixture.handle(registration())
+      const text =
+        artifactType === 'PROTOBUF'
+          ? 'syntax = "proto3";\nmessage M { string a = 1; }\n'
+          : '{"type":"object"}'
+      await newClient().registerSchema('m', text, { artifactType, ...(contentType ? { contentType } : {}) })
+      const [request] = fixture.requests
+      expect(request?.headers['x-registry-artifacttype']).toBe(artifactType)
+      expect(JSON.parse(request?.body ?? '')).toEqual({
+        artifactId: 'm',
+        artifactType,
+        firstVersion: { content: { content: text, contentType: sent, references: [] } },
+      })
+    },
+  )
+
+  it('refuses an unknown artifactType before any request', async () => {
+    await expect(newClient().registerSchema('m', '{}', { artifactType: 'YAML' })).rejects.toThrow(
+      expect.objectContaining({
+        name: 'TypeError',
+        code: 'INVALID_CONFIG',
+        message: expect.stringContaining('artifactType must be one of AVRO, PROTOBUF, JSON'),
+      }),
+    )
+    expect(fixture.requests).toHaveLength(0)
   })
 
   it('percent-encodes the group in the path and a non-ASCII artifact id in the header', async () => {

@@ -2,8 +2,10 @@ import { setMaxListeners } from 'node:events'
 import { ClientClosedError, invalidConfigError, type SchemaNotFoundInit } from '@x/errors'
 import { type IdType, type SchemaId, toSchemaId } from '@x/wire-format'
 import {
+  contentTypeFor,
   describe,
   optionalFlag,
+  requireArtifactType,
   requireIfExists,
   requireReferences,
   requireText,
@@ -51,7 +53,7 @@ import type {
 } from './types.js'
 
 function freezeSchema(schema: RegisteredSchema): RegisteredSchema {
-  if (schema.references !== undefined) Object.freeze(schema.references)
+  Object.freeze(schema.references)
   return Object.freeze(schema)
 }
 
@@ -289,6 +291,7 @@ export class RegistryClient {
   ): Promise<RegisteredSchema> {
     this.#assertOpen()
     const groupId = this.#options.groupId
+    const artifactType = requireArtifactType(options.artifactType)
     const registration = {
       groupId,
       artifactId: requireText('artifactId', artifactId),
@@ -296,6 +299,8 @@ export class RegistryClient {
       canonical: optionalFlag('canonical', options.canonical),
       references: requireReferences(options.references),
       content: schemaText(schema),
+      artifactType,
+      contentType: contentTypeFor(artifactType, options.contentType),
     }
     const answer = await this.#withCallSignal(options.signal, (signal) =>
       this.#http.send(registrationRequest(registration), signal),
@@ -410,7 +415,8 @@ export class RegistryClient {
       throw lookupFailure(this.#place, answer, { idType, idValue: id }, `${idType} ${idKey(id)}`)
     if (answer.text.trim() === '')
       throw unusableLookup(this.#place, `the content of ${idType} ${idKey(id)} is empty`)
-    const schema: RegisteredSchema = { schema: answer.text, [idType]: id }
+    // The content answer carries no references: the array is empty (the references lookups tell them).
+    const schema: RegisteredSchema = { schema: answer.text, [idType]: id, references: [] }
     // Ids and coordinates in response headers, where a registry sends them (e.g. for deprecated versions).
     const otherType: IdType = idType === 'globalId' ? 'contentId' : 'globalId'
     const other = idFromHeaders(answer.headers, otherType)
@@ -487,7 +493,11 @@ export class RegistryClient {
     if (this.#byContentId.get(idKey(facts.contentId)) === undefined) {
       this.#byContentId.set(
         idKey(facts.contentId),
-        freezeSchema({ schema: schema.schema, contentId: facts.contentId }),
+        freezeSchema({
+          schema: schema.schema,
+          contentId: facts.contentId,
+          references: [...schema.references],
+        }),
       )
     }
     return schema
@@ -507,9 +517,9 @@ export class RegistryClient {
       // The registry leaves `groupId` out for its default group: the group asked for is the one.
       groupId: facts.groupId ?? groupId,
       artifactId: facts.artifactId ?? artifactId,
+      references: references === undefined ? [] : [...references],
     }
     if (facts.version !== undefined) schema.version = facts.version
-    if (references !== undefined) schema.references = [...references]
     return freezeSchema(schema)
   }
 
@@ -520,7 +530,7 @@ export class RegistryClient {
     artifactId: string,
     ifExists: IfExists,
   ): void {
-    const references = registered.references ?? []
+    const references = registered.references
     this.#byGlobalId.set(idKey(facts.globalId), registered)
     this.#byContentId.set(
       idKey(facts.contentId),

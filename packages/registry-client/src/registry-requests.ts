@@ -62,6 +62,8 @@ export interface Registration {
   references: readonly ArtifactReference[]
   ifExists: IfExists
   canonical: boolean
+  artifactType: string
+  contentType: string
 }
 
 /**
@@ -70,19 +72,20 @@ export interface Registration {
  * `FIND_OR_CREATE_VERSION`, where a repeat finds what the first try created.
  */
 export function registrationRequest(registration: Registration): RegistryRequest {
-  const { groupId, artifactId, content, references, ifExists, canonical } = registration
+  const { groupId, artifactId, content, references, ifExists, canonical, artifactType, contentType } =
+    registration
   return {
     method: 'POST',
     path: `/groups/${encodeURIComponent(groupId)}/artifacts?ifExists=${ifExists}${canonical ? '&canonical=true' : ''}`,
     headers: {
       'Content-Type': 'application/json',
       'X-Registry-ArtifactId': headerSafe(artifactId),
-      'X-Registry-ArtifactType': 'AVRO',
+      'X-Registry-ArtifactType': headerSafe(artifactType),
     },
     body: JSON.stringify({
       artifactId,
-      artifactType: 'AVRO',
-      firstVersion: { content: { content, contentType: 'application/json', references } },
+      artifactType,
+      firstVersion: { content: { content, contentType, references } },
     }),
     retry: ifExists === 'FIND_OR_CREATE_VERSION' ? 'always' : 'unsent-only',
   }

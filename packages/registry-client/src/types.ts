@@ -22,7 +22,13 @@ export interface RegisteredSchema {
   groupId?: string
   artifactId?: string
   version?: string
-  references?: ArtifactReference[]
+  /**
+   * The artifact references of this version as far as the answers read tell them; always an array. A registration
+   * fills it with the references it registered. Lookups read the content (and version metadata), which do not list
+   * references, so theirs is empty unless the version was cached from a registration: an empty array means "none
+   * known", and `getReferencesByGlobalId` / `getReferencesByContentId` tell them (one request per id).
+   */
+  references: ArtifactReference[]
 }
 
 /** Anything that hands out bearer tokens. `IdpAuth` from `@x/idp-auth` is one. */
@@ -59,4 +65,16 @@ export interface RegisterSchemaOptions extends CallOptions {
   references?: readonly ArtifactReference[]
   /** Compare canonical forms when looking for an existing version (`canonical=true`). @default false */
   canonical?: boolean
+  /**
+   * The Apicurio artifact type of the schema: `AVRO`, `JSON` (JSON Schema), `PROTOBUF`, or another type the registry
+   * knows (`OPENAPI`, `ASYNCAPI`, `GRAPHQL`, `KCONNECT`, `WSDL`, `XSD`, `XML`).
+   * @default 'AVRO'
+   */
+  artifactType?: string
+  /**
+   * The media type of the content: `application/json` for Avro and JSON Schema, `application/x-protobuf` for
+   * Protobuf `.proto` text.
+   * @default the type's usual one: 'application/x-protobuf' for PROTOBUF, 'application/json' otherwise
+   */
+  contentType?: string
 }

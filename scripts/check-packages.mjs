@@ -44,6 +44,11 @@ const KNOWN_EXPORTS = {
   '@x/registry-client': { RegistryClient: 'function' },
   '@x/registry-testing': { InMemoryRegistry: 'function' },
   '@x/idp-auth': { IdpAuth: 'function' },
+  '@x/serde-core': {
+    SchemaSerializer: 'function',
+    SchemaDeserializer: 'function',
+    TopicIdStrategy: 'function',
+  },
   '@x/avro-serde': { AvroSerializer: 'function', AvroDeserializer: 'function' },
   '@x/serde': { AvroSerializer: 'function', encodeFrame: 'function', SerdeError: 'function' },
   '@x/serde/testing': { InMemoryRegistry: 'function' },

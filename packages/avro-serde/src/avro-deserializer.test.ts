@@ -5,7 +5,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vites
 import { EVERYTHING_SCHEMA, everythingValue } from './avro/test-support/fixtures.js'
 import { AvroDeserializer } from './avro-deserializer.js'
 import { AvroSerializer } from './avro-serializer.js'
-import { TopicIdStrategy } from './strategies.js'
+import { TopicIdStrategy } from './index.js'
 
 const bytesOf = (text: string): Buffer => Buffer.from(text, 'hex')
 const ctx = new SerializationContext('users')
@@ -663,5 +663,44 @@ describe('AvroDeserializer options', () => {
   it('exposes useId, globalId by default', () => {
     expect(new AvroDeserializer(newClient()).useId).toBe('globalId')
     expect(new AvroDeserializer(newClient(), { useId: 'contentId' }).useId).toBe('contentId')
+  })
+})
+
+describe('AvroDeserializer contract fixes (issue 10)', () => {
+  it("with longs: 'number', a long beyond 2^53 is a DeserializationError whose cause is the RangeError", async () => {
+    const { globalId } = await admin.registerSchema('BigLong', {
+      type: 'record',
+      name: 'Big',
+      fields: [{ name: 'n', type: 'long' }],
+    })
+    // 2^60 as an Avro long: zig-zag 2^61, a 9-byte varint.
+    const frame = Buffer.concat([
+      bytesOf('00'),
+      bytesOf(Number(globalId).toString(16).padStart(8, '0')),
+      bytesOf('808080808080808020'),
+    ])
+    const deserializer = new AvroDeserializer(newClient(), { avro: { longs: 'number' } })
+    const error = await rejection(deserializer.deserialize(frame, ctx))
+    expect(error.name).toBe('DeserializationError')
+    expect(error.code).toBe('DESERIALIZATION')
+    expect(error.cause).toBeInstanceOf(RangeError)
+    expect((error.cause as { code?: string }).code).toBe('INVALID_DATA')
+    expect(() => deserializer.deserializeSync(frame, ctx)).toThrow(
+      expect.objectContaining({ name: 'DeserializationError' }),
+    )
+    await expect(new AvroDeserializer(newClient()).deserialize(frame, ctx)).resolves.toEqual({ n: 2n ** 60n })
+  })
+
+  it('accepts a fromDict annotated with the decoded type it expects, and returns what it returns', async () => {
+    const deserializer = new AvroDeserializer(newClient(), {
+      fromDict: (d: Record<string, unknown>) => new Map(Object.entries(d)),
+    })
+    const value: Map<string, unknown> = await deserializer.deserialize(bytesOf(USER_FRAME), ctx)
+    expect(value).toEqual(
+      new Map<string, unknown>([
+        ['id', 'u1'],
+        ['age', 42],
+      ]),
+    )
   })
 })

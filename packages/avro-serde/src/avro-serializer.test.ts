@@ -3,7 +3,7 @@ import { InMemoryRegistry } from '@x/registry-testing'
 import { SerializationContext, WireFormat } from '@x/wire-format'
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest'
 import { AvroSerializer } from './avro-serializer.js'
-import { TopicIdStrategy } from './strategies.js'
+import { TopicIdStrategy } from './index.js'
 
 const hex = (bytes: Uint8Array): string => Buffer.from(bytes).toString('hex')
 const ctx = new SerializationContext('users')
@@ -629,5 +629,20 @@ describe('AvroSerializer options', () => {
   it('exposes useId and wireFormat with their defaults', () => {
     const serializer = new AvroSerializer(client(), 'a')
     expect([serializer.useId, serializer.wireFormat]).toEqual(['globalId', 'FRAMED_PAYLOAD'])
+  })
+})
+
+describe('AvroSerializer contract fixes (issue 10)', () => {
+  it('accepts a toDict annotated with the caller type it takes', async () => {
+    class User {
+      readonly name: string
+      constructor(name: string) {
+        this.name = name
+      }
+    }
+    const serializer = new AvroSerializer<User>(newClient(), 'UserEvent', {
+      toDict: (u: User) => ({ id: u.name, age: 42 }),
+    })
+    expect(hex((await serializer.serialize(new User('u1'), ctx)).subarray(5))).toBe(USER_AVRO)
   })
 })

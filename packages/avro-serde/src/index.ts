@@ -1,18 +1,15 @@
-export type { AvroOptions, AvroTypeHook, LogicalTypeConstructor, LongMode, UnionMode } from './avro/index.js'
-export { AvroDeserializer } from './avro-deserializer.js'
-export { AvroSerializer } from './avro-serializer.js'
-export type { AvroDeserializerOptions } from './deserializer-options.js'
 export type {
+  ArtifactResolver,
   IncomingMessage,
   MessageHeaders,
   MessageHeaderValue,
+  RegistryPort,
   SerializedMessage,
-} from './message-headers.js'
-export type { AvroSerializerArtifactOptions, AvroSerializerOptions } from './serializer-options.js'
-export type { ArtifactResolver } from './strategies.js'
-export {
-  QualifiedRecordIdStrategy,
-  SimpleTopicIdStrategy,
-  TopicIdStrategy,
-  TopicRecordIdStrategy,
-} from './strategies.js'
+} from '@x/serde-core'
+export { SimpleTopicIdStrategy, TopicIdStrategy } from '@x/serde-core'
+export type { AvroOptions, AvroTypeHook, LogicalTypeConstructor, LongMode, UnionMode } from './avro/index.js'
+export type { AvroDeserializerOptions } from './avro-deserializer.js'
+export { AvroDeserializer } from './avro-deserializer.js'
+export type { AvroSerializerArtifactOptions, AvroSerializerOptions } from './avro-serializer.js'
+export { AvroSerializer } from './avro-serializer.js'
+export { QualifiedRecordIdStrategy, TopicRecordIdStrategy } from './avro-strategies.js'

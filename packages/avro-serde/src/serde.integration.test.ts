@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
 import { EVERYTHING_SCHEMA, everythingValue } from './avro/test-support/fixtures.js'
 import { AvroDeserializer } from './avro-deserializer.js'
 import { AvroSerializer } from './avro-serializer.js'
-import { TopicIdStrategy } from './strategies.js'
+import { TopicIdStrategy } from './index.js'
 
 // The serde against a real Apicurio Registry 3 (integration stage: `inject('registryUrl')`, or REGISTRY_URL). All
 // artifacts live in a group unique to the run, so the suite also passes against a long-lived registry; ids are taken

@@ -18,14 +18,18 @@ const secretCause = () => new Error(`upstream said: Bearer ${SECRET}`)
 /** Every class, built with a secret-bearing cause where it takes one, and what it must look like. */
 const cases = [
   {
-    error: new SchemaNotFoundError({ groupId: 'default', artifactId: 'orders-value', cause: secretCause() }),
+    error: new SchemaNotFoundError(undefined, {
+      groupId: 'default',
+      artifactId: 'orders-value',
+      cause: secretCause(),
+    }),
     name: 'SchemaNotFoundError',
     code: 'SCHEMA_NOT_FOUND',
     message: "Schema not found: artifact 'orders-value' in group 'default'",
     fields: { groupId: 'default', artifactId: 'orders-value', status: 404 },
   },
   {
-    error: new RegistryConnectionError({
+    error: new RegistryConnectionError(undefined, {
       url: 'http://127.0.0.1:8080/apis/registry/v3',
       cause: secretCause(),
     }),
@@ -35,7 +39,11 @@ const cases = [
     fields: { url: 'http://127.0.0.1:8080/apis/registry/v3' },
   },
   {
-    error: new SchemaRegistrationError({ artifactId: 'orders-value', status: 409, cause: secretCause() }),
+    error: new SchemaRegistrationError(undefined, {
+      artifactId: 'orders-value',
+      status: 409,
+      cause: secretCause(),
+    }),
     name: 'SchemaRegistrationError',
     code: 'SCHEMA_REGISTRATION',
     message: "Failed to register schema for artifact 'orders-value'",
@@ -120,7 +128,7 @@ describe.each(cases)('$name', ({ error, name, code, message, fields }) => {
 
 describe('SchemaNotFoundError', () => {
   it('names the identifier for id lookups, with idType and idValue set and no artifact fields', () => {
-    const error = new SchemaNotFoundError({ idType: 'globalId', idValue: 2n ** 63n - 1n })
+    const error = new SchemaNotFoundError(undefined, { idType: 'globalId', idValue: 2n ** 63n - 1n })
     expect(error.message).toBe('Schema not found: globalId 9223372036854775807')
     expect(error.idType).toBe('globalId')
     expect(error.idValue).toBe(2n ** 63n - 1n)
@@ -138,7 +146,12 @@ describe('SchemaNotFoundError', () => {
   })
 
   it('mentions a version expression other than the latest, and keeps it in toJSON', () => {
-    const error = new SchemaNotFoundError({ groupId: 'g', artifactId: 'a', version: '3', url: 'http://r/' })
+    const error = new SchemaNotFoundError(undefined, {
+      groupId: 'g',
+      artifactId: 'a',
+      version: '3',
+      url: 'http://r/',
+    })
     expect(error.message).toBe("Schema not found: artifact 'a' version '3' in group 'g'")
     expect(error.toJSON()).toEqual({
       name: 'SchemaNotFoundError',
@@ -153,16 +166,19 @@ describe('SchemaNotFoundError', () => {
   })
 
   it('takes an explicit message and status', () => {
-    const error = new SchemaNotFoundError({ idType: 'contentId', idValue: 5, message: 'gone', status: 410 })
+    const error = new SchemaNotFoundError('gone', { idType: 'contentId', idValue: 5, status: 410 })
     expect([error.message, error.status, error.idValue]).toEqual(['gone', 410, 5])
   })
 })
 
 describe('errors without a cause', () => {
   it.each([
-    ['SchemaNotFoundError', () => new SchemaNotFoundError({ idType: 'contentId', idValue: 1 })],
-    ['RegistryConnectionError', () => new RegistryConnectionError({ url: 'http://r/', status: 500 })],
-    ['SchemaRegistrationError', () => new SchemaRegistrationError({ artifactId: 'a' })],
+    ['SchemaNotFoundError', () => new SchemaNotFoundError(undefined, { idType: 'contentId', idValue: 1 })],
+    [
+      'RegistryConnectionError',
+      () => new RegistryConnectionError(undefined, { url: 'http://r/', status: 500 }),
+    ],
+    ['SchemaRegistrationError', () => new SchemaRegistrationError(undefined, { artifactId: 'a' })],
     ['SerializationError', () => new SerializationError('x')],
     ['ResolverError', () => new ResolverError('x', {})],
     ['DeserializationError', () => new DeserializationError('x', { cause: undefined })],
@@ -176,9 +192,9 @@ describe('errors without a cause', () => {
 
 describe('RegistryConnectionError and SchemaRegistrationError', () => {
   it('carry the status when the registry answered', () => {
-    const connection = new RegistryConnectionError({ url: 'http://r/', status: 500, message: 'HTTP 500' })
+    const connection = new RegistryConnectionError('HTTP 500', { url: 'http://r/', status: 500 })
     expect([connection.url, connection.status, connection.message]).toEqual(['http://r/', 500, 'HTTP 500'])
-    const registration = new SchemaRegistrationError({
+    const registration = new SchemaRegistrationError(undefined, {
       artifactId: 'a',
       groupId: 'g',
       url: 'http://r/',

@@ -1,27 +1,33 @@
-import { SerdeError } from './serde-error.js'
+import { SerdeError, type SerdeErrorOptions } from './serde-error.js'
 
-/** Which kind of registry identifier a lookup used. */
-export type IdKind = 'globalId' | 'contentId'
+/**
+ * Which registry identifier a message or lookup uses: the version's `globalId` or its `contentId`. Defined here, the
+ * package everything depends on, so that errors and framing (`@x/wire-format` re-exports it) share one type.
+ */
+export type IdType = 'globalId' | 'contentId'
 
-/** What a 404 from the registry was about: an artifact (by group and id) or a schema identifier. */
-export interface SchemaNotFoundInit {
-  groupId?: string
-  artifactId?: string
+/**
+ * Every error class of the library takes `(message?, options?)`: the message (a default is built from the options
+ * where the class has one) and one options object holding `cause` and the error's context fields. This is the
+ * options object of `SchemaNotFoundError`: what a 404 from the registry was about, an artifact (by group and id) or
+ * a schema identifier.
+ */
+export interface SchemaNotFoundErrorOptions extends SerdeErrorOptions {
+  groupId?: string | undefined
+  artifactId?: string | undefined
   /** The version expression that was asked for, when not the latest. */
-  version?: string
-  idType?: IdKind
-  idValue?: number | bigint
+  version?: string | undefined
+  idType?: IdType | undefined
+  idValue?: number | bigint | undefined
   /** The registry base URL (without credentials). */
-  url?: string
-  status?: number
-  cause?: unknown
-  message?: string
+  url?: string | undefined
+  status?: number | undefined
 }
 
-function describeNotFound(init: SchemaNotFoundInit): string {
-  if (init.idType !== undefined) return `Schema not found: ${init.idType} ${String(init.idValue)}`
-  const version = init.version === undefined ? '' : ` version '${init.version}'`
-  return `Schema not found: artifact '${init.artifactId ?? ''}'${version} in group '${init.groupId ?? ''}'`
+function describeNotFound(options: SchemaNotFoundErrorOptions): string {
+  if (options.idType !== undefined) return `Schema not found: ${options.idType} ${String(options.idValue)}`
+  const version = options.version === undefined ? '' : ` version '${options.version}'`
+  return `Schema not found: artifact '${options.artifactId ?? ''}'${version} in group '${options.groupId ?? ''}'`
 }
 
 /**
@@ -35,31 +41,30 @@ export class SchemaNotFoundError extends SerdeError {
   declare readonly groupId?: string
   declare readonly artifactId?: string
   declare readonly version?: string
-  declare readonly idType?: IdKind
+  declare readonly idType?: IdType
   declare readonly idValue?: number | bigint
   declare readonly url?: string
   declare readonly status?: number
 
-  constructor(init: SchemaNotFoundInit) {
-    super('SCHEMA_NOT_FOUND', init.message ?? describeNotFound(init), { cause: init.cause })
-    if (init.groupId !== undefined) this.groupId = init.groupId
-    if (init.artifactId !== undefined) this.artifactId = init.artifactId
-    if (init.version !== undefined) this.version = init.version
-    if (init.idType !== undefined) this.idType = init.idType
-    if (init.idValue !== undefined) this.idValue = init.idValue
-    if (init.url !== undefined) this.url = init.url
-    this.status = init.status ?? 404
+  /** @param message - Default: `Schema not found: …` built from the options. */
+  constructor(message?: string, options: SchemaNotFoundErrorOptions = {}) {
+    super('SCHEMA_NOT_FOUND', message ?? describeNotFound(options), options)
+    if (options.groupId !== undefined) this.groupId = options.groupId
+    if (options.artifactId !== undefined) this.artifactId = options.artifactId
+    if (options.version !== undefined) this.version = options.version
+    if (options.idType !== undefined) this.idType = options.idType
+    if (options.idValue !== undefined) this.idValue = options.idValue
+    if (options.url !== undefined) this.url = options.url
+    this.status = options.status ?? 404
   }
 }
 
-/** Where a registry request failed and why. */
-export interface RegistryConnectionInit {
+/** Options of `RegistryConnectionError`: where a registry request failed. */
+export interface RegistryConnectionErrorOptions extends SerdeErrorOptions {
   /** The registry base URL (without credentials). */
   url: string
   /** The HTTP status, when the registry answered (a non-retried error status, or the last retried one). */
-  status?: number
-  cause?: unknown
-  message?: string
+  status?: number | undefined
 }
 
 /**
@@ -72,23 +77,20 @@ export class RegistryConnectionError extends SerdeError {
   readonly url: string
   declare readonly status?: number
 
-  constructor(init: RegistryConnectionInit) {
-    super('REGISTRY_CONNECTION', init.message ?? `Unable to use the registry at ${init.url}`, {
-      cause: init.cause,
-    })
-    this.url = init.url
-    if (init.status !== undefined) this.status = init.status
+  /** @param message - Default: `Unable to use the registry at <url>`. */
+  constructor(message: string | undefined, options: RegistryConnectionErrorOptions) {
+    super('REGISTRY_CONNECTION', message ?? `Unable to use the registry at ${options.url}`, options)
+    this.url = options.url
+    if (options.status !== undefined) this.status = options.status
   }
 }
 
-/** What a failed registration was for. */
-export interface SchemaRegistrationInit {
+/** Options of `SchemaRegistrationError`: what a failed registration was for. */
+export interface SchemaRegistrationErrorOptions extends SerdeErrorOptions {
   artifactId: string
-  groupId?: string
-  url?: string
-  status?: number
-  cause?: unknown
-  message?: string
+  groupId?: string | undefined
+  url?: string | undefined
+  status?: number | undefined
 }
 
 /**
@@ -102,28 +104,24 @@ export class SchemaRegistrationError extends SerdeError {
   declare readonly url?: string
   declare readonly status?: number
 
-  constructor(init: SchemaRegistrationInit) {
+  /** @param message - Default: `Failed to register schema for artifact '<artifactId>'`. */
+  constructor(message: string | undefined, options: SchemaRegistrationErrorOptions) {
     super(
       'SCHEMA_REGISTRATION',
-      init.message ?? `Failed to register schema for artifact '${init.artifactId}'`,
-      { cause: init.cause },
+      message ?? `Failed to register schema for artifact '${options.artifactId}'`,
+      options,
     )
-    this.artifactId = init.artifactId
-    if (init.groupId !== undefined) this.groupId = init.groupId
-    if (init.url !== undefined) this.url = init.url
-    if (init.status !== undefined) this.status = init.status
+    this.artifactId = options.artifactId
+    if (options.groupId !== undefined) this.groupId = options.groupId
+    if (options.url !== undefined) this.url = options.url
+    if (options.status !== undefined) this.status = options.status
   }
-}
-
-/** Options of the errors that carry only a message and a cause. */
-export interface CauseOptions {
-  cause?: unknown
 }
 
 /** The `toDict` hook threw (its error is the `cause`), or the registry schema could not be used for writing. */
 export class SerializationError extends SerdeError {
   override name = 'SerializationError'
-  constructor(message: string, options?: CauseOptions) {
+  constructor(message: string, options?: SerdeErrorOptions) {
     super('SERIALIZATION', message, options)
   }
 }
@@ -131,13 +129,13 @@ export class SerializationError extends SerdeError {
 /** An artifact resolver threw (its error is the `cause`) or returned something other than a non-empty string. */
 export class ResolverError extends SerdeError {
   override name = 'ResolverError'
-  constructor(message: string, options?: CauseOptions) {
+  constructor(message: string, options?: SerdeErrorOptions) {
     super('RESOLVER', message, options)
   }
 }
 
 /** Options of `DeserializationError`. */
-export interface DeserializationErrorOptions extends CauseOptions {
+export interface DeserializationErrorOptions extends SerdeErrorOptions {
   /** The schema identifier read from the message, when one was read. */
   schemaId?: number | bigint
 }
@@ -157,7 +155,7 @@ export class DeserializationError extends SerdeError {
 }
 
 /** Options of `AuthenticationError`. */
-export interface AuthenticationErrorOptions extends CauseOptions {
+export interface AuthenticationErrorOptions extends SerdeErrorOptions {
   /** The token endpoint or registry URL, without credentials. */
   url?: string
   status?: number
@@ -181,7 +179,7 @@ export class AuthenticationError extends SerdeError {
 /** A method was called on a registry client after `close()`. The message contains `closed`. */
 export class ClientClosedError extends SerdeError {
   override name = 'ClientClosedError'
-  constructor(message = 'The registry client is closed') {
-    super('CLIENT_CLOSED', message)
+  constructor(message = 'The registry client is closed', options?: SerdeErrorOptions) {
+    super('CLIENT_CLOSED', message, options)
   }
 }

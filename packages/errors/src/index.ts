@@ -1,13 +1,13 @@
 export type { ErrorCode, MisuseErrorCode, SerdeErrorCode } from './codes.js'
 export { ERROR_CODES } from './codes.js'
+export { describeValue, messageOf } from './describe.js'
 export type {
   AuthenticationErrorOptions,
-  CauseOptions,
   DeserializationErrorOptions,
-  IdKind,
-  RegistryConnectionInit,
-  SchemaNotFoundInit,
-  SchemaRegistrationInit,
+  IdType,
+  RegistryConnectionErrorOptions,
+  SchemaNotFoundErrorOptions,
+  SchemaRegistrationErrorOptions,
 } from './errors.js'
 export {
   AuthenticationError,

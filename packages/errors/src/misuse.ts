@@ -22,9 +22,12 @@ function withCode<E extends Error>(error: E, code: MisuseErrorCode): E {
   return error
 }
 
-/** A `TypeError` (code `INVALID_CONFIG`) for a misused option or argument. */
-export function invalidConfigError(message: string): CodedTypeError {
-  return withCode(new TypeError(message), 'INVALID_CONFIG') as CodedTypeError
+/** A `TypeError` (code `INVALID_CONFIG`) for a misused option or argument; `cause` for what it was found with. */
+export function invalidConfigError(message: string, cause?: unknown): CodedTypeError {
+  return withCode(
+    new TypeError(message, cause === undefined ? undefined : { cause }),
+    'INVALID_CONFIG',
+  ) as CodedTypeError
 }
 
 /** A `TypeError` (code `INVALID_DATA`) for a value that does not match its schema. */

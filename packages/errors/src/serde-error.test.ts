@@ -40,7 +40,7 @@ describe('isSerdeError', () => {
   })
 
   it('filters by code', () => {
-    const error = new SchemaNotFoundError({ idType: 'globalId', idValue: 1 })
+    const error = new SchemaNotFoundError(undefined, { idType: 'globalId', idValue: 1 })
     expect(isSerdeError(error, 'SCHEMA_NOT_FOUND')).toBe(true)
     expect(isSerdeError(error, 'DESERIALIZATION')).toBe(false)
     expect(isSerdeError(new DeserializationError('x'), ERROR_CODES.DESERIALIZATION)).toBe(true)

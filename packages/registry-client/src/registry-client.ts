@@ -1,5 +1,5 @@
 import { setMaxListeners } from 'node:events'
-import { ClientClosedError, invalidConfigError, type SchemaNotFoundInit } from '@x/errors'
+import { ClientClosedError, invalidConfigError, type SchemaNotFoundErrorOptions } from '@x/errors'
 import { type IdType, type SchemaId, toSchemaId } from '@x/wire-format'
 import {
   contentTypeFor,
@@ -482,7 +482,7 @@ export class RegistryClient {
   ): Promise<RegisteredSchema> {
     const answer = await this.#http.send(versionMetadataRequest(groupId, artifactId, version), signal)
     if (!isSuccess(answer)) {
-      const notFound: SchemaNotFoundInit = { groupId, artifactId }
+      const notFound: SchemaNotFoundErrorOptions = { groupId, artifactId }
       if (version !== LATEST) notFound.version = version
       throw lookupFailure(this.#place, answer, notFound, `version '${version}' of artifact '${artifactId}'`)
     }

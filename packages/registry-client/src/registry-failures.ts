@@ -1,7 +1,7 @@
 import {
   RegistryConnectionError,
   SchemaNotFoundError,
-  type SchemaNotFoundInit,
+  type SchemaNotFoundErrorOptions,
   SchemaRegistrationError,
 } from '@x/errors'
 import { describeStatus, type RegistryAnswer, RegistryFailureCause } from './registry-http.js'
@@ -14,7 +14,7 @@ export interface RegistryPlace {
   looksLikeV3Root: boolean
 }
 
-function describeSubject(notFound: SchemaNotFoundInit): string {
+function describeSubject(notFound: SchemaNotFoundErrorOptions): string {
   if (notFound.idType !== undefined) return `${notFound.idType} ${String(notFound.idValue)}`
   if (notFound.artifactId === undefined) return `group '${notFound.groupId}'`
   const version = notFound.version === undefined ? '' : ` version '${notFound.version}'`
@@ -29,7 +29,7 @@ function describeSubject(notFound: SchemaNotFoundInit): string {
 export function lookupFailure(
   place: RegistryPlace,
   answer: RegistryAnswer,
-  notFound: SchemaNotFoundInit,
+  notFound: SchemaNotFoundErrorOptions,
   what: string,
 ): SchemaNotFoundError | RegistryConnectionError {
   const cause = new RegistryFailureCause(describeStatus(answer), { status: answer.status })
@@ -37,30 +37,36 @@ export function lookupFailure(
     const hint = place.looksLikeV3Root
       ? ''
       : '. Is url the v3 API root (it usually ends in /apis/registry/v3)?'
-    return new SchemaNotFoundError({
-      ...notFound,
-      url: place.url,
-      status: 404,
-      cause,
-      message: `Schema not found: ${describeSubject(notFound)} (the registry at ${place.url} answered ${describeStatus(answer)})${hint}`,
-    })
+    return new SchemaNotFoundError(
+      `Schema not found: ${describeSubject(notFound)} (the registry at ${place.url} answered ${describeStatus(answer)})${hint}`,
+      {
+        ...notFound,
+        url: place.url,
+        status: 404,
+        cause,
+      },
+    )
   }
-  return new RegistryConnectionError({
-    url: place.url,
-    status: answer.status,
-    cause,
-    message: `The registry at ${place.url} answered ${describeStatus(answer)} when asked for ${what}`,
-  })
+  return new RegistryConnectionError(
+    `The registry at ${place.url} answered ${describeStatus(answer)} when asked for ${what}`,
+    {
+      url: place.url,
+      status: answer.status,
+      cause,
+    },
+  )
 }
 
 /** A 200 lookup answer that cannot be used: `RegistryConnectionError` with status 200. */
 export function unusableLookup(place: RegistryPlace, problem: string): RegistryConnectionError {
-  return new RegistryConnectionError({
-    url: place.url,
-    status: 200,
-    message: `The registry at ${place.url} answered HTTP 200 with an unusable body: ${problem}`,
-    cause: new RegistryFailureCause(problem, { status: 200 }),
-  })
+  return new RegistryConnectionError(
+    `The registry at ${place.url} answered HTTP 200 with an unusable body: ${problem}`,
+    {
+      url: place.url,
+      status: 200,
+      cause: new RegistryFailureCause(problem, { status: 200 }),
+    },
+  )
 }
 
 /** A registration the registry refused (an error status other than those retried or 401/403). */
@@ -70,14 +76,16 @@ export function registrationRefused(
   groupId: string,
   artifactId: string,
 ): SchemaRegistrationError {
-  return new SchemaRegistrationError({
-    artifactId,
-    groupId,
-    url: place.url,
-    status: answer.status,
-    message: `The registry at ${place.url} refused to register artifact '${artifactId}' in group '${groupId}': ${describeStatus(answer)}`,
-    cause: new RegistryFailureCause(describeStatus(answer), { status: answer.status }),
-  })
+  return new SchemaRegistrationError(
+    `The registry at ${place.url} refused to register artifact '${artifactId}' in group '${groupId}': ${describeStatus(answer)}`,
+    {
+      artifactId,
+      groupId,
+      url: place.url,
+      status: answer.status,
+      cause: new RegistryFailureCause(describeStatus(answer), { status: answer.status }),
+    },
+  )
 }
 
 /** A registration answered with a success status but without usable ids. */
@@ -88,12 +96,14 @@ export function registrationUnusable(
   artifactId: string,
   problem: string,
 ): SchemaRegistrationError {
-  return new SchemaRegistrationError({
-    artifactId,
-    groupId,
-    url: place.url,
-    status: answer.status,
-    message: `The registry at ${place.url} answered the registration of artifact '${artifactId}' with HTTP ${answer.status} but no usable ids: ${problem}`,
-    cause: new RegistryFailureCause(problem, { status: answer.status }),
-  })
+  return new SchemaRegistrationError(
+    `The registry at ${place.url} answered the registration of artifact '${artifactId}' with HTTP ${answer.status} but no usable ids: ${problem}`,
+    {
+      artifactId,
+      groupId,
+      url: place.url,
+      status: answer.status,
+      cause: new RegistryFailureCause(problem, { status: answer.status }),
+    },
+  )
 }

@@ -229,18 +229,22 @@ export class RegistryHttp {
     const tries = attempts === 1 ? '1 attempt' : `${attempts} attempts`
     if (failure.answer !== undefined) {
       const status = failure.answer.status
-      return new RegistryConnectionError({
-        url,
-        status,
-        message: `The registry at ${url} answered ${describeStatus(failure.answer)} after ${tries}`,
-        cause: new RegistryFailureCause(describeStatus(failure.answer), { status }),
-      })
+      return new RegistryConnectionError(
+        `The registry at ${url} answered ${describeStatus(failure.answer)} after ${tries}`,
+        {
+          url,
+          status,
+          cause: new RegistryFailureCause(describeStatus(failure.answer), { status }),
+        },
+      )
     }
-    return new RegistryConnectionError({
-      url,
-      message: `Unable to reach the registry at ${url} after ${tries}: ${failure.message}`,
-      cause: new RegistryFailureCause(failure.message, { code: failure.code }),
-    })
+    return new RegistryConnectionError(
+      `Unable to reach the registry at ${url} after ${tries}: ${failure.message}`,
+      {
+        url,
+        cause: new RegistryFailureCause(failure.message, { code: failure.code }),
+      },
+    )
   }
 
   async #headers(

@@ -7,8 +7,8 @@ import { describeValue, truncate } from './describe.js'
  */
 export type SchemaId = number | bigint
 
-/** Which identifier of a registered schema version is meant. */
-export type IdType = 'globalId' | 'contentId'
+/** Which identifier of a registered schema version is meant (defined in `@x/errors`, shared by every package). */
+export type { IdType } from '@x/errors'
 
 /** @internal Smallest signed 64-bit value, -2^63. */
 export const INT64_MIN = -(2n ** 63n)

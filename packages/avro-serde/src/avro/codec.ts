@@ -18,6 +18,8 @@ export interface AvroCodec {
   readonly schema: object
   /** The full name of a record, enum or fixed schema (`com.example.User`), for the record strategies. */
   readonly fullName: string | undefined
+  /** The same as `fullName` (the name the core's codec interface uses). */
+  readonly recordName: string | undefined
   /**
    * Writes the Avro binary of `value` into `target` from `offset`. Returns the end offset, or a negative number:
    * the bytes missing when `target` is too small (grow it by at least that much and call again). A value that does
@@ -77,6 +79,7 @@ class Codec implements AvroCodec {
   readonly type: AvscType
   readonly schema: object
   readonly fullName: string | undefined
+  readonly recordName: string | undefined
   readonly #label: string
   /** Resolvers by writer codec; a failure is kept as its cause (a fresh error is thrown each time). */
   #resolvers: WeakMap<AvroCodec, Resolver | { failure: unknown }> | undefined
@@ -88,6 +91,7 @@ class Codec implements AvroCodec {
     this.schema = schema
     const named = type.typeName.startsWith('logical:') ? type.underlyingType : type
     this.fullName = named !== undefined && named.name !== undefined ? named.name : undefined
+    this.recordName = this.fullName
     this.#label = label(type)
   }
 

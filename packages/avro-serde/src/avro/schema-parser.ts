@@ -113,8 +113,7 @@ function toJson(schema: string | object, what: string): unknown {
 }
 
 function schemaError(what: string, detail: string, cause: unknown, missing?: string): CodedTypeError {
-  const error = invalidConfigError(`Invalid Avro ${what}: ${detail}`)
-  Object.defineProperty(error, 'cause', { value: cause, writable: true, configurable: true })
+  const error = invalidConfigError(`Invalid Avro ${what}: ${detail}`, cause)
   if (missing !== undefined) Object.defineProperty(error, MISSING_NAMED_TYPE, { value: missing })
   return error
 }

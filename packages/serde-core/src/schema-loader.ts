@@ -1,7 +1,8 @@
+import { messageOf } from '@x/errors'
 import type { ArtifactReference, RegisteredSchema } from '@x/registry-client'
 import type { IdType, SchemaId } from '@x/wire-format'
-import { type AvroCodec, createCodec, isMissingNamedType, type NormalizedAvroOptions } from './avro/index.js'
 import type { RegistryPort } from './registry-port.js'
+import type { ResolvedReference, SchemaCodec, SchemaFormat } from './schema-format.js'
 
 /** @internal Builds the error to throw when a registry schema cannot be used (Serialization- or DeserializationError). */
 export type SchemaFailure = (message: string, cause: unknown) => Error
@@ -14,50 +15,47 @@ export interface SchemaOrigin {
   label: string
 }
 
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error)
-}
-
 /**
  * @internal Parses a registry schema into a codec. A schema that parses on its own costs no request. One that
- * names types it does not define (Apicurio artifact references, as the Java serde registers nested records) is
- * parsed again together with its references: the reference list is fetched once by the schema's id (unless the
- * registry already told it), then each referenced artifact's content, recursively, depth first, each artifact once
- * (cycles end). Registry errors reach the caller as they are; a schema that still does not parse is `fail(…)`.
+ * names types, `$ref`s or imports it does not hold (Apicurio artifact references, as the Java serdes register nested
+ * records, referenced JSON Schemas and imported `.proto` files) is parsed again together with its references: the
+ * reference list is fetched once by the schema's id (unless the registry already told it), then each referenced
+ * artifact's content, recursively, depth first, each artifact version once (cycles end). Registry errors reach the
+ * caller as they are; a schema that still does not parse is `fail(…)`.
  */
-export async function parseRegistered(
+export async function parseRegistered<C extends SchemaCodec>(
   client: RegistryPort,
+  format: SchemaFormat<C>,
   registered: RegisteredSchema,
   origin: SchemaOrigin,
-  avro: NormalizedAvroOptions,
   fail: SchemaFailure,
-): Promise<AvroCodec> {
+): Promise<C> {
   try {
-    return createCodec(registered.schema, avro)
+    return format.parse(registered.schema)
   } catch (error) {
-    if (!isMissingNamedType(error)) {
+    if (!format.needsReferences(error)) {
       throw fail(
-        `The registry schema of ${origin.label} is not a valid Avro schema: ${messageOf(error)}`,
+        `The registry schema of ${origin.label} is not a valid ${format.name} schema: ${messageOf(error)}`,
         error,
       )
     }
   }
   const references =
-    registered.references !== undefined && registered.references.length > 0
+    registered.references.length > 0
       ? registered.references
       : await (origin.idType === 'globalId'
           ? client.getReferencesByGlobalId(origin.id)
           : client.getReferencesByContentId(origin.id))
-  const schemas = await collectReferences(client, references, avro)
+  const resolved = await collectReferences(client, format, references)
   try {
-    return createCodec(registered.schema, avro, schemas)
+    return format.parse(registered.schema, resolved)
   } catch (error) {
     const detail =
       references.length === 0
-        ? ' (it uses named types it does not define, and the registry lists no references)'
+        ? ' (it uses definitions it does not hold, and the registry lists no references)'
         : ''
     throw fail(
-      `The registry schema of ${origin.label} is not a valid Avro schema${detail}: ${messageOf(error)}`,
+      `The registry schema of ${origin.label} is not a valid ${format.name} schema${detail}: ${messageOf(error)}`,
       error,
     )
   }
@@ -71,16 +69,16 @@ function referenceKey(reference: ArtifactReference): string {
 }
 
 /**
- * @internal The texts of the referenced schemas, dependencies before the schemas that use them (depth first), each
- * artifact version once (so cycles end). A referenced schema that parses on its own costs one request (its
- * content); one that names types it does not define has its own references fetched (by its `globalId`) first.
+ * @internal The referenced schemas, dependencies before the schemas that use them (depth first), each artifact
+ * version once (so cycles end). A referenced schema that parses on its own costs one request (its content); one that
+ * needs references of its own has them fetched (by its `globalId`) first.
  */
 export async function collectReferences(
   client: RegistryPort,
+  format: SchemaFormat,
   references: readonly ArtifactReference[],
-  avro: NormalizedAvroOptions,
-): Promise<string[]> {
-  const ordered: string[] = []
+): Promise<ResolvedReference[]> {
+  const ordered: ResolvedReference[] = []
   const seen = new Set<string>()
   const visit = async (reference: ArtifactReference): Promise<void> => {
     const key = referenceKey(reference)
@@ -92,26 +90,28 @@ export async function collectReferences(
       // A reference without a group points into the registry's `default` group, whatever the client's group is.
       { groupId: reference.groupId ?? DEFAULT_GROUP },
     )
-    let nested: readonly ArtifactReference[] | undefined = version.references
-    if (
-      (nested === undefined || nested.length === 0) &&
-      version.globalId !== undefined &&
-      !parsesAlone(version.schema, avro)
-    ) {
+    let nested: readonly ArtifactReference[] = version.references
+    if (nested.length === 0 && version.globalId !== undefined && !parsesAlone(format, version.schema)) {
       nested = await client.getReferencesByGlobalId(version.globalId)
     }
-    for (const child of nested ?? []) await visit(child)
-    ordered.push(version.schema)
+    for (const child of nested) await visit(child)
+    ordered.push({
+      name: reference.name,
+      schema: version.schema,
+      groupId: reference.groupId,
+      artifactId: reference.artifactId,
+      version: reference.version ?? version.version,
+    })
   }
   for (const reference of references) await visit(reference)
   return ordered
 }
 
-function parsesAlone(schema: string, avro: NormalizedAvroOptions): boolean {
+function parsesAlone(format: SchemaFormat, schema: string): boolean {
   try {
-    createCodec(schema, avro)
+    format.parse(schema)
     return true
   } catch (error) {
-    return !isMissingNamedType(error)
+    return !format.needsReferences(error)
   }
 }

@@ -3,15 +3,18 @@ import type { ArtifactReference, IfExists, RegisteredSchema } from '@x/registry-
 import type { IdType, SchemaId } from '@x/wire-format'
 
 /**
- * @internal The part of `RegistryClient` the serializer and deserializer use. Written out so that the serde
- * depends on behaviour, not on the class, and so that the check at construction can say which method is missing.
+ * What a serializer or deserializer needs of a registry client: `RegistryClient` of `@x/registry-client` is one.
+ * Written out so that the serdes depend on behaviour, not on the class (a wrapper, a test double or another copy of
+ * the client package fits), and so that the check at construction can say which method is missing.
  */
 export interface RegistryPort {
+  /** The latest version of an artifact in the client's group. */
   getSchema(artifactId: string): Promise<RegisteredSchema>
   getSchemaByGlobalId(id: SchemaId): Promise<RegisteredSchema>
   getSchemaByContentId(id: SchemaId): Promise<RegisteredSchema>
   getReferencesByGlobalId(id: SchemaId): Promise<readonly ArtifactReference[]>
   getReferencesByContentId(id: SchemaId): Promise<readonly ArtifactReference[]>
+  /** A version (or version expression such as `branch=latest`) of an artifact, in `groupId` or the client's group. */
   getSchemaVersion(
     artifactId: string,
     version: string,
@@ -20,9 +23,17 @@ export interface RegistryPort {
   registerSchema(
     artifactId: string,
     schema: string | object,
-    options?: { ifExists?: IfExists; references?: ArtifactReference[] },
+    options?: {
+      ifExists?: IfExists
+      references?: readonly ArtifactReference[]
+      artifactType?: string
+      contentType?: string
+    },
   ): Promise<RegisteredSchema>
+  /** The lifetime of latest-version entries, when the client has one (the serdes' own caches follow it). */
   readonly cacheTtlMs?: number | undefined
+  /** The bound of the client's caches (the serdes' own caches follow it). */
+  readonly cacheMaxSize?: number | undefined
 }
 
 const REQUIRED = ['getSchema', 'getSchemaByGlobalId', 'getSchemaByContentId'] as const
@@ -49,7 +60,7 @@ export function checkClient(client: unknown, owner: string): RegistryPort {
  * (the client's default).
  */
 export function cacheBoundOf(client: RegistryPort): number {
-  const size = (client as { cacheMaxSize?: unknown }).cacheMaxSize
+  const size = client.cacheMaxSize
   return typeof size === 'number' && Number.isFinite(size) && size >= 1 ? size : 1000
 }
 

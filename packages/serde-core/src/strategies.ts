@@ -1,4 +1,4 @@
-import { invalidConfigError, ResolverError } from '@x/errors'
+import { describeValue, invalidConfigError, messageOf, ResolverError } from '@x/errors'
 import type { SerializationContext } from '@x/wire-format'
 
 /**
@@ -35,61 +35,39 @@ export class SimpleTopicIdStrategy {
   }
 }
 
-/**
- * The full name of a record (or enum, fixed) schema, following the Avro rules: a dotted `name` is the full name
- * itself, otherwise `namespace.name` (just `name` without a namespace).
- */
-function fullNameOf(schema: unknown, strategy: string): string {
-  let parsed = schema
-  if (typeof schema === 'string') {
-    try {
-      parsed = JSON.parse(schema)
-    } catch (error) {
-      throw invalidConfigError(
-        `${strategy} needs an Avro schema object or JSON text, got text that is not JSON (${messageOf(error)})`,
-      )
-    }
+/** @internal Checks a record name given to a record strategy. */
+function checkRecordName(recordName: unknown, strategy: string): string {
+  if (typeof recordName !== 'string' || recordName === '') {
+    throw invalidConfigError(`${strategy} needs a non-empty record name, got ${describeValue(recordName)}`)
   }
-  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
-    throw invalidConfigError(
-      `${strategy} needs a named Avro schema (record, enum or fixed) with a non-empty 'name', got ${
-        Array.isArray(parsed) ? 'a union' : typeof parsed
-      }`,
-    )
-  }
-  const { name, namespace } = parsed as { name?: unknown; namespace?: unknown }
-  if (typeof name !== 'string' || name === '') {
-    throw invalidConfigError(
-      `${strategy} needs a named Avro schema (record, enum or fixed) with a non-empty 'name'`,
-    )
-  }
-  if (name.includes('.')) return name
-  return typeof namespace === 'string' && namespace !== '' ? `${namespace}.${name}` : name
+  return recordName
 }
 
 /**
- * The full name of the record schema given at construction, whatever the topic (Java `QualifiedRecordIdStrategy`),
- * e.g. `com.example.Order`.
+ * The full name of a record, whatever the topic (Java `QualifiedRecordIdStrategy`), e.g. `com.example.Order`. Each
+ * format package exports a subclass that takes a schema and finds its record name (Avro: the full name; JSON Schema:
+ * the `title`; Protobuf: the message's full name).
  */
 export class QualifiedRecordIdStrategy {
-  readonly #fullName: string
+  readonly #recordName: string
 
   /**
-   * @param schema - The record schema (object or JSON text) whose full name is the artifact id.
-   * @throws `TypeError` (code `INVALID_CONFIG`) when the schema has no non-empty `name`.
+   * @param recordName - The record's full name, which is the artifact id.
+   * @throws `TypeError` (code `INVALID_CONFIG`) for an empty name.
    */
-  constructor(schema: object | string) {
-    this.#fullName = fullNameOf(schema, 'QualifiedRecordIdStrategy')
+  constructor(recordName: string) {
+    this.#recordName = checkRecordName(recordName, new.target.name)
   }
 
   /** @returns the record's full name, e.g. `com.example.Order` */
   resolve(_ctx: SerializationContext): string {
-    return this.#fullName
+    return this.#recordName
   }
 }
 
 /**
- * `<topic>-<full name>` of the record schema given at construction, e.g. `orders-com.example.Order`.
+ * `<topic>-<full name>` of a record, e.g. `orders-com.example.Order`. Each format package exports a subclass that
+ * takes a schema.
  *
  * Note: Apicurio's Java `TopicRecordIdStrategy` puts the record's namespace in the group id and uses
  * `<topic>-<simple name>` as the artifact id; this strategy keeps the client's group and the full name, as
@@ -99,11 +77,11 @@ export class TopicRecordIdStrategy {
   readonly #suffix: string
 
   /**
-   * @param schema - The record schema (object or JSON text) whose full name follows the topic.
-   * @throws `TypeError` (code `INVALID_CONFIG`) when the schema has no non-empty `name`.
+   * @param recordName - The record's full name, which follows the topic.
+   * @throws `TypeError` (code `INVALID_CONFIG`) for an empty name.
    */
-  constructor(schema: object | string) {
-    this.#suffix = `-${fullNameOf(schema, 'TopicRecordIdStrategy')}`
+  constructor(recordName: string) {
+    this.#suffix = `-${checkRecordName(recordName, new.target.name)}`
   }
 
   /** @returns `${ctx.topic}-${fullName}`, e.g. `orders-com.example.Order` */
@@ -156,10 +134,6 @@ export function toResolveFunction(resolver: unknown, option = 'artifactResolver'
 function topicOf(ctx: unknown): string {
   const topic = (ctx as { topic?: unknown } | undefined)?.topic
   return typeof topic === 'string' ? topic : String(topic)
-}
-
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error)
 }
 
 function describeResult(value: unknown): string {

@@ -1,0 +1,118 @@
+import { invalidConfigError } from '@x/errors'
+import type { IdType, SerializationContext } from '@x/wire-format'
+import {
+  checkArtifactId,
+  checkBoolean,
+  checkFunction,
+  checkIdType,
+  checkKnownKeys,
+  checkOptionsObject,
+} from './option-checks.js'
+import { type ArtifactResolver, type ResolveFunction, toResolveFunction } from './strategies.js'
+
+/**
+ * The options every format's deserializer shares (each format adds its own).
+ *
+ * @typeParam T - What `deserialize` returns: the result of `fromDict`, or the decoded value.
+ */
+export interface DeserializerOptions<T = unknown> {
+  /**
+   * Turns the decoded value into the caller's type; its result is what `deserialize` returns. If it throws,
+   * `deserialize` throws a `DeserializationError` with its error as `cause`. Declared as a method so that a callback
+   * annotated with the decoded type it expects (`(d: Record<string, unknown>) => …`) is accepted.
+   * @default undefined (the decoded value is returned as it is)
+   */
+  fromDict?(value: unknown, ctx: SerializationContext): T
+  /**
+   * How the id of a framed message is read: as a `globalId` or a `contentId`. It must match what the producer
+   * wrote; Apicurio's Java serdes 3.x write `contentId`. (An id header names its own type.)
+   * @default 'globalId'
+   */
+  useId?: IdType
+  /**
+   * The artifact whose latest version is the reader schema. Needs `useLatestVersion: true`; exclusive with
+   * `artifactResolver`.
+   */
+  artifactId?: string
+  /**
+   * Derives the artifact of the reader schema from each call's context. Needs `useLatestVersion: true`; exclusive
+   * with `artifactId`.
+   */
+  artifactResolver?: ArtifactResolver
+  /**
+   * Read into the latest version of the resolved artifact (fetched on the first call for that artifact and cached)
+   * instead of the writer's schema. Needs `artifactId` or `artifactResolver`; exclusive with a fixed reader schema.
+   * @default false
+   */
+  useLatestVersion?: boolean
+}
+
+/** @internal The shared deserializer options, checked, with every default applied. */
+export interface NormalizedDeserializerOptions<T> {
+  fromDict: ((value: unknown, ctx: SerializationContext) => T) | undefined
+  useId: IdType
+  artifactId: string | undefined
+  resolve: ResolveFunction | undefined
+  useLatestVersion: boolean
+}
+
+/** The option names every deserializer knows. */
+export const DESERIALIZER_OPTION_NAMES = [
+  'fromDict',
+  'useId',
+  'artifactId',
+  'artifactResolver',
+  'useLatestVersion',
+] as const
+
+/**
+ * @internal Checks the shared deserializer options in the order of the specification (§2.3, §7), refuses names that
+ * neither they nor `formatOptionNames` have, and applies the defaults. `hasReaderSchema` says whether the format's
+ * options fixed a reader schema (exclusive with `useLatestVersion`). Every conflict is a `TypeError` with code
+ * `INVALID_CONFIG` whose message starts with `owner`.
+ */
+export function normalizeDeserializerOptions<T>(
+  owner: string,
+  options: unknown,
+  formatOptionNames: readonly string[],
+  readerSchemaOption?: string,
+): { options: NormalizedDeserializerOptions<T>; raw: Record<string, unknown> } {
+  const raw = checkOptionsObject(options, `${owner} options`)
+  checkKnownKeys(raw, [...DESERIALIZER_OPTION_NAMES, ...formatOptionNames], owner)
+  const { artifactId, artifactResolver } = raw
+  const useLatestVersion = checkBoolean(raw.useLatestVersion, false, `${owner}: useLatestVersion`)
+
+  if (artifactId !== undefined && artifactResolver !== undefined) {
+    throw invalidConfigError(`${owner}: artifactId and artifactResolver are mutually exclusive; give one`)
+  }
+  if (useLatestVersion && artifactId === undefined && artifactResolver === undefined) {
+    throw invalidConfigError(
+      `${owner}: useLatestVersion: true needs artifactId or artifactResolver to know which artifact is latest`,
+    )
+  }
+  if (useLatestVersion && readerSchemaOption !== undefined && raw[readerSchemaOption] !== undefined) {
+    throw invalidConfigError(
+      `${owner}: useLatestVersion and ${readerSchemaOption} are mutually exclusive: the reader schema comes from one of them`,
+    )
+  }
+  if (!useLatestVersion && (artifactId !== undefined || artifactResolver !== undefined)) {
+    throw invalidConfigError(
+      `${owner}: ${artifactId !== undefined ? 'artifactId' : 'artifactResolver'} is only used with useLatestVersion: true (it names the reader schema's artifact); set useLatestVersion or remove it`,
+    )
+  }
+  const useId = checkIdType(raw.useId, `${owner}: useId`)
+  checkArtifactId(artifactId, `${owner}: artifactId`)
+  return {
+    options: {
+      fromDict: checkFunction(
+        raw.fromDict,
+        `${owner}: fromDict`,
+      ) as NormalizedDeserializerOptions<T>['fromDict'],
+      useId,
+      artifactId: artifactId as string | undefined,
+      resolve: artifactResolver === undefined ? undefined : toResolveFunction(artifactResolver),
+      useLatestVersion,
+    },
+    raw,
+  }
+}

@@ -1,0 +1,25 @@
+export type { DeserializerOptions, NormalizedDeserializerOptions } from './deserializer-options.js'
+export { DESERIALIZER_OPTION_NAMES, normalizeDeserializerOptions } from './deserializer-options.js'
+export type {
+  IncomingMessage,
+  MessageHeaders,
+  MessageHeaderValue,
+  SerializedMessage,
+} from './message-headers.js'
+export { checkBoolean, checkFunction, checkKnownKeys, checkOptionsObject } from './option-checks.js'
+export type { RegistryPort } from './registry-port.js'
+export type { DeserializerSetup } from './schema-deserializer.js'
+export { SchemaDeserializer } from './schema-deserializer.js'
+export type { ResolvedReference, SchemaCodec, SchemaFormat } from './schema-format.js'
+export type { SerializerSetup } from './schema-serializer.js'
+export { SchemaSerializer } from './schema-serializer.js'
+export type { NormalizedSerializerOptions, SerializerOptions } from './serializer-options.js'
+export { normalizeSerializerOptions, SERIALIZER_OPTION_NAMES } from './serializer-options.js'
+export type { ArtifactResolver, ResolveFunction } from './strategies.js'
+export {
+  QualifiedRecordIdStrategy,
+  SimpleTopicIdStrategy,
+  TopicIdStrategy,
+  TopicRecordIdStrategy,
+  toResolveFunction,
+} from './strategies.js'

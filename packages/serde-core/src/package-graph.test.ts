@@ -1,0 +1,37 @@
+import { readdirSync, readFileSync } from 'node:fs'
+import { fileURLToPath } from 'node:url'
+import { describe, expect, it } from 'vitest'
+
+// The dependency graph of the family: errors ← wire-format ← {registry-client, idp-auth} ← serde-core ← formats ←
+// serde. The core must stay format-neutral: no format library and no format package among its dependencies.
+
+const CORE_DEPENDENCIES = ['@x/errors', '@x/registry-client', '@x/wire-format']
+
+const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as {
+  dependencies: Record<string, string>
+  peerDependencies?: Record<string, string>
+}
+
+describe('@x/serde-core', () => {
+  it('depends on the errors, the framing and the client only: no format library, no format package', () => {
+    expect(Object.keys(pkg.dependencies).sort()).toEqual(CORE_DEPENDENCIES)
+    expect(pkg.peerDependencies).toBeUndefined()
+  })
+
+  it('imports nothing but its own files and those three packages', () => {
+    const dir = fileURLToPath(new URL('.', import.meta.url))
+    const files = readdirSync(dir, { recursive: true, encoding: 'utf8' }).filter(
+      (file) => file.endsWith('.ts') && !file.includes('.test.') && !file.includes('test-support'),
+    )
+    expect(files).toContain('schema-serializer.ts')
+    const imported = new Set<string>()
+    for (const file of files) {
+      const source = readFileSync(`${dir}/${file}`, 'utf8')
+      for (const match of source.matchAll(/from '([^']+)'/g)) imported.add(match[1]!)
+    }
+    const foreign = [...imported].filter(
+      (name) => !name.startsWith('./') && !CORE_DEPENDENCIES.includes(name),
+    )
+    expect(foreign).toEqual([])
+  })
+})

@@ -1,0 +1,329 @@
+import { DeserializationError, invalidConfigError, messageOf, SerdeError } from '@x/errors'
+import {
+  decodeFrame,
+  FRAME_HEADER_SIZE,
+  type IdType,
+  type SchemaId,
+  type SerializationContext,
+  toSchemaId,
+} from '@x/wire-format'
+import type { NormalizedDeserializerOptions } from './deserializer-options.js'
+import { LatestArtifacts } from './latest-artifacts.js'
+import { Lru } from './lru.js'
+import {
+  type IdHeaderNames,
+  type IncomingMessage,
+  idHeaderNamesFor,
+  readIdHeader,
+} from './message-headers.js'
+import { cacheBoundOf, cacheTtlOf, checkClient, fetchById, type RegistryPort } from './registry-port.js'
+import type { SchemaCodec, SchemaFormat } from './schema-format.js'
+import { parseRegistered } from './schema-loader.js'
+
+/** What a format's deserializer class hands to the core. */
+export interface DeserializerSetup<T> {
+  /** The public class name, for messages (`AvroDeserializer`). */
+  readonly owner: string
+  readonly client: unknown
+  readonly format: SchemaFormat
+  readonly options: NormalizedDeserializerOptions<T>
+  /** A fixed reader schema's codec (the format parsed it at construction), if any. */
+  readonly reader?: SchemaCodec | undefined
+}
+
+/** A parsed writer schema, cached per id. */
+interface WriterSchema {
+  idType: IdType
+  id: SchemaId
+  codec: SchemaCodec
+}
+
+/**
+ * The deserializer of every format: decodes Apicurio-framed (or header-mode) messages, looking the writer schema up
+ * by the id in the message. A format's class (`AvroDeserializer`, …) extends it and supplies the format.
+ *
+ * Each schema id costs one registry request for the life of the client; parsed schemas are cached per id in an LRU
+ * bounded like the client's caches. Once an id is cached (`prepare`, or any call), `deserializeSync` decodes it
+ * without a Promise.
+ *
+ * @typeParam T - What `deserialize` returns: the result of `fromDict`, or the decoded value.
+ */
+export class SchemaDeserializer<T = unknown> {
+  readonly #owner: string
+  readonly #client: RegistryPort
+  readonly #format: SchemaFormat
+  readonly #options: NormalizedDeserializerOptions<T>
+  readonly #writers: Record<IdType, Lru<SchemaId, WriterSchema>>
+  readonly #pending = new Map<string, Promise<WriterSchema>>()
+  readonly #reader: SchemaCodec | undefined
+  readonly #readers: LatestArtifacts<SchemaCodec> | undefined
+  readonly #headerNames: Readonly<Record<'key' | 'value', IdHeaderNames>>
+
+  /** @param setup - What the format's class checked and built (see {@link DeserializerSetup}). */
+  constructor(setup: DeserializerSetup<T>) {
+    this.#owner = setup.owner
+    this.#client = checkClient(setup.client, setup.owner)
+    this.#format = setup.format
+    this.#options = setup.options
+    this.#reader = setup.reader
+    const bound = cacheBoundOf(this.#client)
+    this.#writers = { globalId: new Lru(bound), contentId: new Lru(bound) }
+    this.#headerNames = Object.freeze(idHeaderNamesFor(this.#options.useId))
+    if (this.#options.useLatestVersion) {
+      this.#readers = new LatestArtifacts(
+        (artifactId) => this.#loadReader(artifactId),
+        bound,
+        cacheTtlOf(this.#client),
+      )
+    }
+  }
+
+  /** How the id of a framed message is read. */
+  get useId(): IdType {
+    return this.#options.useId
+  }
+
+  /**
+   * Decodes a framed message: `0x00`, a 4-byte big-endian id (read as `useId`), the payload.
+   *
+   * @throws (rejects) `DeserializationError` for input under 5 bytes or a magic byte other than `0x00` (before any
+   *   request), an undecodable payload, trailing bytes, a writer schema the reader schema cannot read, a writer
+   *   schema that is not valid in the format, or a throwing `fromDict` (each with `cause`). `SchemaNotFoundError`,
+   *   `RegistryConnectionError`, `AuthenticationError` from the registry, unwrapped. `ResolverError` with
+   *   `useLatestVersion` and a failing resolver.
+   */
+  deserialize(bytes: Uint8Array, ctx: SerializationContext): Promise<T> {
+    try {
+      const id = frameIdOf(bytes)
+      const idType = this.#options.useId
+      const writer = this.#writers[idType].get(id)
+      const reader = this.#readerFor(ctx)
+      if (writer !== undefined && reader !== undefined) {
+        return Promise.resolve(this.#decode(writer, reader, bytes, FRAME_HEADER_SIZE, ctx))
+      }
+      return this.#loadAndDecode(idType, id, bytes, FRAME_HEADER_SIZE, ctx)
+    } catch (error) {
+      return Promise.reject(error)
+    }
+  }
+
+  /**
+   * Decodes a consumed message. When its headers carry an Apicurio id header of `ctx.field`
+   * (`apicurio.<field>.globalId` or `.contentId`; with both, the one matching `useId`), the payload is bare and the
+   * header's name says the id type; otherwise the payload is read as a frame with `useId`. Header values may be
+   * bytes or strings (read as latin1), repeated (the last wins).
+   *
+   * @throws (rejects) as {@link deserialize}; `DeserializationError` for an id header of other than 8 bytes.
+   */
+  deserializeMessage(message: IncomingMessage, ctx: SerializationContext): Promise<T> {
+    try {
+      const { payload, headers } = checkMessage(message)
+      const found = readIdHeader(headers, this.#namesFor(ctx))
+      if (found === undefined) return this.deserialize(payload, ctx)
+      const writer = this.#writers[found.idType].get(found.id)
+      const reader = this.#readerFor(ctx)
+      if (writer !== undefined && reader !== undefined) {
+        return Promise.resolve(this.#decode(writer, reader, payload, 0, ctx))
+      }
+      return this.#loadAndDecode(found.idType, found.id, payload, 0, ctx)
+    } catch (error) {
+      return Promise.reject(error)
+    }
+  }
+
+  /**
+   * Fetches and caches what `deserializeSync` needs for a schema id (read as `useId`, or as `idType`), and with
+   * `useLatestVersion` the reader schema of `ctx`'s artifact. A `deserialize` call does the same as a side effect.
+   *
+   * @throws (rejects) the registry errors of {@link deserialize}; `DeserializationError` when the schema is not
+   *   valid in the format; `RangeError` for an id outside signed 64-bit.
+   */
+  async prepare(
+    schemaId: SchemaId,
+    ctx?: SerializationContext,
+    idType: IdType = this.#options.useId,
+  ): Promise<void> {
+    if (idType !== 'globalId' && idType !== 'contentId') {
+      throw invalidConfigError(
+        `${this.#owner}.prepare: idType must be 'globalId' or 'contentId', got ${String(idType)}`,
+      )
+    }
+    const id = toSchemaId(schemaId, idType)
+    await this.#writer(idType, id)
+    if (this.#readers !== undefined) await this.#loadReaderFor(ctx as SerializationContext)
+  }
+
+  /**
+   * {@link deserialize} without a Promise, once the message's writer schema (and reader schema) is cached.
+   *
+   * @throws `SerdeError` (code `NOT_PREPARED`) when the schema id is not cached yet, naming the id to
+   *   `prepare()`; the errors of {@link deserialize} that need no request.
+   */
+  deserializeSync(bytes: Uint8Array, ctx: SerializationContext): T {
+    const id = frameIdOf(bytes)
+    const writer = this.#preparedWriter(this.#options.useId, id)
+    return this.#decode(writer, this.#preparedReader(ctx), bytes, FRAME_HEADER_SIZE, ctx)
+  }
+
+  /**
+   * {@link deserializeMessage} without a Promise, once the id's writer schema (and reader schema) is cached.
+   *
+   * @throws `SerdeError` (code `NOT_PREPARED`) when the schema id is not cached yet, naming the id to `prepare()`.
+   */
+  deserializeMessageSync(message: IncomingMessage, ctx: SerializationContext): T {
+    const { payload, headers } = checkMessage(message)
+    const found = readIdHeader(headers, this.#namesFor(ctx))
+    if (found === undefined) return this.deserializeSync(payload, ctx)
+    const writer = this.#preparedWriter(found.idType, found.id)
+    return this.#decode(writer, this.#preparedReader(ctx), payload, 0, ctx)
+  }
+
+  #namesFor(ctx: SerializationContext): IdHeaderNames {
+    return ctx.field === 'key' ? this.#headerNames.key : this.#headerNames.value
+  }
+
+  /**
+   * The reader codec for this call: the fixed reader schema, the cached latest version of the resolved artifact,
+   * or `null` for "the writer schema reads"; `undefined` when the latest version is not cached yet.
+   */
+  #readerFor(ctx: SerializationContext): SchemaCodec | null | undefined {
+    if (this.#readers === undefined) return this.#reader ?? null
+    return this.#readers.cached(this.#readerArtifactOf(ctx))
+  }
+
+  #readerArtifactOf(ctx: SerializationContext): string {
+    return this.#options.artifactId ?? this.#options.resolve!(ctx)
+  }
+
+  async #loadReaderFor(ctx: SerializationContext): Promise<SchemaCodec | null> {
+    if (this.#readers === undefined) return this.#reader ?? null
+    return (await this.#readers.load(this.#readerArtifactOf(ctx))).entry
+  }
+
+  async #loadReader(artifactId: string): Promise<SchemaCodec> {
+    const registered = await this.#client.getSchema(artifactId)
+    const idType: IdType = registered.globalId !== undefined ? 'globalId' : 'contentId'
+    const id = registered[idType]
+    return parseRegistered(
+      this.#client,
+      this.#format,
+      registered,
+      { idType, id: id!, label: `artifact '${artifactId}' (the reader schema)` },
+      (message, cause) => new DeserializationError(message, { cause }),
+    )
+  }
+
+  async #loadAndDecode(
+    idType: IdType,
+    id: SchemaId,
+    bytes: Uint8Array,
+    offset: number,
+    ctx: SerializationContext,
+  ): Promise<T> {
+    const writer = await this.#writer(idType, id)
+    const reader = await this.#loadReaderFor(ctx)
+    return this.#decode(writer, reader, bytes, offset, ctx)
+  }
+
+  /** The parsed writer schema of an id: cached, or fetched and parsed once (concurrent callers share the load). */
+  #writer(idType: IdType, id: SchemaId): Promise<WriterSchema> {
+    const cached = this.#writers[idType].get(id)
+    if (cached !== undefined) return Promise.resolve(cached)
+    const key = `${idType}:${String(id)}`
+    let pending = this.#pending.get(key)
+    if (pending === undefined) {
+      pending = this.#loadWriter(idType, id).finally(() => this.#pending.delete(key))
+      this.#pending.set(key, pending)
+    }
+    return pending
+  }
+
+  async #loadWriter(idType: IdType, id: SchemaId): Promise<WriterSchema> {
+    const registered = await fetchById(this.#client, idType, id)
+    const codec = await parseRegistered(
+      this.#client,
+      this.#format,
+      registered,
+      { idType, id, label: `${idType} ${String(id)}` },
+      (message, cause) => new DeserializationError(message, { cause, schemaId: id }),
+    )
+    const writer: WriterSchema = { idType, id, codec }
+    this.#writers[idType].set(id, writer)
+    return writer
+  }
+
+  #preparedWriter(idType: IdType, id: SchemaId): WriterSchema {
+    const writer = this.#writers[idType].get(id)
+    if (writer === undefined) {
+      throw new SerdeError(
+        'NOT_PREPARED',
+        `The writer schema of ${idType} ${String(id)} is not cached yet: await deserializer.prepare(${String(id)}${
+          idType === this.#options.useId ? '' : `, ctx, '${idType}'`
+        }) (or one deserialize call) before deserializeSync`,
+      )
+    }
+    return writer
+  }
+
+  #preparedReader(ctx: SerializationContext): SchemaCodec | null {
+    const reader = this.#readerFor(ctx)
+    if (reader === undefined) {
+      throw new SerdeError(
+        'NOT_PREPARED',
+        `The reader schema (latest version of artifact '${this.#readerArtifactOf(ctx)}') is not cached yet: await ` +
+          'deserializer.prepare(schemaId, ctx) (or one deserialize call) before deserializeSync',
+      )
+    }
+    return reader
+  }
+
+  #decode(
+    writer: WriterSchema,
+    reader: SchemaCodec | null,
+    bytes: Uint8Array,
+    offset: number,
+    ctx: SerializationContext,
+  ): T {
+    const buffer = Buffer.isBuffer(bytes)
+      ? bytes
+      : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)
+    let value: unknown
+    try {
+      value =
+        reader === null
+          ? writer.codec.decode(buffer, offset, buffer.length)
+          : reader.decode(buffer, offset, buffer.length, writer.codec)
+    } catch (cause) {
+      // Every decode failure is a DeserializationError (a RangeError of `longs: 'number'` included, as its cause),
+      // so that a consumer can dead-letter the message.
+      throw new DeserializationError(
+        `Cannot decode the ${this.#format.name} payload of ${writer.idType} ${String(writer.id)}: ${messageOf(cause)}`,
+        { cause, schemaId: writer.id },
+      )
+    }
+    const fromDict = this.#options.fromDict
+    if (fromDict === undefined) return value as T
+    try {
+      return fromDict(value, ctx)
+    } catch (cause) {
+      throw new DeserializationError(`fromDict threw: ${messageOf(cause)}`, { cause, schemaId: writer.id })
+    }
+  }
+}
+
+/** The 4-byte id of a frame, after the checks of `decodeFrame` (which throws its own errors on a bad frame). */
+function frameIdOf(bytes: Uint8Array): number {
+  if (!(bytes instanceof Uint8Array) || bytes.length < FRAME_HEADER_SIZE || bytes[0] !== 0) {
+    return decodeFrame(bytes).schemaId
+  }
+  return bytes[1]! * 0x1000000 + ((bytes[2]! << 16) | (bytes[3]! << 8) | bytes[4]!)
+}
+
+function checkMessage(message: IncomingMessage): IncomingMessage {
+  if (typeof message !== 'object' || message === null || !(message.payload instanceof Uint8Array)) {
+    throw new DeserializationError(
+      'deserializeMessage expects { payload: Uint8Array, headers? }, as a consumed Kafka message carries them',
+    )
+  }
+  return message
+}

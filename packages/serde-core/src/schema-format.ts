@@ -1,0 +1,61 @@
+/**
+ * What a format (Avro, JSON Schema, Protobuf) supplies to the core: how to parse a registry schema into a codec, and
+ * the codec that encodes and decodes the payload after the schema id. Everything else — framing and id headers,
+ * artifact resolution, registration, caches, reference loading, request counts, error wrapping, the sync API — is the
+ * core's (see `SchemaSerializer` and `SchemaDeserializer`).
+ */
+
+/** A schema that another schema references (Apicurio artifact references), with its text, fetched by the core. */
+export interface ResolvedReference {
+  /**
+   * The name the referring schema uses: for Avro the full name of the named type (`com.example.Address`), for JSON
+   * Schema the `$ref` target (`address.json`), for Protobuf the import path (`common/address.proto`).
+   */
+  readonly name: string
+  /** The referenced schema's text, as the registry returned it. */
+  readonly schema: string
+  readonly groupId: string | undefined
+  readonly artifactId: string
+  readonly version: string | undefined
+}
+
+/**
+ * One parsed schema with the options of the serde that parsed it: encodes values into the bytes that follow the
+ * schema id, and decodes them. A codec is built once per schema (and per serde) and cached; its two methods run
+ * on every message, so they should do nothing per call that could be done once.
+ */
+export interface SchemaCodec {
+  /**
+   * Writes the payload of `value` into `target` from `offset` (for Protobuf, the `Ref` or message-index prefix comes
+   * first). Returns the end offset, or a negative number: how many bytes are missing (grow `target` by at least that
+   * much and call again). A value that does not fit the schema: a `TypeError` with code `INVALID_DATA` and `paths`
+   * (or a `RangeError`), thrown as is to the caller.
+   */
+  encodeInto(value: unknown, target: Buffer, offset: number): number
+  /**
+   * Decodes `bytes[offset, end)`. With `writer`, `this` is the reader's codec and `writer` the codec of the schema
+   * the message was written with (Avro schema resolution; JSON Schema validation against the reader's schema).
+   * Any failure is thrown; the core wraps it into a `DeserializationError` with the failure as `cause`.
+   */
+  decode(bytes: Buffer, offset: number, end: number, writer?: SchemaCodec): unknown
+  /** The full name of the record the schema describes, for messages; undefined when it has none. */
+  readonly recordName?: string | undefined
+}
+
+/** Parses registry schemas of one format, with the options of one serializer or deserializer. */
+export interface SchemaFormat<C extends SchemaCodec = SchemaCodec> {
+  /** The format's name for messages: `Avro`, `JSON Schema`, `Protobuf`. */
+  readonly name: string
+  /** The Apicurio artifact type registrations send: `AVRO`, `JSON`, `PROTOBUF`. */
+  readonly artifactType: string
+  /** The content type registrations send: `application/json`, or `application/x-protobuf` for Protobuf. */
+  readonly contentType: string
+  /**
+   * Parses a schema's text into a codec. The core first calls it without references; when that throws and
+   * `needsReferences(error)` is true, it fetches the schema's references (once, depth first, each artifact version
+   * once) and calls it again with them, dependencies before the schemas that use them.
+   */
+  parse(schema: string, references?: readonly ResolvedReference[]): C
+  /** True when a `parse` failure may be cured by the schema's references (a type, `$ref` or import not found). */
+  needsReferences(error: unknown): boolean
+}

@@ -1,0 +1,307 @@
+import { RegistryClient } from '@x/registry-client'
+import { InMemoryRegistry } from '@x/registry-testing'
+import { SerializationContext, WireFormat } from '@x/wire-format'
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { normalizeDeserializerOptions } from './deserializer-options.js'
+import type { RegistryPort } from './registry-port.js'
+import { SchemaDeserializer } from './schema-deserializer.js'
+import { SchemaSerializer } from './schema-serializer.js'
+import { normalizeSerializerOptions } from './serializer-options.js'
+import { TopicIdStrategy } from './strategies.js'
+import { ToyFormat } from './test-support/toy-format.js'
+
+// The core's guarantees, proven with a toy format (no Avro, no real format): request counts, single flight,
+// NOT_PREPARED, both wire formats, error classes, references, reader schemas. The Avro serde's own tests prove the
+// same through Avro.
+
+const ctx = new SerializationContext('toys')
+const hex = (bytes: Uint8Array): string => Buffer.from(bytes).toString('hex')
+const text = (value: unknown): string => Buffer.from(JSON.stringify(value)).toString('hex')
+
+let registry: InMemoryRegistry
+let admin: RegistryClient
+const clients: RegistryClient[] = []
+let toyV1: { globalId: number; contentId: number }
+
+function newClient(): RegistryClient {
+  const client = new RegistryClient({
+    url: registry.url,
+    groupId: 'default',
+    retryBackoffMs: 0,
+    maxRetries: 0,
+  })
+  clients.push(client)
+  return client
+}
+
+function serializer(
+  client: unknown,
+  artifactIdOrOptions: unknown,
+  options?: unknown,
+  format = new ToyFormat(),
+) {
+  const { options: shared } = normalizeSerializerOptions<unknown>(
+    'ToySerializer',
+    artifactIdOrOptions,
+    options,
+    [],
+  )
+  const schemaToRegister = shared.autoRegister ? JSON.stringify(shared.schema) : undefined
+  return new SchemaSerializer({ owner: 'ToySerializer', client, format, options: shared, schemaToRegister })
+}
+
+function deserializer(client: unknown, options?: unknown, format = new ToyFormat()) {
+  const { options: shared } = normalizeDeserializerOptions<unknown>('ToyDeserializer', options, [])
+  return new SchemaDeserializer({ owner: 'ToyDeserializer', client, format, options: shared })
+}
+
+const paths = (): string[] =>
+  registry.requests.map((r) => `${r.method} ${r.path.replace('/apis/registry/v3', '')}`)
+
+async function rejection(promise: Promise<unknown>): Promise<Error & Record<string, unknown>> {
+  try {
+    await promise
+  } catch (error) {
+    return error as Error & Record<string, unknown>
+  }
+  throw new Error('expected a rejection')
+}
+
+beforeAll(async () => {
+  registry = await InMemoryRegistry.start({ firstGlobalId: 100, firstContentId: 7 })
+  admin = new RegistryClient({ url: registry.url, groupId: 'default' })
+  const v1 = await admin.registerSchema(
+    'toys-value',
+    { title: 'Toy', fields: ['a', 'b'] },
+    { artifactType: 'JSON' },
+  )
+  toyV1 = { globalId: Number(v1.globalId), contentId: Number(v1.contentId) }
+})
+
+afterAll(async () => {
+  for (const client of clients) await client.close()
+  await admin.close()
+  await registry.close()
+})
+
+beforeEach(() => {
+  registry.clearFaults()
+  registry.clearRequests()
+})
+
+describe('SchemaSerializer', () => {
+  it('frames the codec output after 0x00 and the 4-byte id, with two requests for the first call only', async () => {
+    const s = serializer(newClient(), 'toys-value')
+    const frames = await Promise.all([1, 2, 3].map(() => s.serialize({ a: 'x', b: 'y' }, ctx)))
+    for (const frame of frames)
+      expect(hex(frame)).toBe(`00${toyV1.globalId.toString(16).padStart(8, '0')}${text(['x', 'y'])}`)
+    expect(paths()).toEqual([
+      'GET /groups/default/artifacts/toys-value/versions/branch=latest',
+      `GET /ids/globalIds/${toyV1.globalId}`,
+    ])
+    await s.serialize({ a: 'p', b: 'q' }, ctx)
+    expect(registry.requests).toHaveLength(2)
+  })
+
+  it('writes the contentId with useId contentId', async () => {
+    const frame = await serializer(newClient(), 'toys-value', { useId: 'contentId' }).serialize(
+      { a: 'x', b: 'y' },
+      ctx,
+    )
+    expect(hex(frame.subarray(0, 5))).toBe(`00${toyV1.contentId.toString(16).padStart(8, '0')}`)
+  })
+
+  it('serializeSync before any call is NOT_PREPARED, naming prepare(); after prepare() it gives the same bytes', async () => {
+    const s = serializer(newClient(), { artifactResolver: new TopicIdStrategy() })
+    expect(() => s.serializeSync({ a: 'x', b: 'y' }, ctx)).toThrow(
+      expect.objectContaining({
+        name: 'SerdeError',
+        code: 'NOT_PREPARED',
+        message: expect.stringContaining('prepare()'),
+      }),
+    )
+    await s.prepare(ctx)
+    expect(hex(s.serializeSync({ a: 'x', b: 'y' }, ctx))).toBe(
+      hex(await s.serialize({ a: 'x', b: 'y' }, ctx)),
+    )
+  })
+
+  it('in MESSAGE_HEADERS mode refuses serialize before any request and puts the id in one 8-byte header', async () => {
+    const s = serializer(newClient(), 'toys-value', { wireFormat: WireFormat.MESSAGE_HEADERS })
+    const error = await rejection(s.serialize({ a: 'x', b: 'y' }, ctx))
+    expect(error).toMatchObject({ name: 'TypeError', code: 'INVALID_CONFIG' })
+    expect(error.message).toContain('ToySerializer.serialize() returns only bytes')
+    expect(registry.requests).toHaveLength(0)
+    const message = await s.serializeMessage({ a: 'x', b: 'y' }, new SerializationContext('toys', 'key'))
+    expect(hex(message.payload)).toBe(text(['x', 'y']))
+    expect(Object.keys(message.headers)).toEqual(['apicurio.key.globalId'])
+    expect(hex(message.headers['apicurio.key.globalId']!)).toBe(toyV1.globalId.toString(16).padStart(16, '0'))
+  })
+
+  it("registers with autoRegister under the format's artifact type and content type, and makes no lookup", async () => {
+    const schema = { title: 'Auto', fields: ['z'] }
+    const frame = await serializer(newClient(), 'toy-auto', { autoRegister: true, schema }).serialize(
+      { z: 'q' },
+      ctx,
+    )
+    expect(paths()).toEqual(['POST /groups/default/artifacts'])
+    const body = JSON.parse(registry.requests[0]!.body) as Record<string, any>
+    expect(body.artifactType).toBe('JSON')
+    expect(body.firstVersion.content).toEqual({
+      content: JSON.stringify(schema),
+      contentType: 'application/json',
+      references: [],
+    })
+    expect(hex(frame.subarray(5))).toBe(text(['q']))
+  })
+
+  it('passes a data error of the codec through, wraps a throwing toDict and an unusable registry schema', async () => {
+    const s = serializer(newClient(), 'toys-value', {
+      toDict: (value: { boom?: boolean }) => {
+        if (value.boom) throw new Error('no dict')
+        return value
+      },
+    })
+    await expect(s.serialize({ a: 'x' } as never, ctx)).rejects.toMatchObject({
+      name: 'TypeError',
+      code: 'INVALID_DATA',
+      paths: ['b'],
+    })
+    const thrown = await rejection(s.serialize({ boom: true }, ctx))
+    expect(thrown).toMatchObject({ name: 'SerializationError', code: 'SERIALIZATION' })
+    expect((thrown.cause as Error).message).toBe('no dict')
+    await admin.registerSchema('toy-broken', { title: 'Broken' }, { artifactType: 'JSON' })
+    const broken = await rejection(serializer(newClient(), 'toy-broken').serialize({}, ctx))
+    expect(broken).toMatchObject({ name: 'SerializationError' })
+    expect(broken.message).toContain("The registry schema of artifact 'toy-broken'")
+    expect(broken.message).toContain('is not a valid Toy schema: a Toy schema has a fields array')
+  })
+
+  it('works with any object that has the registry port methods, and refuses anything else at construction', async () => {
+    const client = newClient()
+    const port: RegistryPort = {
+      getSchema: (a) => client.getSchema(a),
+      getSchemaByGlobalId: (id) => client.getSchemaByGlobalId(id),
+      getSchemaByContentId: (id) => client.getSchemaByContentId(id),
+      getReferencesByGlobalId: (id) => client.getReferencesByGlobalId(id),
+      getReferencesByContentId: (id) => client.getReferencesByContentId(id),
+      getSchemaVersion: (a, v, o) => client.getSchemaVersion(a, v, o),
+      registerSchema: (a, s, o) => client.registerSchema(a, s, o),
+    }
+    expect(hex((await serializer(port, 'toys-value').serialize({ a: 'x', b: 'y' }, ctx)).subarray(5))).toBe(
+      text(['x', 'y']),
+    )
+    expect(() => serializer({ getSchema() {} }, 'toys-value')).toThrow(
+      expect.objectContaining({
+        code: 'INVALID_CONFIG',
+        message: expect.stringContaining('getSchemaByGlobalId()'),
+      }),
+    )
+  })
+})
+
+describe('SchemaDeserializer', () => {
+  const frameOf = (id: number, value: unknown): Buffer =>
+    Buffer.concat([
+      Buffer.from([0]),
+      Buffer.from(id.toString(16).padStart(8, '0'), 'hex'),
+      Buffer.from(JSON.stringify(value)),
+    ])
+
+  it('makes one request per id for any number of concurrent calls, then none', async () => {
+    const d = deserializer(newClient())
+    const values = await Promise.all(
+      Array.from({ length: 50 }, () => d.deserialize(frameOf(toyV1.globalId, ['x', 'y']), ctx)),
+    )
+    expect(values).toEqual(Array.from({ length: 50 }, () => ({ a: 'x', b: 'y' })))
+    expect(paths()).toEqual([`GET /ids/globalIds/${toyV1.globalId}`])
+    expect(d.deserializeSync(frameOf(toyV1.globalId, ['p', 'q']), ctx)).toEqual({ a: 'p', b: 'q' })
+    expect(registry.requests).toHaveLength(1)
+  })
+
+  it('reads the id type from an id header, and is NOT_PREPARED before the id is cached', async () => {
+    const d = deserializer(newClient())
+    const header = Buffer.from(toyV1.contentId.toString(16).padStart(16, '0'), 'hex')
+    const message = { payload: Buffer.from('["x","y"]'), headers: { 'apicurio.value.contentId': header } }
+    expect(() => d.deserializeMessageSync(message, ctx)).toThrow(
+      expect.objectContaining({
+        code: 'NOT_PREPARED',
+        message: expect.stringContaining(`prepare(${toyV1.contentId}, ctx, 'contentId')`),
+      }),
+    )
+    await expect(d.deserializeMessage(message, ctx)).resolves.toEqual({ a: 'x', b: 'y' })
+    expect(paths()).toEqual([`GET /ids/contentIds/${toyV1.contentId}`])
+    expect(d.deserializeMessageSync(message, ctx)).toEqual({ a: 'x', b: 'y' })
+  })
+
+  it('wraps every codec failure and a throwing fromDict into a DeserializationError with cause and schemaId', async () => {
+    const d = deserializer(newClient())
+    const bad = await rejection(d.deserialize(frameOf(toyV1.globalId, ['only one']), ctx))
+    expect(bad).toMatchObject({
+      name: 'DeserializationError',
+      code: 'DESERIALIZATION',
+      schemaId: toyV1.globalId,
+    })
+    expect(bad.message).toBe(
+      `Cannot decode the Toy payload of globalId ${toyV1.globalId}: Toy payload is not an array of 2 strings`,
+    )
+    expect(bad.cause).toBeInstanceOf(TypeError)
+    const garbage = await rejection(
+      d.deserialize(Buffer.concat([frameOf(toyV1.globalId, []).subarray(0, 5), Buffer.from('{')]), ctx),
+    )
+    expect(garbage.cause).toBeInstanceOf(SyntaxError)
+    const throwing = deserializer(newClient(), {
+      fromDict: () => {
+        throw new Error('no')
+      },
+    })
+    await expect(throwing.deserialize(frameOf(toyV1.globalId, ['x', 'y']), ctx)).rejects.toMatchObject({
+      name: 'DeserializationError',
+      message: 'fromDict threw: no',
+    })
+  })
+
+  it('fetches references only when the schema needs them: the list by id, then each referenced version, once', async () => {
+    const base = await admin.registerSchema('toy-base', { fields: ['c'] }, { artifactType: 'JSON' })
+    const user = await admin.registerSchema(
+      'toy-user',
+      { fields: ['a'], uses: ['base.toy'] },
+      {
+        artifactType: 'JSON',
+        references: [{ name: 'base.toy', artifactId: 'toy-base', version: base.version! }],
+      },
+    )
+    registry.clearRequests()
+    const format = new ToyFormat()
+    const d = deserializer(newClient(), {}, format)
+    const value = await d.deserialize(frameOf(Number(user.globalId), ['x', 'z']), ctx)
+    expect(value).toEqual({ a: 'x', c: 'z' })
+    expect(paths()).toEqual([
+      `GET /ids/globalIds/${user.globalId}`,
+      `GET /ids/globalIds/${user.globalId}/references`,
+      `GET /groups/default/artifacts/toy-base/versions/${base.version}`,
+      `GET /ids/globalIds/${base.globalId}`,
+    ])
+    // The schema alone (needs its reference), the referenced schema alone (needs none of its own), then both.
+    expect(format.parses.map((p) => [p.schema, p.references?.map((r) => r.name)])).toEqual([
+      ['{"fields":["a"],"uses":["base.toy"]}', undefined],
+      ['{"fields":["c"]}', undefined],
+      ['{"fields":["a"],"uses":["base.toy"]}', ['base.toy']],
+    ])
+    expect(format.parses[2]!.references![0]).toMatchObject({
+      artifactId: 'toy-base',
+      schema: '{"fields":["c"]}',
+    })
+  })
+
+  it('reads with the latest version of an artifact as the reader schema', async () => {
+    await admin.registerSchema('toy-reader', { fields: ['b', 'n'] }, { artifactType: 'JSON' })
+    registry.clearRequests()
+    const d = deserializer(newClient(), { useLatestVersion: true, artifactId: 'toy-reader' })
+    await expect(d.deserialize(frameOf(toyV1.globalId, ['x', 'y']), ctx)).resolves.toEqual({
+      b: 'y',
+      n: null,
+    })
+    expect(registry.requests).toHaveLength(3)
+  })
+})

@@ -1,0 +1,307 @@
+import { invalidConfigError, messageOf, SerdeError, SerializationError } from '@x/errors'
+import type { RegisteredSchema } from '@x/registry-client'
+import {
+  encodeIdHeader,
+  FRAME_HEADER_SIZE,
+  type IdType,
+  idHeaderName,
+  type SchemaId,
+  type SerializationContext,
+  WireFormat,
+  writeFrameHeader,
+} from '@x/wire-format'
+import { type ArtifactSlot, LatestArtifacts } from './latest-artifacts.js'
+import type { SerializedMessage } from './message-headers.js'
+import { cacheBoundOf, cacheTtlOf, checkClient, type RegistryPort } from './registry-port.js'
+import type { SchemaCodec, SchemaFormat } from './schema-format.js'
+import { parseRegistered } from './schema-loader.js'
+import type { NormalizedSerializerOptions } from './serializer-options.js'
+
+/** What a format's serializer class hands to the core: its name, the client, its format and checked options. */
+export interface SerializerSetup<T> {
+  /** The public class name, for messages (`AvroSerializer`). */
+  readonly owner: string
+  readonly client: unknown
+  readonly format: SchemaFormat
+  readonly options: NormalizedSerializerOptions<T>
+  /** The text `autoRegister` registers (the format checked it), when it registers. */
+  readonly schemaToRegister: string | undefined
+}
+
+/** What the serializer keeps per artifact: the codec, the id and its header bytes, computed once. */
+interface WriterArtifact {
+  artifactId: string
+  registered: RegisteredSchema
+  codec: SchemaCodec
+  id: SchemaId
+  /** `0x00` + 4-byte id, in framed mode. */
+  frameHeader: Uint8Array | undefined
+  /** The 8-byte id header value, in header mode. */
+  idHeader: Uint8Array | undefined
+}
+
+/** Scratch space kept between calls; a larger one (grown for a big value) is dropped after the call. */
+const SCRATCH_SIZE = 8 * 1024
+const MAX_KEPT_SCRATCH = 1024 * 1024
+
+/**
+ * The serializer of every format: encodes values with the schema of a registry artifact, in Apicurio's wire formats.
+ * A format's class (`AvroSerializer`, `JsonSchemaSerializer`, `ProtobufSerializer`) extends it and supplies the
+ * format; the methods are these.
+ *
+ * The first call for an artifact fetches its latest schema and ids (or registers `schema` with `autoRegister`)
+ * and caches them; later calls make no request and cannot fail on the network. After `prepare(ctx)`, the `…Sync`
+ * methods encode without a Promise.
+ *
+ * @typeParam T - The type of the values given to `serialize` (what `toDict` takes).
+ */
+export class SchemaSerializer<T = unknown> {
+  readonly #owner: string
+  readonly #client: RegistryPort
+  readonly #format: SchemaFormat
+  readonly #options: NormalizedSerializerOptions<T>
+  readonly #schemaToRegister: string | undefined
+  readonly #artifacts: LatestArtifacts<WriterArtifact>
+  readonly #headerNames: Readonly<Record<'key' | 'value', string>>
+  readonly #framed: boolean
+  #fixedSlot: ArtifactSlot<WriterArtifact> | undefined
+  #scratch: Buffer = Buffer.allocUnsafe(SCRATCH_SIZE)
+
+  /** @param setup - What the format's class checked and built (see {@link SerializerSetup}). */
+  constructor(setup: SerializerSetup<T>) {
+    this.#owner = setup.owner
+    this.#client = checkClient(setup.client, setup.owner)
+    this.#format = setup.format
+    this.#options = setup.options
+    this.#schemaToRegister = setup.schemaToRegister
+    this.#framed = this.#options.wireFormat === WireFormat.FRAMED_PAYLOAD
+    const useId = this.#options.useId
+    this.#headerNames = Object.freeze({
+      key: idHeaderName('key', useId),
+      value: idHeaderName('value', useId),
+    })
+    // Registering again finds the same version: a TTL refresh only makes sense for "latest" lookups.
+    const ttl = this.#options.autoRegister ? undefined : cacheTtlOf(this.#client)
+    this.#artifacts = new LatestArtifacts(
+      (artifactId, previous) => this.#loadArtifact(artifactId, previous),
+      cacheBoundOf(this.#client),
+      ttl,
+    )
+  }
+
+  /** Which registry id the serializer writes. */
+  get useId(): IdType {
+    return this.#options.useId
+  }
+
+  /** Where the id travels: `FRAMED_PAYLOAD` or `MESSAGE_HEADERS`. */
+  get wireFormat(): WireFormat {
+    return this.#options.wireFormat
+  }
+
+  /**
+   * Encodes a value into a frame: `0x00`, the 4-byte big-endian schema id, then the payload.
+   *
+   * @returns A new `Buffer` (it shares no memory with the serializer).
+   * @throws (rejects) `TypeError` (code `INVALID_CONFIG`) in `MESSAGE_HEADERS` mode, before any request: use
+   *   `serializeMessage`. `ResolverError` when the resolver throws or returns no non-empty string.
+   *   `SchemaNotFoundError`, `RegistryConnectionError`, `AuthenticationError`, `SchemaRegistrationError` from the
+   *   registry, unwrapped. `SerializationError` when `toDict` throws or the registry schema is not valid in the
+   *   format. `TypeError` (code `INVALID_DATA`, `paths`) when the value does not match the schema. `RangeError` (code
+   *   `ID_OUT_OF_RANGE`, message says `32-bit`) when the id does not fit the 4-byte frame.
+   */
+  serialize(value: T, ctx: SerializationContext): Promise<Uint8Array> {
+    try {
+      if (!this.#framed) throw this.#useMessageError('serialize', 'serializeMessage')
+      const artifactId = this.#artifactIdOf(ctx)
+      const entry = this.#cached(artifactId)
+      if (entry !== undefined) return Promise.resolve(this.#frame(entry, value, ctx))
+      return this.#artifacts.load(artifactId).then((slot) => {
+        this.#remember(artifactId, slot)
+        return this.#frame(slot.entry, value, ctx)
+      })
+    } catch (error) {
+      return Promise.reject(error)
+    }
+  }
+
+  /**
+   * Encodes a value as a Kafka message: in `MESSAGE_HEADERS` mode the bare payload and exactly one 8-byte id header
+   * `apicurio.<ctx.field>.<useId>`; in `FRAMED_PAYLOAD` mode the frame and no header (`{}`). `{ value: payload,
+   * headers }` goes straight into a kafkajs message.
+   *
+   * @throws (rejects) as {@link serialize}, except that both wire formats are accepted.
+   */
+  serializeMessage(value: T, ctx: SerializationContext): Promise<SerializedMessage> {
+    try {
+      const artifactId = this.#artifactIdOf(ctx)
+      const entry = this.#cached(artifactId)
+      if (entry !== undefined) return Promise.resolve(this.#message(entry, value, ctx))
+      return this.#artifacts.load(artifactId).then((slot) => {
+        this.#remember(artifactId, slot)
+        return this.#message(slot.entry, value, ctx)
+      })
+    } catch (error) {
+      return Promise.reject(error)
+    }
+  }
+
+  /**
+   * Fetches (or registers) and caches what the `…Sync` methods need for the artifact of `ctx`. With a fixed
+   * artifact id, `ctx` may be left out.
+   *
+   * @throws (rejects) the registry and resolver errors of {@link serialize}; `SerializationError` when the schema is
+   *   not valid in the format; `RangeError` (`32-bit`) in framed mode when the id does not fit the frame.
+   */
+  async prepare(ctx?: SerializationContext): Promise<void> {
+    const artifactId = this.#options.artifactId ?? this.#artifactIdOf(ctx as SerializationContext)
+    if (this.#cached(artifactId) !== undefined) return
+    this.#remember(artifactId, await this.#artifacts.load(artifactId))
+  }
+
+  /**
+   * {@link serialize} without a Promise, once `prepare(ctx)` (or any call) has cached the artifact's schema. The
+   * bytes are the same as `serialize`'s.
+   *
+   * @throws `SerdeError` (code `NOT_PREPARED`) when the schema is not cached yet, naming `prepare()`; the errors of
+   *   {@link serialize} that need no request.
+   */
+  serializeSync(value: T, ctx: SerializationContext): Uint8Array {
+    if (!this.#framed) throw this.#useMessageError('serializeSync', 'serializeMessageSync')
+    return this.#frame(this.#preparedEntry(ctx), value, ctx)
+  }
+
+  /**
+   * {@link serializeMessage} without a Promise, once `prepare(ctx)` (or any call) has cached the artifact's schema.
+   *
+   * @throws `SerdeError` (code `NOT_PREPARED`) when the schema is not cached yet, naming `prepare()`.
+   */
+  serializeMessageSync(value: T, ctx: SerializationContext): SerializedMessage {
+    return this.#message(this.#preparedEntry(ctx), value, ctx)
+  }
+
+  #useMessageError(method: string, instead: string): TypeError {
+    return invalidConfigError(
+      `${this.#owner}.${method}() returns only bytes, but the wire format is MESSAGE_HEADERS, where the id travels ` +
+        `in a message header: call ${instead}() and send its payload with its headers`,
+    )
+  }
+
+  #artifactIdOf(ctx: SerializationContext): string {
+    return this.#options.artifactId ?? this.#options.resolve!(ctx)
+  }
+
+  /** The cached artifact, with no lookup at all beyond a field read for a fixed artifact id. */
+  #cached(artifactId: string): WriterArtifact | undefined {
+    const fixed = this.#fixedSlot
+    if (fixed !== undefined) {
+      if (fixed.staleAt !== Number.POSITIVE_INFINITY) this.#artifacts.refreshIfStale(artifactId, fixed)
+      return fixed.entry
+    }
+    return this.#options.artifactId === undefined ? this.#artifacts.cached(artifactId) : undefined
+  }
+
+  #remember(artifactId: string, slot: ArtifactSlot<WriterArtifact>): void {
+    if (this.#options.artifactId === artifactId) this.#fixedSlot = slot
+  }
+
+  #preparedEntry(ctx: SerializationContext): WriterArtifact {
+    const artifactId = this.#artifactIdOf(ctx)
+    const entry = this.#cached(artifactId)
+    if (entry === undefined) {
+      throw new SerdeError(
+        'NOT_PREPARED',
+        `The schema of artifact '${artifactId}' is not cached yet: call prepare() first (await ` +
+          'serializer.prepare(ctx), or one serialize call) before the …Sync methods',
+      )
+    }
+    return entry
+  }
+
+  async #loadArtifact(artifactId: string, previous: WriterArtifact | undefined): Promise<WriterArtifact> {
+    const options = this.#options
+    const format = this.#format
+    const registered = options.autoRegister
+      ? await this.#client.registerSchema(artifactId, this.#schemaToRegister!, {
+          ifExists: options.ifExists,
+          artifactType: format.artifactType,
+          contentType: format.contentType,
+          ...(options.references === undefined ? {} : { references: options.references }),
+        })
+      : await this.#client.getSchema(artifactId)
+    const id = registered[options.useId]
+    if (id === undefined) {
+      throw new SerializationError(
+        `The registry told no ${options.useId} for artifact '${artifactId}', so the message cannot carry it`,
+      )
+    }
+    if (previous !== undefined && previous.id === id && previous.registered.schema === registered.schema) {
+      return previous
+    }
+    const codec = await parseRegistered(
+      this.#client,
+      format,
+      registered,
+      { idType: options.useId, id, label: `artifact '${artifactId}' (${options.useId} ${String(id)})` },
+      (message, cause) => new SerializationError(message, { cause }),
+    )
+    let frameHeader: Uint8Array | undefined
+    let idHeader: Uint8Array | undefined
+    if (this.#framed) {
+      frameHeader = Buffer.allocUnsafe(FRAME_HEADER_SIZE)
+      writeFrameHeader(frameHeader, id)
+    } else {
+      idHeader = encodeIdHeader(id)
+    }
+    return { artifactId, registered, codec, id, frameHeader, idHeader }
+  }
+
+  /** Encodes `value` into the scratch buffer at `offset`, growing it as needed; returns the end position. */
+  #encode(entry: WriterArtifact, value: T, ctx: SerializationContext, offset: number): number {
+    let data: unknown = value
+    const toDict = this.#options.toDict
+    if (toDict !== undefined) {
+      try {
+        data = toDict(value, ctx)
+      } catch (cause) {
+        throw new SerializationError(`toDict threw for artifact '${entry.artifactId}': ${messageOf(cause)}`, {
+          cause,
+        })
+      }
+    }
+    const codec = entry.codec
+    let end = codec.encodeInto(data, this.#scratch, offset)
+    while (end < 0) {
+      const needed = this.#scratch.length - end
+      this.#scratch = Buffer.allocUnsafe(Math.max(needed, this.#scratch.length * 2))
+      end = codec.encodeInto(data, this.#scratch, offset)
+    }
+    return end
+  }
+
+  /** Copies `[from, end)` of the scratch buffer into `out` at `at`, and drops an oversized scratch buffer. */
+  #copyOut(out: Buffer, at: number, from: number, end: number): void {
+    this.#scratch.copy(out, at, from, end)
+    if (this.#scratch.length > MAX_KEPT_SCRATCH) this.#scratch = Buffer.allocUnsafe(SCRATCH_SIZE)
+  }
+
+  #frame(entry: WriterArtifact, value: T, ctx: SerializationContext): Buffer {
+    const end = this.#encode(entry, value, ctx, FRAME_HEADER_SIZE)
+    const out = Buffer.allocUnsafe(end)
+    out.set(entry.frameHeader!, 0)
+    this.#copyOut(out, FRAME_HEADER_SIZE, FRAME_HEADER_SIZE, end)
+    return out
+  }
+
+  #message(entry: WriterArtifact, value: T, ctx: SerializationContext): SerializedMessage {
+    if (this.#framed) return { payload: this.#frame(entry, value, ctx), headers: {} }
+    const end = this.#encode(entry, value, ctx, 0)
+    const payload = Buffer.allocUnsafe(end)
+    this.#copyOut(payload, 0, 0, end)
+    const header = Buffer.allocUnsafe(8)
+    header.set(entry.idHeader!, 0)
+    const headers: Record<string, Uint8Array> = {}
+    headers[ctx.field === 'key' ? this.#headerNames.key : this.#headerNames.value] = header
+    return { payload, headers }
+  }
+}

@@ -50,7 +50,9 @@ const KNOWN_EXPORTS = {
     TopicIdStrategy: 'function',
   },
   '@x/avro-serde': { AvroSerializer: 'function', AvroDeserializer: 'function' },
+  '@x/jsonschema-serde': { JsonSchemaSerializer: 'function', JsonSchemaDeserializer: 'function' },
   '@x/serde': { AvroSerializer: 'function', encodeFrame: 'function', SerdeError: 'function' },
+  '@x/serde/json-schema': { JsonSchemaSerializer: 'function', JsonSchemaDeserializer: 'function' },
   '@x/serde/testing': { InMemoryRegistry: 'function' },
 }
 

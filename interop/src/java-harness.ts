@@ -103,3 +103,33 @@ export async function javaConsume(
   const { stdout } = await java(['consume', brokers, registryUrl, topic, mode, String(count)], 90_000)
   return lines(stdout).map((line) => JSON.parse(line) as JavaRecord)
 }
+
+/** Java writes JSON Schema orders 0 .. count-1 with Apicurio's JsonSchemaKafkaSerializer in `mode`. */
+export async function javaJsonProduce(
+  brokers: string,
+  registryUrl: string,
+  topic: string,
+  mode: JavaMode,
+  count: number,
+): Promise<void> {
+  await java(['json-produce', brokers, registryUrl, topic, mode, String(count)], 90_000)
+}
+
+/** One JSON Schema record as the Java consumer prints it: the JSON it decoded, as Jackson writes it. */
+export interface JavaJsonRecord {
+  offset: number
+  headers: Record<string, string>
+  text: string
+}
+
+/** Java reads `count` records with Apicurio's JsonSchemaKafkaDeserializer (validating, as its default is). */
+export async function javaJsonConsume(
+  brokers: string,
+  registryUrl: string,
+  topic: string,
+  mode: JavaMode,
+  count: number,
+): Promise<JavaJsonRecord[]> {
+  const { stdout } = await java(['json-consume', brokers, registryUrl, topic, mode, String(count)], 90_000)
+  return lines(stdout).map((line) => JSON.parse(line) as JavaJsonRecord)
+}

@@ -3,6 +3,7 @@ import * as avroSerde from '@x/avro-serde'
 import type { IdType as ErrorsIdType } from '@x/errors'
 import * as errors from '@x/errors'
 import * as idpAuth from '@x/idp-auth'
+import * as jsonSchemaSerde from '@x/jsonschema-serde'
 import * as registryClient from '@x/registry-client'
 import * as registryTesting from '@x/registry-testing'
 import type { IdType as WireFormatIdType } from '@x/wire-format'
@@ -52,6 +53,7 @@ import type {
   UnionMode,
 } from './index.js'
 import * as umbrella from './index.js'
+import * as umbrellaJsonSchema from './json-schema.js'
 import * as umbrellaTesting from './testing.js'
 
 const RUNTIME_EXPORTS = [
@@ -189,6 +191,14 @@ describe('@x/serde', () => {
     expect(new Set(all).size).toBe(all.length)
     expect([...all].sort()).toEqual([...TYPE_EXPORTS].sort())
     expectTypeOf<WireFormatIdType>().toEqualTypeOf<ErrorsIdType>()
+  })
+
+  it('re-exports the JSON Schema serde on its own subpath, leaving the root as it is', () => {
+    expect(Object.keys(umbrellaJsonSchema).sort()).toEqual(Object.keys(jsonSchemaSerde).sort())
+    for (const [name, value] of Object.entries(jsonSchemaSerde)) {
+      expect((umbrellaJsonSchema as Record<string, unknown>)[name]).toBe(value)
+    }
+    expect(Object.keys(umbrella)).not.toContain('JsonSchemaSerializer')
   })
 
   it('re-exports InMemoryRegistry on the testing subpath', () => {

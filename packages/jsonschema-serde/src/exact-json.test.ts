@@ -1,0 +1,158 @@
+import fc from 'fast-check'
+import { describe, expect, it } from 'vitest'
+import { bigintsAsNumbers, JsonSyntaxError, MAX_NESTING, parseExact, stringifyExact } from './exact-json.js'
+
+describe('parseExact', () => {
+  it.each([
+    ['9007199254740991', 9007199254740991, false],
+    ['9007199254740992', 9007199254740992n, true],
+    ['9007199254740993', 9007199254740993n, true],
+    ['-9007199254740991', -9007199254740991, false],
+    ['-9007199254740993', -9007199254740993n, true],
+    ['9223372036854775807', 9223372036854775807n, true],
+    ['-9223372036854775808', -9223372036854775808n, true],
+    ['123456789012345678901234567890', 123456789012345678901234567890n, true],
+    ['1234567890123456.5', 1234567890123456.5, false],
+    ['1.0E21', 1e21, false],
+    // An exponent keeps JSON's double semantics even on a long digit run: the nearest double, as JSON.parse gives.
+    ['12345678901234567e2', Number('12345678901234567e2'), false],
+    ['2.0', 2, false],
+    ['-0.0', -0, false],
+  ])('reads %s as %s', (text, value, hasBigInt) => {
+    const parsed = parseExact(text)
+    expect(parsed.value).toEqual(value)
+    expect(typeof parsed.value).toBe(typeof value)
+    expect(parsed.hasBigInt).toBe(hasBigInt)
+  })
+
+  it('keeps a long beyond 2^53 exact inside objects and arrays, everything else as JSON.parse gives it', () => {
+    const text =
+      '{"id":9007199254740993,"n":[1,-9223372036854775808,"12345678901234567890"],"s":"\\u00e9\\n","o":{"x":null,"t":true,"f":1.5e3}}'
+    expect(parseExact(text).value).toEqual({
+      id: 9007199254740993n,
+      n: [1, -9223372036854775808n, '12345678901234567890'],
+      s: 'é\n',
+      o: { x: null, t: true, f: 1500 },
+    })
+  })
+
+  it('gives the same value as JSON.parse for text without long digit runs (the fast path)', () => {
+    const text = '{"a":[1,2,{"b":"c"}],"d":123456789012345}'
+    expect(parseExact(text)).toEqual({ value: JSON.parse(text), hasBigInt: false })
+  })
+
+  it('keeps __proto__ an own data property, as JSON.parse does, and the last duplicate key', () => {
+    const value = parseExact('{"__proto__":{"p":1},"k":1,"k":2,"big":12345678901234567890}').value as Record<
+      string,
+      unknown
+    >
+    expect(Object.getPrototypeOf(value)).toBe(Object.prototype)
+    expect(Object.hasOwn(value, '__proto__')).toBe(true)
+    expect(value.k).toBe(2)
+  })
+
+  it.each([
+    ['', /Unexpected end|Expected a JSON value/],
+    ['{"a":12345678901234567890', /Expected ',' or '}', got the end of the text at position 25/],
+    ['[12345678901234567890]x', /Expected the end of the JSON text, got "x" at position 22/],
+    ['[12345678901234567890, 01]', /Expected ',' or ']'/],
+    ['[12345678901234567890, -]', /Expected a digit, got "\]" at position 24/],
+    ['[12345678901234567890, 1.]', /Expected a digit after the decimal point/],
+    ['["12345678901234567890\\x"]', /Invalid string literal/],
+    ['{12345678901234567890:1}', /Expected a property name in double quotes/],
+    ['[1234567890123456789 tru]', /Expected ',' or ']'/],
+  ])('refuses %j with a message saying what was expected and where', (text, message) => {
+    expect(() => parseExact(text)).toThrow(message)
+  })
+
+  it(`refuses nesting deeper than ${MAX_NESTING} on the exact path instead of overflowing the stack`, () => {
+    const deep = `${'['.repeat(MAX_NESTING + 1)}12345678901234567890${']'.repeat(MAX_NESTING + 1)}`
+    expect(() => parseExact(deep)).toThrow(JsonSyntaxError)
+    const ok = `${'['.repeat(MAX_NESTING)}12345678901234567890${']'.repeat(MAX_NESTING)}`
+    expect(() => parseExact(ok)).not.toThrow()
+    // The fast path is JSON.parse, which does not overflow on deep input either.
+    expect(() => parseExact('['.repeat(100_000))).toThrow(SyntaxError)
+  })
+
+  it('round-trips arbitrary JSON with exact integers (property)', () => {
+    const integer = fc
+      .bigInt({ min: -(2n ** 63n), max: 2n ** 63n - 1n })
+      .map((n) =>
+        n >= -BigInt(Number.MAX_SAFE_INTEGER) && n <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(n) : n,
+      )
+    const json = fc.letrec((tie) => ({
+      value: fc.oneof(
+        { depthSize: 'small' },
+        integer,
+        fc.double({ noNaN: true, noDefaultInfinity: true }).filter((d) => !Number.isInteger(d)),
+        fc.string(),
+        fc.boolean(),
+        fc.constant(null),
+        fc.array(tie('value'), { maxLength: 5 }),
+        fc.dictionary(
+          fc.string().filter((key) => key !== '__proto__'),
+          tie('value'),
+          { maxKeys: 5 },
+        ),
+      ),
+    }))
+    fc.assert(
+      fc.property(json.value, (value) => {
+        const text = stringifyExact(value)!
+        expect(parseExact(text).value).toEqual(value)
+      }),
+      { numRuns: Number(process.env.FUZZ_RUNS ?? 300) },
+    )
+  })
+
+  it('throws only SyntaxErrors for arbitrary text (property)', () => {
+    fc.assert(
+      fc.property(
+        fc.oneof(
+          fc.string(),
+          fc.string().map((s) => `[12345678901234567890,${s}`),
+        ),
+        (text) => {
+          try {
+            parseExact(text)
+          } catch (error) {
+            expect(error).toBeInstanceOf(SyntaxError)
+          }
+        },
+      ),
+      { numRuns: Number(process.env.FUZZ_RUNS ?? 500) },
+    )
+  })
+})
+
+describe('stringifyExact', () => {
+  it('is JSON.stringify for values without bigints', () => {
+    const value = { a: [1, 'x', null, true], d: new Date(0), u: undefined }
+    expect(stringifyExact(value)).toBe(JSON.stringify(value))
+    expect(stringifyExact(undefined)).toBeUndefined()
+  })
+
+  it('writes a bigint as its exact digits, at any depth', () => {
+    expect(stringifyExact({ id: 9007199254740993n, n: [-9223372036854775808n, 1] })).toBe(
+      '{"id":9007199254740993,"n":[-9223372036854775808,1]}',
+    )
+    expect(stringifyExact(12n)).toBe('12')
+  })
+
+  it('leaves strings that look like the internal marker alone', () => {
+    expect(stringifyExact({ s: '\u0000bigint-x:1', n: 1n })).toBe('{"s":"\\u0000bigint-x:1","n":1}')
+  })
+})
+
+describe('bigintsAsNumbers', () => {
+  it('copies only the paths that hold a bigint', () => {
+    const shared = { k: 1 }
+    const value = { a: shared, b: [1, 2n], c: 'x' }
+    const copy = bigintsAsNumbers(value) as typeof value
+    expect(copy).toEqual({ a: { k: 1 }, b: [1, 2], c: 'x' })
+    expect(copy.a).toBe(shared)
+    expect(value.b[1]).toBe(2n)
+    const plain = { a: [1] }
+    expect(bigintsAsNumbers(plain)).toBe(plain)
+  })
+})

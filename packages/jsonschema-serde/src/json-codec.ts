@@ -1,0 +1,104 @@
+import { invalidDataError } from '@x/errors'
+import type { SchemaCodec } from '@x/serde-core'
+import type { ValidateFunction } from 'ajv'
+import { bigintsAsNumbers, parseExact, stringifyExact } from './exact-json.js'
+import { validationError } from './validator.js'
+
+/** A JSON payload that is not UTF-8, or not JSON: what came, and where. */
+export class JsonPayloadError extends SyntaxError {
+  override name = 'JsonPayloadError'
+}
+
+const fatalUtf8 = new TextDecoder('utf-8', { fatal: true })
+
+/** Decodes UTF-8 strictly: the fast `Buffer#toString`, and the fatal decoder only when it produced U+FFFD. */
+function utf8(bytes: Buffer, offset: number, end: number): string {
+  const text = bytes.toString('utf8', offset, end)
+  if (!text.includes('\uFFFD')) return text
+  try {
+    // A U+FFFD in the input is legal; invalid bytes make the fatal decoder throw.
+    return fatalUtf8.decode(bytes.subarray(offset, end))
+  } catch {
+    throw new JsonPayloadError('The payload is not valid UTF-8')
+  }
+}
+
+/**
+ * One JSON Schema with its compiled validator: writes values as compact JSON text (exact `bigint`s) after validating
+ * them, and reads JSON text (exact 64-bit integers) with optional validation.
+ */
+export class JsonSchemaCodec implements SchemaCodec {
+  readonly schema: unknown
+  readonly recordName: string | undefined
+  readonly #validator: ValidateFunction
+  readonly #validateOnWrite: boolean
+  readonly #validateOnRead: boolean
+
+  constructor(
+    schema: unknown,
+    validator: ValidateFunction,
+    validateOnWrite: boolean,
+    validateOnRead: boolean,
+  ) {
+    this.schema = schema
+    const title =
+      typeof schema === 'object' && schema !== null ? (schema as { title?: unknown }).title : undefined
+    this.recordName = typeof title === 'string' && title !== '' ? title : undefined
+    this.#validator = validator
+    this.#validateOnWrite = validateOnWrite
+    this.#validateOnRead = validateOnRead
+  }
+
+  encodeInto(value: unknown, target: Buffer, offset: number): number {
+    let text: string | undefined
+    let exact = false
+    try {
+      text = JSON.stringify(value)
+    } catch (error) {
+      if (!(error instanceof TypeError && /BigInt/i.test(error.message))) {
+        throw invalidDataError(`Value cannot be written as JSON: ${(error as Error).message}`, [''], error)
+      }
+      text = stringifyExact(value)
+      exact = true
+    }
+    if (text === undefined) {
+      throw invalidDataError(`Value cannot be written as JSON: got ${typeof value}`, [''])
+    }
+    if (this.#validateOnWrite) this.#checkWritten(value, text, exact)
+    // At most 3 bytes per UTF-16 code unit: only a long text needs its exact UTF-8 length.
+    if (offset + text.length * 3 > target.length) {
+      const needed = offset + Buffer.byteLength(text, 'utf8')
+      if (needed > target.length) return target.length - needed
+    }
+    return offset + target.write(text, offset, 'utf8')
+  }
+
+  /**
+   * Validates what is written. The value as given first (the common case: plain JSON data); when it fails, the JSON
+   * the text holds (what Java validates too: its `valueToTree`), so a `Date` or a `toJSON` object counts as the
+   * JSON it becomes.
+   */
+  #checkWritten(value: unknown, text: string, exact: boolean): void {
+    if (this.#validator(exact ? bigintsAsNumbers(value) : value)) return
+    const written = parseExact(text)
+    const data = written.hasBigInt ? bigintsAsNumbers(written.value) : written.value
+    if (this.#validator(data)) return
+    throw validationError('Value does not match the JSON Schema', this.#validator.errors ?? [])
+  }
+
+  decode(bytes: Buffer, offset: number, end: number, _writer?: SchemaCodec): unknown {
+    let text = utf8(bytes, offset, end)
+    // Jackson (Java) skips a byte order mark; so do we.
+    if (text.charCodeAt(0) === 0xfeff) text = text.slice(1)
+    const { value, hasBigInt } = parseExact(text)
+    // `this` is the reader's schema when the deserializer has one (`writer` is then the message's), else the
+    // message's own: the message is validated against the reader's chosen schema.
+    if (this.#validateOnRead) {
+      const data = hasBigInt ? bigintsAsNumbers(value) : value
+      if (!this.#validator(data)) {
+        throw validationError('The message does not match the JSON Schema', this.#validator.errors ?? [])
+      }
+    }
+    return value
+  }
+}

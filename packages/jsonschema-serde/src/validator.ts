@@ -1,0 +1,132 @@
+import { createRequire } from 'node:module'
+import { invalidDataError } from '@x/errors'
+import type { ResolvedReference } from '@x/serde-core'
+import { Ajv, type AnySchema, type ErrorObject, MissingRefError, type ValidateFunction } from 'ajv'
+import Ajv2019 from 'ajv/dist/2019.js'
+import Ajv2020 from 'ajv/dist/2020.js'
+import AjvDraft04 from 'ajv-draft-04'
+import addFormats from 'ajv-formats'
+
+/**
+ * JSON Schema validation with ajv 8, the dialect chosen by the schema's `$schema` as Apicurio's Java serde does
+ * (networknt json-schema-validator, default dialect draft-07): draft-04 (`ajv-draft-04`), draft-06 and draft-07
+ * (`Ajv`), 2019-09 (`Ajv2019`), 2020-12 (`Ajv2020`). Formats from `ajv-formats`. One ajv instance per compiled
+ * schema, so that two versions of an artifact with the same `$id` never meet.
+ */
+
+/** draft-06's meta-schema (ajv ships it), for compiling draft-06 schemas with the draft-07 engine. */
+const DRAFT_06_META = createRequire(import.meta.url)('ajv/dist/refs/json-schema-draft-06.json') as AnySchema
+
+type Dialect = 'draft-04' | 'draft-06' | 'draft-07' | '2019-09' | '2020-12'
+
+/** The dialect a `$schema` URI names; draft-07 without one (Java's default). */
+export function dialectOf(schema: unknown): Dialect {
+  const uri =
+    typeof schema === 'object' && schema !== null ? (schema as { $schema?: unknown }).$schema : undefined
+  if (typeof uri !== 'string') return 'draft-07'
+  if (uri.includes('draft-04')) return 'draft-04'
+  if (uri.includes('draft-06')) return 'draft-06'
+  if (uri.includes('draft-07')) return 'draft-07'
+  if (uri.includes('2019-09')) return '2019-09'
+  if (uri.includes('2020-12')) return '2020-12'
+  throw new TypeError(
+    `$schema '${uri.slice(0, 100)}' names no JSON Schema dialect this serde knows (draft-04, -06, -07, 2019-09, 2020-12)`,
+  )
+}
+
+/**
+ * The options of every ajv instance, and why:
+ * - `allErrors`: a refused value names every failing path, not the first;
+ * - `strict: false`: registry schemas may carry keywords ajv does not know (`javaType`, `$comment`-like vendor
+ *   keywords Apicurio and Java generators add); refusing them would refuse schemas Java accepts;
+ * - `unicodeRegExp: true` (the default): `pattern`s are compiled with the `u` flag as JSON Schema specifies;
+ * - `validateFormats: true`: `format` is checked (with ajv-formats), as networknt does for the known formats;
+ * - no `useDefaults`, `coerceTypes` or `removeAdditional`: validation never changes the caller's value.
+ */
+const AJV_OPTIONS = { allErrors: true, strict: false, validateFormats: true } as const
+
+type AjvLike = {
+  addSchema(schema: AnySchema, key?: string): unknown
+  compile(schema: AnySchema): ValidateFunction
+  addMetaSchema(schema: AnySchema): unknown
+}
+
+function ajvFor(dialect: Dialect): AjvLike {
+  let ajv: AjvLike
+  switch (dialect) {
+    case 'draft-04':
+      ajv = new (AjvDraft04 as unknown as new (options: object) => AjvLike)(AJV_OPTIONS)
+      break
+    case '2019-09':
+      ajv = new (Ajv2019 as unknown as new (options: object) => AjvLike)(AJV_OPTIONS)
+      break
+    case '2020-12':
+      ajv = new (Ajv2020 as unknown as new (options: object) => AjvLike)(AJV_OPTIONS)
+      break
+    default:
+      ajv = new Ajv(AJV_OPTIONS) as unknown as AjvLike
+      if (dialect === 'draft-06') ajv.addMetaSchema(DRAFT_06_META)
+  }
+  ;(addFormats as unknown as (ajv: AjvLike) => void)(ajv)
+  return ajv
+}
+
+/** A `$ref` the validator could not resolve: the schema needs (or lacks) one of its references. */
+export function isMissingReference(error: unknown): string | undefined {
+  return error instanceof MissingRefError ? error.missingRef : undefined
+}
+
+/**
+ * A compiled validator of one schema, given its references by the names the schema uses (`address.json`), which are
+ * also reachable by their own `$id` (Java resolves a `$ref` by the referenced schema's `$id`).
+ */
+export function compileValidator(
+  schema: object,
+  references: readonly ResolvedReference[] = [],
+): ValidateFunction {
+  const ajv = ajvFor(dialectOf(schema))
+  for (const reference of references) {
+    let parsed: unknown
+    try {
+      parsed = JSON.parse(reference.schema)
+    } catch (error) {
+      throw new TypeError(
+        `The referenced schema '${reference.name}' is not JSON: ${(error as Error).message}`,
+      )
+    }
+    if (typeof parsed !== 'object' || parsed === null) {
+      throw new TypeError(`The referenced schema '${reference.name}' is not a JSON Schema object`)
+    }
+    const id = (parsed as { $id?: unknown; id?: unknown }).$id
+    // Under its reference name; ajv also registers its `$id` when it has one (unless the two are the same).
+    ajv.addSchema(parsed as AnySchema, id === reference.name ? undefined : reference.name)
+  }
+  return ajv.compile(schema as AnySchema)
+}
+
+/** Longest list of failures written into a message; `paths` holds them all. */
+const MAX_IN_MESSAGE = 10
+
+/**
+ * The path of one failure: the JSON Pointer of the failing value (of the missing property, for `required` and
+ * `dependentRequired`) and, in parentheses, the keyword that failed: `/address/zip (pattern)`, `/id (required)`,
+ * `(type)` for the value itself.
+ */
+function pathOf(error: ErrorObject): string {
+  let pointer = error.instancePath
+  const params = error.params as { missingProperty?: unknown }
+  if (typeof params.missingProperty === 'string') {
+    pointer += `/${params.missingProperty.replaceAll('~', '~0').replaceAll('/', '~1')}`
+  }
+  return pointer === '' ? `(${error.keyword})` : `${pointer} (${error.keyword})`
+}
+
+/** A `TypeError` (code `INVALID_DATA`) for what ajv refused: every failure's path, the first ten in the message. */
+export function validationError(prefix: string, errors: readonly ErrorObject[]): TypeError {
+  const paths = errors.map(pathOf)
+  const shown = errors
+    .slice(0, MAX_IN_MESSAGE)
+    .map((error, i) => `${paths[i]}: ${error.message ?? 'invalid'}`)
+  const more = errors.length > MAX_IN_MESSAGE ? `; and ${errors.length - MAX_IN_MESSAGE} more` : ''
+  return invalidDataError(`${prefix}: ${shown.join('; ')}${more}`, paths)
+}

@@ -51,8 +51,10 @@ const KNOWN_EXPORTS = {
   },
   '@x/avro-serde': { AvroSerializer: 'function', AvroDeserializer: 'function' },
   '@x/jsonschema-serde': { JsonSchemaSerializer: 'function', JsonSchemaDeserializer: 'function' },
+  '@x/protobuf-serde': { ProtobufSerializer: 'function', ProtobufDeserializer: 'function' },
   '@x/serde': { AvroSerializer: 'function', encodeFrame: 'function', SerdeError: 'function' },
   '@x/serde/json-schema': { JsonSchemaSerializer: 'function', JsonSchemaDeserializer: 'function' },
+  '@x/serde/protobuf': { ProtobufSerializer: 'function', ProtobufDeserializer: 'function' },
   '@x/serde/testing': { InMemoryRegistry: 'function' },
 }
 

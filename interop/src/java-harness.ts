@@ -133,3 +133,37 @@ export async function javaJsonConsume(
   const { stdout } = await java(['json-consume', brokers, registryUrl, topic, mode, String(count)], 90_000)
   return lines(stdout).map((line) => JSON.parse(line) as JavaJsonRecord)
 }
+
+/** The Protobuf set-ups of the Java program (see interop/java/.../ProtoMain.java). */
+export type JavaProtoMode = 'default' | 'indexes' | 'headers' | 'globalId'
+
+/** Java writes Protobuf orders 0 .. count-1 with Apicurio's ProtobufKafkaSerializer in `mode`. */
+export async function javaProtoProduce(
+  brokers: string,
+  registryUrl: string,
+  topic: string,
+  mode: JavaProtoMode,
+  count: number,
+): Promise<void> {
+  await java(['proto-produce', brokers, registryUrl, topic, mode, String(count)], 90_000)
+}
+
+/** One Protobuf record as the Java consumer prints it: the message type and the message in proto3 JSON. */
+export interface JavaProtoRecord {
+  offset: number
+  headers: Record<string, string>
+  type: string
+  json: string
+}
+
+/** Java reads `count` records with Apicurio's ProtobufKafkaDeserializer (into the generated class) in `mode`. */
+export async function javaProtoConsume(
+  brokers: string,
+  registryUrl: string,
+  topic: string,
+  mode: JavaProtoMode,
+  count: number,
+): Promise<JavaProtoRecord[]> {
+  const { stdout } = await java(['proto-consume', brokers, registryUrl, topic, mode, String(count)], 90_000)
+  return lines(stdout).map((line) => JSON.parse(line) as JavaProtoRecord)
+}

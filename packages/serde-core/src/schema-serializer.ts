@@ -1,5 +1,5 @@
 import { invalidConfigError, messageOf, SerdeError, SerializationError } from '@x/errors'
-import type { RegisteredSchema } from '@x/registry-client'
+import type { ArtifactReference, RegisteredSchema } from '@x/registry-client'
 import {
   encodeIdHeader,
   FRAME_HEADER_SIZE,
@@ -26,6 +26,14 @@ export interface SerializerSetup<T> {
   readonly options: NormalizedSerializerOptions<T>
   /** The text `autoRegister` registers (the format checked it), when it registers. */
   readonly schemaToRegister: string | undefined
+  /**
+   * With `autoRegister`: registers what the schema needs besides the references the user gave (Protobuf's well-known
+   * imports, which Apicurio's Java serde registers and needs as references), before the schema itself, and returns
+   * the references to add. Runs with each registration of the schema.
+   */
+  readonly registerDependencies?:
+    | ((client: RegistryPort) => Promise<readonly ArtifactReference[]>)
+    | undefined
 }
 
 /** What the serializer keeps per artifact: the codec, the id and its header bytes, computed once. */
@@ -61,6 +69,7 @@ export class SchemaSerializer<T = unknown> {
   readonly #format: SchemaFormat
   readonly #options: NormalizedSerializerOptions<T>
   readonly #schemaToRegister: string | undefined
+  readonly #registerDependencies: SerializerSetup<T>['registerDependencies']
   readonly #artifacts: LatestArtifacts<WriterArtifact>
   readonly #headerNames: Readonly<Record<'key' | 'value', string>>
   readonly #framed: boolean
@@ -74,6 +83,7 @@ export class SchemaSerializer<T = unknown> {
     this.#format = setup.format
     this.#options = setup.options
     this.#schemaToRegister = setup.schemaToRegister
+    this.#registerDependencies = setup.registerDependencies
     this.#framed = this.#options.wireFormat === WireFormat.FRAMED_PAYLOAD
     const useId = this.#options.useId
     this.#headerNames = Object.freeze({
@@ -222,12 +232,7 @@ export class SchemaSerializer<T = unknown> {
     const options = this.#options
     const format = this.#format
     const registered = options.autoRegister
-      ? await this.#client.registerSchema(artifactId, this.#schemaToRegister!, {
-          ifExists: options.ifExists,
-          artifactType: format.artifactType,
-          contentType: format.contentType,
-          ...(options.references === undefined ? {} : { references: options.references }),
-        })
+      ? await this.#register(artifactId)
       : await this.#client.getSchema(artifactId)
     const id = registered[options.useId]
     if (id === undefined) {
@@ -254,6 +259,20 @@ export class SchemaSerializer<T = unknown> {
       idHeader = encodeIdHeader(id)
     }
     return { artifactId, registered, codec, id, frameHeader, idHeader }
+  }
+
+  async #register(artifactId: string): Promise<RegisteredSchema> {
+    const options = this.#options
+    const format = this.#format
+    const dependencies =
+      this.#registerDependencies === undefined ? [] : await this.#registerDependencies(this.#client)
+    const references = [...(options.references ?? []), ...dependencies]
+    return this.#client.registerSchema(artifactId, this.#schemaToRegister!, {
+      ifExists: options.ifExists,
+      artifactType: format.artifactType,
+      contentType: format.contentType,
+      ...(references.length === 0 ? {} : { references }),
+    })
   }
 
   /** Encodes `value` into the scratch buffer at `offset`, growing it as needed; returns the end position. */

@@ -4,6 +4,7 @@ import type { IdType as ErrorsIdType } from '@x/errors'
 import * as errors from '@x/errors'
 import * as idpAuth from '@x/idp-auth'
 import * as jsonSchemaSerde from '@x/jsonschema-serde'
+import * as protobufSerde from '@x/protobuf-serde'
 import * as registryClient from '@x/registry-client'
 import * as registryTesting from '@x/registry-testing'
 import type { IdType as WireFormatIdType } from '@x/wire-format'
@@ -54,6 +55,7 @@ import type {
 } from './index.js'
 import * as umbrella from './index.js'
 import * as umbrellaJsonSchema from './json-schema.js'
+import * as umbrellaProtobuf from './protobuf.js'
 import * as umbrellaTesting from './testing.js'
 
 const RUNTIME_EXPORTS = [
@@ -199,6 +201,14 @@ describe('@x/serde', () => {
       expect((umbrellaJsonSchema as Record<string, unknown>)[name]).toBe(value)
     }
     expect(Object.keys(umbrella)).not.toContain('JsonSchemaSerializer')
+  })
+
+  it('re-exports the Protobuf serde on its own subpath, leaving the root as it is', () => {
+    expect(Object.keys(umbrellaProtobuf).sort()).toEqual(Object.keys(protobufSerde).sort())
+    for (const [name, value] of Object.entries(protobufSerde)) {
+      expect((umbrellaProtobuf as Record<string, unknown>)[name]).toBe(value)
+    }
+    expect(Object.keys(umbrella)).not.toContain('ProtobufSerializer')
   })
 
   it('re-exports InMemoryRegistry on the testing subpath', () => {

@@ -1,0 +1,154 @@
+import type { SchemaCodec } from '@x/serde-core'
+import protobuf from 'protobufjs'
+import { type Framing, FramingError, prefixFor, readIndexes, readRef } from './framing.js'
+import type { DeclaredMessage, ProtoSchema } from './proto-schema.js'
+import { finishRead, type LongMode, type MessagePlan, planOf, toEncodable } from './values.js'
+
+/** How messages are read into JavaScript values (see the type mapping in the README). */
+export interface ReadOptions {
+  longs: LongMode
+  enums: 'name' | 'number'
+  /** proto3 fields not on the wire are present with their default value (false: left out). */
+  defaults: boolean
+  unknownFields: 'drop' | 'keep'
+}
+
+/** A writer's choice: which message of the file, in which framing. */
+export interface WriteOptions {
+  /** The full name of the message to write (`com.example.Order`); the file's first message when undefined. */
+  messageType: string | undefined
+  framing: Framing
+}
+
+/** A `messageType` the schema does not declare, or a prefix that names none of its messages. */
+export class UnknownMessageTypeError extends Error {
+  override name = 'UnknownMessageTypeError'
+}
+
+interface Writable {
+  readonly declared: DeclaredMessage
+  readonly plan: MessagePlan
+  readonly prefix: Buffer
+}
+
+/**
+ * One `.proto` schema with the serde's options: writes the chosen message type after its prefix (a `Ref` or message
+ * indexes), reads the prefix to find the message type, then the message.
+ */
+export class ProtobufCodec implements SchemaCodec {
+  readonly schema: ProtoSchema
+  readonly recordName: string | undefined
+  readonly #framing: Framing
+  readonly #read: ReadOptions
+  readonly #toObject: protobuf.IConversionOptions
+  readonly #writable: Writable | undefined
+  readonly #byRef = new Map<string, DeclaredMessage | null>()
+
+  constructor(schema: ProtoSchema, framing: Framing, read: ReadOptions, write: WriteOptions | undefined) {
+    this.schema = schema
+    this.#framing = framing
+    this.#read = read
+    this.#toObject = {
+      enums: read.enums === 'name' ? String : undefined,
+      defaults: read.defaults,
+      oneofs: true,
+      arrays: read.defaults,
+      objects: read.defaults,
+    } as protobuf.IConversionOptions
+    if (write !== undefined) {
+      const declared = chooseWritten(schema, write.messageType)
+      this.#writable = { declared, plan: planOf(declared.type), prefix: prefixFor(declared, write.framing) }
+      this.recordName = declared.type.fullName.slice(1)
+    } else {
+      this.recordName = schema.messages[0]!.type.fullName.slice(1)
+    }
+  }
+
+  encodeInto(value: unknown, target: Buffer, offset: number): number {
+    const writable = this.#writable!
+    const { type } = writable.declared
+    const encodable = value instanceof type.ctor ? value : toEncodable(writable.plan, value)
+    const body = type.encode(encodable as protobuf.Message).finish()
+    const prefix = writable.prefix
+    const end = offset + prefix.length + body.length
+    if (end > target.length) return target.length - end
+    prefix.copy(target, offset)
+    target.set(body, offset + prefix.length)
+    return end
+  }
+
+  decode(bytes: Buffer, offset: number, end: number, _writer?: SchemaCodec): unknown {
+    const prefix =
+      this.#framing === 'apicurio' ? readRef(bytes, offset, end) : readIndexes(bytes, offset, end)
+    const declared =
+      prefix.name !== undefined ? this.#byRefName(prefix.name) : this.#byIndexes(prefix.indexes!)
+    const reader = protobuf.Reader.create(bytes.subarray(prefix.start, end))
+    const keep = this.#read.unknownFields === 'keep'
+    reader.discardUnknown = !keep
+    const message = declared.type.decode(reader) as unknown as Record<string, unknown>
+    const out = declared.type.toObject(message as unknown as protobuf.Message, this.#toObject) as Record<
+      string,
+      unknown
+    >
+    finishRead(planOf(declared.type), message, out, this.#read.longs, keep)
+    return out
+  }
+
+  /**
+   * The message a `Ref` names: Java writes the simple name (`Order`; `Customer` for `Order.Customer`). A full name
+   * is taken too. A top-level message wins over a nested one of the same simple name (Java looks top-level only).
+   */
+  #byRefName(name: string): DeclaredMessage {
+    let found = this.#byRef.get(name)
+    if (found === undefined) {
+      const { messages } = this.schema
+      found =
+        messages.find((m) => m.type.fullName.slice(1) === name) ??
+        messages.find((m) => m.indexes.length === 1 && m.type.name === name) ??
+        onlyOne(messages.filter((m) => m.type.name === name)) ??
+        null
+      this.#byRef.set(name, found)
+    }
+    if (found === null) {
+      throw new UnknownMessageTypeError(
+        `the Ref names '${name.slice(0, 200)}', which is no message of the schema (its messages: ${this.#names()})`,
+      )
+    }
+    return found
+  }
+
+  #byIndexes(indexes: readonly number[]): DeclaredMessage {
+    const found = this.schema.messages.find(
+      (m) => m.indexes.length === indexes.length && m.indexes.every((index, i) => index === indexes[i]),
+    )
+    if (found === undefined) {
+      throw new FramingError(
+        `the message indexes [${indexes.join(', ')}] name no message of the schema (its messages: ${this.#names()})`,
+      )
+    }
+    return found
+  }
+
+  #names(): string {
+    const names = this.schema.messages.map((m) => m.type.fullName.slice(1))
+    return names.length > 10 ? `${names.slice(0, 10).join(', ')}, …` : names.join(', ')
+  }
+}
+
+function onlyOne<T>(items: readonly T[]): T | undefined {
+  return items.length === 1 ? items[0] : undefined
+}
+
+/** The message a writer writes: `messageType` (a full name), or the file's first message, as Java does. */
+function chooseWritten(schema: ProtoSchema, messageType: string | undefined): DeclaredMessage {
+  if (messageType === undefined) return schema.messages[0]!
+  const found = schema.messages.find((m) => m.type.fullName.slice(1) === messageType)
+  if (found === undefined) {
+    throw new UnknownMessageTypeError(
+      `messageType '${messageType}' is no message of the schema (its messages: ${schema.messages
+        .map((m) => m.type.fullName.slice(1))
+        .join(', ')})`,
+    )
+  }
+  return found
+}

@@ -1,0 +1,31 @@
+import type { ResolvedReference, SchemaFormat } from '@x/serde-core'
+import type { Framing } from './framing.js'
+import { MissingImportError, parseProto } from './proto-schema.js'
+import { ProtobufCodec, type ReadOptions, type WriteOptions } from './protobuf-codec.js'
+
+/**
+ * @internal Protobuf for the core: registry schemas (`.proto` text, imports from references by import path,
+ * well-known types built in) parsed with protobufjs into codecs with the serde's framing and value options.
+ */
+export class ProtobufFormat implements SchemaFormat<ProtobufCodec> {
+  readonly name = 'Protobuf'
+  readonly artifactType = 'PROTOBUF'
+  readonly contentType = 'application/x-protobuf'
+  readonly #framing: Framing
+  readonly #read: ReadOptions
+  readonly #write: WriteOptions | undefined
+
+  constructor(framing: Framing, read: ReadOptions, write: WriteOptions | undefined) {
+    this.#framing = framing
+    this.#read = read
+    this.#write = write
+  }
+
+  parse(text: string, references?: readonly ResolvedReference[]): ProtobufCodec {
+    return new ProtobufCodec(parseProto(text, references), this.#framing, this.#read, this.#write)
+  }
+
+  needsReferences(error: unknown): boolean {
+    return error instanceof MissingImportError
+  }
+}

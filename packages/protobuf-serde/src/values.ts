@@ -1,0 +1,452 @@
+import { describeValue, invalidDataError } from '@x/errors'
+import protobuf from 'protobufjs'
+
+/**
+ * The JavaScript values of Protobuf messages, and their checks. On write, a plain object (or the engine's message
+ * instance) is checked field by field and handed to protobufjs's encoder with only what it cannot take converted (a
+ * `bigint` for a 64-bit field, an enum's name, a `Map`); on read, what protobufjs's decoder and `toObject` give is
+ * finished: 64-bit integers as `number`s while safe and `bigint`s beyond (never rounded), unknown fields kept when
+ * asked.
+ */
+
+/** How 64-bit integers are read: `auto` (number while safe, bigint beyond), always `number`, always `bigint`. */
+export type LongMode = 'auto' | 'number' | 'bigint'
+
+const Long = protobuf.util.Long as unknown as {
+  fromBits(low: number, high: number, unsigned: boolean): protobuf.Long
+}
+
+type Scalar = 'int32' | 'uint32' | 'int64' | 'uint64' | 'float' | 'bool' | 'string' | 'bytes'
+
+/** The check a protobuf scalar type needs (the wire encodings of one kind share it). */
+const SCALARS: Readonly<Record<string, Scalar>> = {
+  int32: 'int32',
+  sint32: 'int32',
+  sfixed32: 'int32',
+  uint32: 'uint32',
+  fixed32: 'uint32',
+  int64: 'int64',
+  sint64: 'int64',
+  sfixed64: 'int64',
+  uint64: 'uint64',
+  fixed64: 'uint64',
+  float: 'float',
+  double: 'float',
+  bool: 'bool',
+  string: 'string',
+  bytes: 'bytes',
+}
+
+interface FieldPlan {
+  readonly name: string
+  readonly scalar: Scalar | undefined
+  readonly enumType: protobuf.Enum | undefined
+  readonly message: MessagePlan | undefined
+  readonly repeated: boolean
+  readonly map: boolean
+  /** For a map: the scalar kind of its keys. */
+  readonly keyScalar: Scalar | undefined
+  readonly oneof: string | undefined
+}
+
+/** What is known once per message type. */
+export interface MessagePlan {
+  readonly type: protobuf.Type
+  readonly fields: readonly FieldPlan[]
+  readonly oneofs: readonly (readonly string[])[]
+  /** Whether a read value needs finishing (a 64-bit field at any depth). */
+  readonly hasLongs: boolean
+}
+
+const plans = new WeakMap<protobuf.Type, MessagePlan>()
+
+/** The plan of a message type, built once (recursive types end: a plan is registered before its fields). */
+export function planOf(type: protobuf.Type): MessagePlan {
+  const known = plans.get(type)
+  if (known !== undefined) return known
+  const fields: FieldPlan[] = []
+  const plan: { -readonly [K in keyof MessagePlan]: MessagePlan[K] } = {
+    type,
+    fields,
+    oneofs: [],
+    hasLongs: false,
+  }
+  plans.set(type, plan)
+  for (const field of type.fieldsArray) {
+    field.resolve()
+    const resolved = field.resolvedType
+    fields.push({
+      name: field.name,
+      scalar: resolved === null ? SCALARS[field.type] : undefined,
+      enumType: resolved instanceof protobuf.Enum ? resolved : undefined,
+      message: resolved instanceof protobuf.Type ? planOf(resolved) : undefined,
+      repeated: field.repeated,
+      map: field instanceof protobuf.MapField,
+      keyScalar: field instanceof protobuf.MapField ? SCALARS[field.keyType] : undefined,
+      oneof:
+        field.partOf === null || field.partOf.oneof.length === 0 || isSyntheticOneof(field)
+          ? undefined
+          : field.partOf.name,
+    })
+  }
+  plan.oneofs = type.oneofsArray
+    .filter((oneof) => !oneof.fieldsArray.every(isSyntheticOneof))
+    .map((oneof) => oneof.oneof)
+  plan.hasLongs = computeHasLongs(plan, new Set())
+  return plan
+}
+
+/** proto3 `optional` makes a one-field oneof named `_field`: not a real choice. */
+function isSyntheticOneof(field: protobuf.Field): boolean {
+  const oneof = field.partOf
+  return oneof !== null && oneof.oneof.length === 1 && oneof.name === `_${field.name}`
+}
+
+function computeHasLongs(plan: MessagePlan, visiting: Set<MessagePlan>): boolean {
+  if (visiting.has(plan)) return false
+  visiting.add(plan)
+  return plan.fields.some(
+    (field) =>
+      field.scalar === 'int64' ||
+      field.scalar === 'uint64' ||
+      (field.message !== undefined && computeHasLongs(field.message, visiting)),
+  )
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Write: check and convert.
+
+const INT32_MIN = -0x80000000
+const INT32_MAX = 0x7fffffff
+const UINT32_MAX = 0xffffffff
+const INT64_MIN = -(2n ** 63n)
+const INT64_MAX = 2n ** 63n - 1n
+const UINT64_MAX = 2n ** 64n - 1n
+
+/** One failure, by path (`order.lines[2]`, `counts["a"]`). */
+interface Issue {
+  path: string
+  message: string
+}
+
+class Writer {
+  readonly issues: Issue[] = []
+
+  fail(path: string, expected: string, value: unknown, detail = ''): undefined {
+    if (this.issues.length < 100) {
+      this.issues.push({
+        path,
+        message: `${path === '' ? '(value)' : path}: expected ${expected}, got ${describeValue(value)}${detail}`,
+      })
+    }
+    return undefined
+  }
+
+  /** The message as the encoder takes it: `value` itself when nothing needs converting, else a shallow copy. */
+  message(plan: MessagePlan, value: unknown, path: string): unknown {
+    if (typeof value !== 'object' || value === null || Array.isArray(value) || ArrayBuffer.isView(value)) {
+      return this.fail(path, `a ${plan.type.fullName.slice(1)} message (an object)`, value)
+    }
+    const source = value as Record<string, unknown>
+    let out: Record<string, unknown> | undefined
+    for (const field of plan.fields) {
+      const item = source[field.name]
+      if (item === undefined || item === null) continue
+      const at = path === '' ? field.name : `${path}.${field.name}`
+      const converted = field.map
+        ? this.mapValue(field, item, at)
+        : field.repeated
+          ? this.list(field, item, at)
+          : this.single(field, item, at)
+      if (converted !== item) {
+        out ??= { ...source }
+        out[field.name] = converted
+      }
+    }
+    for (const members of plan.oneofs) {
+      const set = members.filter((name) => source[name] !== undefined && source[name] !== null)
+      if (set.length > 1) {
+        this.fail(
+          path,
+          `at most one of ${members.join(', ')} (a oneof)`,
+          value,
+          ` with ${set.join(' and ')} set`,
+        )
+      }
+    }
+    if (out !== undefined && Object.hasOwn(source, '$unknowns')) {
+      Object.defineProperty(out, '$unknowns', { value: source.$unknowns, enumerable: false, writable: true })
+    }
+    return out ?? value
+  }
+
+  list(field: FieldPlan, value: unknown, path: string): unknown {
+    if (!Array.isArray(value)) return this.fail(path, `a list (an array) of ${describeField(field)}`, value)
+    let out: unknown[] | undefined
+    for (let i = 0; i < value.length; i++) {
+      const item = value[i]
+      const converted = this.single(field, item, `${path}[${i}]`)
+      if (converted !== item) {
+        out ??= value.slice()
+        out[i] = converted
+      }
+    }
+    return out ?? value
+  }
+
+  mapValue(field: FieldPlan, value: unknown, path: string): unknown {
+    let entries: [unknown, unknown][]
+    let isMap = false
+    if (value instanceof Map) {
+      entries = [...value.entries()]
+      isMap = true
+    } else if (typeof value === 'object' && value !== null && !Array.isArray(value)) {
+      entries = Object.entries(value)
+    } else {
+      return this.fail(path, `a map (an object or a Map) of ${describeField(field)}`, value)
+    }
+    let out: Record<string, unknown> | undefined = isMap ? Object.create(null) : undefined
+    for (const [key, item] of entries) {
+      const keyText = this.mapKey(field.keyScalar!, key, path)
+      if (keyText === undefined) continue
+      const at = `${path}[${JSON.stringify(keyText)}]`
+      const converted =
+        item === undefined || item === null
+          ? this.fail(at, describeField(field), item)
+          : this.single(field, item, at)
+      if (converted !== item || out !== undefined) {
+        out ??= Object.assign(Object.create(null), value) as Record<string, unknown>
+        out[keyText] = converted
+      }
+    }
+    return out ?? value
+  }
+
+  /** A map key as the encoder takes it: the object key text, checked against the key type. */
+  mapKey(scalar: Scalar, key: unknown, path: string): string | undefined {
+    if (scalar === 'string') {
+      if (typeof key === 'string') return key
+      return this.fail(path, 'string map keys', key)
+    }
+    if (scalar === 'bool') {
+      if (key === true || key === 'true') return 'true'
+      if (key === false || key === 'false') return 'false'
+      return this.fail(path, 'boolean map keys', key)
+    }
+    const text = typeof key === 'bigint' || typeof key === 'number' ? String(key) : key
+    if (typeof text !== 'string' || !/^-?[0-9]+$/.test(text))
+      return this.fail(path, `${scalar} map keys`, key)
+    const n = BigInt(text)
+    const ok =
+      scalar === 'int32'
+        ? n >= BigInt(INT32_MIN) && n <= BigInt(INT32_MAX)
+        : scalar === 'uint32'
+          ? n >= 0n && n <= BigInt(UINT32_MAX)
+          : scalar === 'int64'
+            ? n >= INT64_MIN && n <= INT64_MAX
+            : n >= 0n && n <= UINT64_MAX
+    return ok ? text : this.fail(path, `${scalar} map keys`, key, ' (out of range)')
+  }
+
+  single(field: FieldPlan, value: unknown, path: string): unknown {
+    if (field.message !== undefined) return this.message(field.message, value, path)
+    if (field.enumType !== undefined) return this.enumValue(field.enumType, value, path)
+    return this.scalar(field.scalar!, value, path)
+  }
+
+  enumValue(type: protobuf.Enum, value: unknown, path: string): unknown {
+    if (typeof value === 'string') {
+      const number = Object.hasOwn(type.values, value) ? type.values[value] : undefined
+      return number === undefined ? this.fail(path, describeEnum(type), value) : number
+    }
+    if (typeof value === 'number' && Number.isInteger(value) && value >= INT32_MIN && value <= INT32_MAX) {
+      // proto3 enums are open: a number the schema does not name is kept, as Java keeps it.
+      return value
+    }
+    return this.fail(path, describeEnum(type), value)
+  }
+
+  scalar(scalar: Scalar, value: unknown, path: string): unknown {
+    switch (scalar) {
+      case 'string':
+        return typeof value === 'string' ? value : this.fail(path, 'string', value)
+      case 'bool':
+        return typeof value === 'boolean' ? value : this.fail(path, 'bool (a boolean)', value)
+      case 'float':
+        return typeof value === 'number' ? value : this.fail(path, 'a number', value)
+      case 'bytes':
+        return value instanceof Uint8Array ? value : this.fail(path, 'bytes (a Uint8Array)', value)
+      case 'int32':
+        return Number.isInteger(value) && (value as number) >= INT32_MIN && (value as number) <= INT32_MAX
+          ? value
+          : this.fail(path, 'int32 (an integer from -2^31 to 2^31 - 1)', value)
+      case 'uint32':
+        return Number.isInteger(value) && (value as number) >= 0 && (value as number) <= UINT32_MAX
+          ? value
+          : this.fail(path, 'uint32 (an integer from 0 to 2^32 - 1)', value)
+      default:
+        return this.long(scalar === 'uint64', value, path)
+    }
+  }
+
+  long(unsigned: boolean, value: unknown, path: string): unknown {
+    const what = unsigned
+      ? 'uint64 (a safe integer number or a bigint from 0 to 2^64 - 1)'
+      : 'int64 (a safe integer number or a bigint from -2^63 to 2^63 - 1)'
+    if (typeof value === 'number') {
+      if (Number.isSafeInteger(value) && (!unsigned || value >= 0)) return value
+      return this.fail(
+        path,
+        what,
+        value,
+        Number.isInteger(value) ? ' (beyond 2^53 a number may already be rounded: use a bigint)' : '',
+      )
+    }
+    if (typeof value === 'bigint') {
+      if (unsigned ? value < 0n || value > UINT64_MAX : value < INT64_MIN || value > INT64_MAX) {
+        return this.fail(path, what, value)
+      }
+      return Long.fromBits(
+        Number(BigInt.asIntN(32, value)),
+        Number(BigInt.asIntN(32, value >> 32n)),
+        unsigned,
+      )
+    }
+    // The engine's own Long (a message instance read with the engine's representation).
+    if (
+      protobuf.util.isInteger((value as { low?: unknown })?.low) &&
+      protobuf.util.isInteger((value as { high?: unknown })?.high)
+    ) {
+      return value
+    }
+    return this.fail(path, what, value)
+  }
+}
+
+function describeField(field: FieldPlan): string {
+  if (field.message !== undefined) return `${field.message.type.fullName.slice(1)} messages`
+  if (field.enumType !== undefined) return describeEnum(field.enumType)
+  return field.scalar ?? 'values'
+}
+
+function describeEnum(type: protobuf.Enum): string {
+  const names = Object.keys(type.values)
+  const shown = names.length > 8 ? [...names.slice(0, 8), '…'] : names
+  return `enum ${type.fullName.slice(1)} (one of ${shown.join(', ')}, or its number)`
+}
+
+/** Longest list of failures in a message; `paths` holds them all (up to 100). */
+const MAX_IN_MESSAGE = 10
+
+/**
+ * `value` as protobufjs's encoder takes it, or a `TypeError` (code `INVALID_DATA`) naming every failing path with
+ * what it expected. Nothing is copied when nothing needs converting.
+ */
+export function toEncodable(plan: MessagePlan, value: unknown): unknown {
+  const writer = new Writer()
+  let converted: unknown
+  try {
+    converted = writer.message(plan, value, '')
+  } catch (cause) {
+    // Reading the value threw (a getter, a Proxy trap).
+    throw invalidDataError(
+      `The value could not be read as a ${plan.type.fullName.slice(1)} message`,
+      [''],
+      cause,
+    )
+  }
+  const { issues } = writer
+  if (issues.length === 0) return converted
+  const shown = issues.slice(0, MAX_IN_MESSAGE).map((issue) => issue.message)
+  const more = issues.length > MAX_IN_MESSAGE ? `; and ${issues.length - MAX_IN_MESSAGE} more` : ''
+  throw invalidDataError(
+    `Value does not match the Protobuf message ${plan.type.fullName.slice(1)}: ${shown.join('; ')}${more}`,
+    issues.map((issue) => issue.path),
+  )
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Read: finish what toObject gives.
+
+const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER)
+
+/** A 64-bit value out of `number` mode's range, as api.md's longs option says: a RangeError (INVALID_DATA). */
+function unsafeLong(value: bigint): RangeError {
+  const error = new RangeError(
+    `A 64-bit integer ${value} is beyond the safe integer range of a number (longs: 'number'); use longs: 'auto' or 'bigint'`,
+  )
+  Object.defineProperty(error, 'code', { value: 'INVALID_DATA', enumerable: true })
+  return error
+}
+
+function longOut(value: unknown, unsigned: boolean, mode: LongMode): unknown {
+  if (typeof value === 'number') return mode === 'bigint' ? BigInt(value) : value
+  const long = value as { low: number; high: number }
+  const big = unsigned
+    ? (BigInt(long.high >>> 0) << 32n) | BigInt(long.low >>> 0)
+    : (BigInt(long.high | 0) << 32n) | BigInt(long.low >>> 0)
+  if (mode === 'bigint') return big
+  if (big >= -MAX_SAFE && big <= MAX_SAFE) return Number(big)
+  if (mode === 'number') throw unsafeLong(big)
+  return big
+}
+
+/**
+ * Finishes, in place, a plain object `toObject` made from `message`: 64-bit integers (Long objects) into
+ * `number`/`bigint` per `mode`, and with `keepUnknown` the message's unknown fields (`$unknowns`, raw bytes) kept as
+ * a non-enumerable `$unknowns` so that writing the object again writes them back.
+ */
+export function finishRead(
+  plan: MessagePlan,
+  message: Record<string, unknown>,
+  out: Record<string, unknown>,
+  mode: LongMode,
+  keepUnknown: boolean,
+): void {
+  if (keepUnknown && Object.hasOwn(message, '$unknowns')) {
+    Object.defineProperty(out, '$unknowns', { value: message.$unknowns, enumerable: false, writable: true })
+  }
+  if (!plan.hasLongs && !keepUnknown) return
+  for (const field of plan.fields) {
+    const item = out[field.name]
+    if (item === undefined || item === null) continue
+    const unsigned = field.scalar === 'uint64'
+    if (field.scalar === 'int64' || unsigned) {
+      if (field.map) {
+        for (const key of Object.keys(item as object)) {
+          ;(item as Record<string, unknown>)[key] = longOut(
+            (item as Record<string, unknown>)[key],
+            unsigned,
+            mode,
+          )
+        }
+      } else if (field.repeated) {
+        const list = item as unknown[]
+        for (let i = 0; i < list.length; i++) list[i] = longOut(list[i], unsigned, mode)
+      } else {
+        out[field.name] = longOut(item, unsigned, mode)
+      }
+      continue
+    }
+    const nested = field.message
+    if (nested === undefined || (!nested.hasLongs && !keepUnknown)) continue
+    const source = message[field.name] as Record<string, unknown>
+    if (field.map) {
+      for (const key of Object.keys(item as object)) {
+        finishRead(
+          nested,
+          (source as Record<string, Record<string, unknown>>)[key]!,
+          (item as Record<string, Record<string, unknown>>)[key]!,
+          mode,
+          keepUnknown,
+        )
+      }
+    } else if (field.repeated) {
+      const list = item as Record<string, unknown>[]
+      for (let i = 0; i < list.length; i++)
+        finishRead(nested, (source as unknown as Record<string, unknown>[])[i]!, list[i]!, mode, keepUnknown)
+    } else {
+      finishRead(nested, source, item as Record<string, unknown>, mode, keepUnknown)
+    }
+  }
+}

@@ -147,10 +147,19 @@ export interface DeserializationErrorOptions extends SerdeErrorOptions {
  */
 export class DeserializationError extends SerdeError {
   override name = 'DeserializationError'
+  /** The schema identifier read from the message (non-enumerable; `toJSON()` shows it). */
   declare readonly schemaId?: number | bigint
+  /** How `schemaId` was read, when it was (non-enumerable). */
+  declare readonly idType?: IdType
   constructor(message: string, options?: DeserializationErrorOptions) {
     super('DESERIALIZATION', message, options)
-    if (options?.schemaId !== undefined) this.schemaId = options.schemaId
+    if (options?.schemaId !== undefined) {
+      Object.defineProperty(this, 'schemaId', {
+        value: options.schemaId,
+        enumerable: false,
+        configurable: true,
+      })
+    }
   }
 }
 

@@ -19,6 +19,8 @@ export {
   SchemaRegistrationError,
   SerializationError,
 } from './errors.js'
+export type { FailedMessage, FailedMessageContext } from './failed-message.js'
+export { failedMessageOf, recordFailedMessage } from './failed-message.js'
 export type { CodedRangeError, CodedTypeError, DataTypeError } from './misuse.js'
 export { idOutOfRangeError, invalidConfigError, invalidDataError } from './misuse.js'
 export { REDACTED, redactSecrets } from './redact-secrets.js'

@@ -1,4 +1,5 @@
 import type { SerdeErrorCode } from './codes.js'
+import type { FailedMessageContext } from './failed-message.js'
 
 /**
  * The brand every `SerdeError` carries. It is a registered symbol, so it is the same in every copy of this package
@@ -33,6 +34,12 @@ export class SerdeError extends Error {
   override name = 'SerdeError'
   /** A stable, machine-readable code. */
   readonly code: SerdeErrorCode
+  /** Raised while deserializing: the bytes given (non-enumerable; see `failedMessageOf`). */
+  declare readonly payload?: Uint8Array
+  /** Raised by `deserializeMessage`: the message headers given (non-enumerable). */
+  declare readonly headers?: Readonly<Record<string, unknown>>
+  /** Raised while deserializing: the call's topic and field (non-enumerable). */
+  declare readonly context?: FailedMessageContext
 
   constructor(code: SerdeErrorCode, message: string, options?: SerdeErrorOptions) {
     // Only a real cause is attached: an own `cause: undefined` would show as `[cause]: undefined` in util.inspect.

@@ -1,4 +1,5 @@
 import { invalidConfigError, redactUrl } from '@x/errors'
+import { findOpenTelemetry, RegistryTelemetry } from './telemetry.js'
 import type { TokenProvider } from './types.js'
 
 /**
@@ -50,6 +51,14 @@ export interface RegistryClientOptions {
    * @default undefined (latest-version entries never expire)
    */
   cacheTtlMs?: number
+  /**
+   * OpenTelemetry, when `@opentelemetry/api` is installed (an optional peer): a CLIENT span per registry request
+   * and the metrics `xserde.registry.request.duration`, `xserde.registry.errors` (by `error.type`, the error
+   * class), `xserde.registry.cache.hits` and `.misses` (by `xserde.cache`). `false` records nothing even when it
+   * is installed. Without the package nothing is loaded and nothing is recorded.
+   * @default true
+   */
+  telemetry?: boolean
   /** Seams for tests (random source, sleep, clock). @default the real ones */
   timing?: RegistryClientTiming
 }
@@ -81,6 +90,8 @@ export interface ResolvedOptions {
   random: () => number
   sleep: (ms: number, signal: AbortSignal) => Promise<void>
   now: () => number
+  /** Spans and metrics, when `@opentelemetry/api` is installed and `telemetry` is not `false`. */
+  telemetry: RegistryTelemetry | undefined
 }
 
 /** Every option the client knows, with its default. */
@@ -261,6 +272,10 @@ export function resolveOptions(options: RegistryClientOptions): ResolvedOptions 
   if (options.fetch !== undefined && typeof options.fetch !== 'function') {
     throw invalidConfigError(`fetch must be a function, got ${describe(options.fetch)}`)
   }
+  if (options.telemetry !== undefined && typeof options.telemetry !== 'boolean') {
+    throw invalidConfigError(`telemetry must be true or false, got ${describe(options.telemetry)}`)
+  }
+  const otel = options.telemetry === false ? null : findOpenTelemetry()
   const timing = options.timing ?? {}
   for (const name of ['random', 'sleep', 'now'] as const) {
     if (timing[name] !== undefined && typeof timing[name] !== 'function') {
@@ -293,5 +308,6 @@ export function resolveOptions(options: RegistryClientOptions): ResolvedOptions 
     random: timing.random ?? Math.random,
     sleep: timing.sleep ?? defaultSleep,
     now: timing.now ?? (() => performance.now()),
+    telemetry: otel === null ? undefined : new RegistryTelemetry(otel, new URL(baseUrl)),
   }
 }

@@ -155,6 +155,62 @@ describe('getSchema (latest version)', () => {
     expect(fixture.count('/ids/globalIds/47')).toBe(1)
   })
 
+  it('serves an expired latest version while the registry is down, without waiting, and refreshes it when it is back', async () => {
+    let globalId = 47
+    let down = false
+    const healthy = routes({
+      'GET /groups/orders/artifacts/user/versions/branch=latest': () => ({
+        body: versionMetadata({ groupId: 'orders', artifactId: 'user', globalId, contentId: 64 }),
+      }),
+      'GET /ids/globalIds/47': { body: SCHEMA },
+      'GET /ids/globalIds/48': { body: '"string"' },
+    })
+    fixture.handle((request, res) =>
+      down ? problem(res, 503, 'Down for maintenance') : healthy(request, res),
+    )
+    let now = 1_000
+    const c = newClient({ cacheTtlMs: 60_000, timing: { now: () => now } })
+    await c.getSchema('user')
+    down = true
+    now = 61_000
+    // The refresh fails (one request, maxRetries 0): the stale version is the answer, not the 503.
+    await expect(c.getSchema('user')).resolves.toMatchObject({ globalId: 47 })
+    expect(fixture.requests).toHaveLength(3)
+    // Served stale from then on without a request, until min(ttl, 5 s) has passed.
+    now = 65_999
+    await expect(c.getSchema('user')).resolves.toMatchObject({ globalId: 47 })
+    expect(fixture.requests).toHaveLength(3)
+    // Then one background refresh per call that finds it due; the caller still gets the stale version at once.
+    globalId = 48
+    down = false
+    now = 66_000
+    await expect(c.getSchema('user')).resolves.toMatchObject({ globalId: 47 })
+    await new Promise((resolve) => setTimeout(resolve, 50))
+    expect(fixture.requests).toHaveLength(5)
+    await expect(c.getSchema('user')).resolves.toMatchObject({ schema: '"string"', globalId: 48 })
+    expect(fixture.requests).toHaveLength(5)
+  })
+
+  it('does not serve an expired version stale when the artifact is gone (404) or the answer is unusable', async () => {
+    let answer: 'ok' | 'gone' = 'ok'
+    const healthy = routes({
+      'GET /groups/orders/artifacts/user/versions/branch=latest': {
+        body: versionMetadata({ groupId: 'orders', artifactId: 'user', globalId: 47, contentId: 64 }),
+      },
+      'GET /ids/globalIds/47': { body: SCHEMA },
+    })
+    fixture.handle((request, res) =>
+      answer === 'gone' ? problem(res, 404, 'No artifact with ID user') : healthy(request, res),
+    )
+    let now = 1_000
+    const c = newClient({ cacheTtlMs: 60_000, timing: { now: () => now } })
+    await c.getSchema('user')
+    answer = 'gone'
+    now = 61_000
+    await expect(c.getSchema('user')).rejects.toMatchObject({ name: 'SchemaNotFoundError' })
+    expect(c.peekSchema('user')).toBeUndefined()
+  })
+
   it('does not cache a failed lookup', async () => {
     fixture.handle((_, res) => problem(res, 404, 'No version found'))
     const c = newClient()

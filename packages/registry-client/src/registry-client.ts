@@ -27,6 +27,7 @@ import {
   resolveOptions,
 } from './registry-client-options.js'
 import {
+  isRegistryUnreachable,
   lookupFailure,
   type RegistryPlace,
   registrationRefused,
@@ -65,6 +66,11 @@ function freezeSchema(schema: RegisteredSchema): RegisteredSchema {
  *   is immutable. Latest-version entries (`getSchema`) live `cacheTtlMs` (default: forever). Each cache is a true LRU
  *   of `cacheMaxSize` entries. Concurrent misses of one key share one request (single flight); different keys never
  *   wait for each other. Failures are not cached.
+ * - **Stale-on-error.** When an expired latest-version entry cannot be refreshed because the registry is unreachable
+ *   (transport failure, timeout, 429/5xx after the retries), `getSchema` answers the stale entry instead of failing,
+ *   then at once to every later call (no waiting), while a refresh is tried in the background at most every
+ *   `min(cacheTtlMs, 5 s)` until the registry answers again. A 404 (the artifact is gone) or a refused credential
+ *   still reaches the caller. Ids never expire.
  * - **Retries.** Transport failures and HTTP 429/502/503/504 are retried: `1 + maxRetries` attempts, full-jitter
  *   exponential backoff `random(0, min(retryBackoffMs × 2^k, retryMaxBackoffMs))`, a `Retry-After` honoured up to
  *   `retryMaxBackoffMs`, `timeoutMs` per attempt. A registration is repeated only where a repeat cannot create a
@@ -101,12 +107,21 @@ export class RegistryClient {
       url: this.#options.displayUrl,
       looksLikeV3Root: /\/apis\/registry\/v3$/.test(this.#options.baseUrl),
     }
-    const cacheOptions = { max: this.#options.cacheMaxSize, now: this.#options.now }
-    this.#byGlobalId = new SingleFlightCache(cacheOptions)
-    this.#byContentId = new SingleFlightCache(cacheOptions)
-    this.#byVersion = new SingleFlightCache(cacheOptions)
-    this.#referencesByGlobalId = new SingleFlightCache(cacheOptions)
-    this.#referencesByContentId = new SingleFlightCache(cacheOptions)
+    const telemetry = this.#options.telemetry
+    const cacheOptions = (name: string) => ({
+      max: this.#options.cacheMaxSize,
+      now: this.#options.now,
+      onLookup: telemetry === undefined ? undefined : (hit: boolean) => telemetry.cache(name, hit),
+    })
+    this.#byGlobalId = new SingleFlightCache(cacheOptions('globalId'))
+    this.#byContentId = new SingleFlightCache(cacheOptions('contentId'))
+    // Stale-on-error: an expired latest version is served while the registry is unreachable (see the class doc).
+    this.#byVersion = new SingleFlightCache({
+      ...cacheOptions('version'),
+      serveStaleOn: isRegistryUnreachable,
+    })
+    this.#referencesByGlobalId = new SingleFlightCache(cacheOptions('references'))
+    this.#referencesByContentId = new SingleFlightCache(cacheOptions('references'))
   }
 
   /** The registry base URL, without credentials. */
@@ -386,6 +401,9 @@ export class RegistryClient {
     const link = linkSignals(signal, this.#closing.signal)
     try {
       return await work(link.signal)
+    } catch (error) {
+      this.#options.telemetry?.failed(error)
+      throw error
     } finally {
       link.release()
     }

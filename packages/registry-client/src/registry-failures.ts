@@ -1,4 +1,5 @@
 import {
+  isSerdeError,
   RegistryConnectionError,
   SchemaNotFoundError,
   type SchemaNotFoundErrorOptions,
@@ -106,4 +107,15 @@ export function registrationUnusable(
       cause: new RegistryFailureCause(problem, { status: answer.status }),
     },
   )
+}
+
+/**
+ * Whether an error means the registry could not be reached or could not answer (a transport failure, a timeout,
+ * retries used up on 429/5xx, another 5xx): the errors for which an expired "latest" entry is served stale.
+ * A 404 (the artifact is gone), a refused credential or an unusable 200 answer are not outages and reach the caller.
+ */
+export function isRegistryUnreachable(error: unknown): boolean {
+  if (!isSerdeError(error, 'REGISTRY_CONNECTION')) return false
+  const status = (error as RegistryConnectionError).status
+  return status === undefined || status === 429 || status >= 500
 }

@@ -3,6 +3,7 @@ import ky from 'ky'
 import pRetry, { AbortError } from 'p-retry'
 import type { ResolvedOptions } from './registry-client-options.js'
 import { parseRetryAfter, RETRYABLE_STATUSES, retryDelayMs } from './retry-policy.js'
+import type { RequestFacts } from './telemetry.js'
 
 /**
  * Which failures a request may be repeated after. `always`: any transport failure and 429/502/503/504 (reads, and a
@@ -17,6 +18,8 @@ export interface RegistryRequest {
   method: 'GET' | 'POST'
   /** Path and query below the base URL, already percent-encoded, starting with `/`. */
   path: string
+  /** The path template (`/ids/globalIds/{globalId}`) and what the request is about, for telemetry. */
+  facts: RequestFacts
   body?: string
   headers?: Record<string, string>
   retry: RetryMode
@@ -147,7 +150,13 @@ export class RegistryHttp {
    * (each at most `min(retryBackoffMs × 2^k, retryMaxBackoffMs)`, or `retryMaxBackoffMs` when the registry sends a
    * `Retry-After`), doubled by the one repeat after a 401/403 when `auth` is set.
    */
-  async send(request: RegistryRequest, signal: AbortSignal): Promise<RegistryAnswer> {
+  send(request: RegistryRequest, signal: AbortSignal): Promise<RegistryAnswer> {
+    const telemetry = this.#options.telemetry
+    if (telemetry === undefined) return this.#send(request, signal)
+    return telemetry.request(request.facts, () => this.#send(request, signal))
+  }
+
+  async #send(request: RegistryRequest, signal: AbortSignal): Promise<RegistryAnswer> {
     const first = await this.#sendWithRetries(request, signal)
     if (!isAuthStatus(first.answer.status)) return first.answer
     const auth = this.#options.auth

@@ -1,5 +1,6 @@
 import type { IdType, SchemaId } from '@x/wire-format'
 import type { RegistryRequest } from './registry-http.js'
+import type { RequestFacts } from './telemetry.js'
 import type { ArtifactReference, IfExists } from './types.js'
 
 /** The version expression of the newest version. */
@@ -22,8 +23,17 @@ function headerSafe(value: string): string {
   return /^[\x20-\x7e]*$/.test(value) ? value : encodeURIComponent(value)
 }
 
-function get(path: string): RegistryRequest {
-  return { method: 'GET', path, retry: 'always' }
+function get(path: string, facts: RequestFacts): RegistryRequest {
+  return { method: 'GET', path, facts, retry: 'always' }
+}
+
+const ID_ATTRIBUTE: Record<IdType, string> = {
+  globalId: 'apicurio.globalId',
+  contentId: 'apicurio.contentId',
+}
+
+function idFacts(idType: IdType, id: SchemaId, route: string): RequestFacts {
+  return { method: 'GET', route, attributes: { [ID_ATTRIBUTE[idType]]: String(id) } }
 }
 
 /** `GET /groups/{g}/artifacts/{a}/versions/{version}`: the version's metadata, with its ids. */
@@ -35,23 +45,42 @@ export function versionMetadataRequest(
   const group = encodeURIComponent(groupId)
   return get(
     `/groups/${group}/artifacts/${encodeURIComponent(artifactId)}/versions/${versionSegment(version)}`,
+    {
+      method: 'GET',
+      route: '/groups/{groupId}/artifacts/{artifactId}/versions/{versionExpression}',
+      attributes: {
+        'apicurio.groupId': groupId,
+        'apicurio.artifactId': artifactId,
+        'apicurio.version': version,
+      },
+    },
   )
 }
 
 /** `GET /ids/{globalIds|contentIds}/{id}`: the content. */
 export function contentRequest(idType: IdType, id: SchemaId): RegistryRequest {
-  return get(`/ids/${ID_SEGMENT[idType]}/${String(id)}`)
+  return get(
+    `/ids/${ID_SEGMENT[idType]}/${String(id)}`,
+    idFacts(idType, id, `/ids/${ID_SEGMENT[idType]}/{${idType}}`),
+  )
 }
 
 /** `GET /ids/{globalIds|contentIds}/{id}/references`. */
 export function referencesRequest(idType: IdType, id: SchemaId): RegistryRequest {
-  return get(`/ids/${ID_SEGMENT[idType]}/${String(id)}/references`)
+  return get(
+    `/ids/${ID_SEGMENT[idType]}/${String(id)}/references`,
+    idFacts(idType, id, `/ids/${ID_SEGMENT[idType]}/{${idType}}/references`),
+  )
 }
 
 /** `GET /groups/{g}/artifacts?offset=…&limit=…`, in a stable order so that pages do not overlap. */
 export function artifactPageRequest(groupId: string, offset: number): RegistryRequest {
   const query = `offset=${offset}&limit=${PAGE_SIZE}&orderby=artifactId&order=asc`
-  return get(`/groups/${encodeURIComponent(groupId)}/artifacts?${query}`)
+  return get(`/groups/${encodeURIComponent(groupId)}/artifacts?${query}`, {
+    method: 'GET',
+    route: '/groups/{groupId}/artifacts',
+    attributes: { 'apicurio.groupId': groupId },
+  })
 }
 
 /** What a registration sends. */
@@ -77,6 +106,15 @@ export function registrationRequest(registration: Registration): RegistryRequest
   return {
     method: 'POST',
     path: `/groups/${encodeURIComponent(groupId)}/artifacts?ifExists=${ifExists}${canonical ? '&canonical=true' : ''}`,
+    facts: {
+      method: 'POST',
+      route: '/groups/{groupId}/artifacts',
+      attributes: {
+        'apicurio.groupId': groupId,
+        'apicurio.artifactId': artifactId,
+        'apicurio.artifactType': artifactType,
+      },
+    },
     headers: {
       'Content-Type': 'application/json',
       'X-Registry-ArtifactId': headerSafe(artifactId),

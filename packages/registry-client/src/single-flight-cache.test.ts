@@ -138,4 +138,41 @@ describe('SingleFlightCache', () => {
     slow.resolve({ v: 'slow' })
     await expect(slowResult).resolves.toEqual({ v: 'slow' })
   })
+
+  it('serves an expired entry to all concurrent callers of one failed refresh when the error allows it', async () => {
+    let now = 0
+    const outage = new Error('unreachable')
+    const cache = new SingleFlightCache<{ v: string }>({
+      max: 10,
+      now: () => now,
+      serveStaleOn: (error) => error === outage,
+      staleRetryMs: 1_000,
+    })
+    cache.set('k', { v: 'old' }, 10_000)
+    now = 10_000
+    let loads = 0
+    const failing = async () => {
+      loads += 1
+      throw outage
+    }
+    const answers = await Promise.all([1, 2, 3].map(() => cache.load('k', failing, undefined, 10_000)))
+    expect(answers).toEqual([{ v: 'old' }, { v: 'old' }, { v: 'old' }])
+    expect(loads).toBe(1)
+    expect(cache.get('k')).toBeUndefined()
+    now = 10_999
+    await cache.load('k', failing, undefined, 10_000)
+    expect(loads).toBe(1)
+    now = 11_000
+    await expect(cache.load('k', async () => ({ v: 'new' }), undefined, 10_000)).resolves.toEqual({
+      v: 'old',
+    })
+    await Promise.resolve()
+    await expect(cache.load('k', failing, undefined, 10_000)).resolves.toEqual({ v: 'new' })
+    // Another error (not an outage) after expiry reaches the caller and drops the entry.
+    now = 30_000
+    await expect(
+      cache.load('k', async () => Promise.reject(new Error('gone')), undefined, 10_000),
+    ).rejects.toThrow('gone')
+    expect(cache.size).toBe(0)
+  })
 })

@@ -1,9 +1,19 @@
 import { LRUCache } from 'lru-cache'
 
+/** Longest wait between background refreshes of an entry served stale. */
+const DEFAULT_STALE_RETRY_MS = 5_000
+
 interface Entry<V> {
   value: V
   /** Clock time from which the entry is stale; `undefined` never expires. */
   expiresAt: number | undefined
+  /** The lifetime it was stored with. */
+  ttlMs: number | undefined
+  /**
+   * Set while the entry is served stale because its refresh failed with an error `serveStaleOn` accepts: the
+   * clock time from which the next (background) refresh may start.
+   */
+  retryAt?: number
 }
 
 interface Flight<V> {
@@ -19,6 +29,20 @@ export interface SingleFlightCacheOptions {
   max: number
   /** The clock of the expiry times (milliseconds, monotonic). */
   now: () => number
+  /**
+   * Stale-on-error: when the refresh of an expired entry fails with an error this accepts (the registry is
+   * unreachable), the stale value is served instead, to every caller, without waiting, and a refresh is tried in
+   * the background at most every `min(ttl, staleRetryMs)` until one succeeds.
+   * @default never: an expired entry is refreshed or the caller gets the error
+   */
+  serveStaleOn?: (error: unknown) => boolean
+  /**
+   * Longest wait between background refreshes of an entry served stale.
+   * @default 5000
+   */
+  staleRetryMs?: number
+  /** Told of every `load`: whether the cache answered it (fresh, or stale while the registry is unreachable). */
+  onLookup?: ((hit: boolean) => void) | undefined
 }
 
 /**
@@ -30,26 +54,32 @@ export class SingleFlightCache<V extends {}> {
   readonly #lru: LRUCache<string, Entry<V>>
   readonly #flights = new Map<string, Flight<V>>()
   readonly #now: () => number
+  readonly #serveStaleOn: ((error: unknown) => boolean) | undefined
+  readonly #staleRetryMs: number
+  readonly #onLookup: ((hit: boolean) => void) | undefined
 
   constructor(options: SingleFlightCacheOptions) {
     this.#lru = new LRUCache<string, Entry<V>>({ max: options.max })
     this.#now = options.now
+    this.#serveStaleOn = options.serveStaleOn
+    this.#staleRetryMs = options.staleRetryMs ?? DEFAULT_STALE_RETRY_MS
+    this.#onLookup = options.onLookup
   }
 
-  /** The cached value (promoting it), or `undefined` when absent or expired (an expired entry is dropped). */
+  /**
+   * The cached value (promoting it), or `undefined` when absent or expired. An expired entry stays (bounded by the
+   * LRU) so that `load` can serve it if its refresh finds the registry unreachable.
+   */
   get(key: string): V | undefined {
     const entry = this.#lru.get(key)
     if (entry === undefined) return undefined
-    if (entry.expiresAt !== undefined && this.#now() >= entry.expiresAt) {
-      this.#lru.delete(key)
-      return undefined
-    }
+    if (entry.expiresAt !== undefined && this.#now() >= entry.expiresAt) return undefined
     return entry.value
   }
 
   /** Stores a value; with `ttlMs` it expires that long from now. */
   set(key: string, value: V, ttlMs?: number): void {
-    this.#lru.set(key, { value, expiresAt: ttlMs === undefined ? undefined : this.#now() + ttlMs })
+    this.#lru.set(key, { value, expiresAt: ttlMs === undefined ? undefined : this.#now() + ttlMs, ttlMs })
   }
 
   /** Number of entries held (expired ones included until they are next looked at). */
@@ -68,8 +98,21 @@ export class SingleFlightCache<V extends {}> {
     signal?: AbortSignal,
     ttlMs?: number,
   ): Promise<V> {
-    const hit = this.get(key)
-    if (hit !== undefined) return Promise.resolve(hit)
+    const entry = this.#lru.get(key)
+    if (entry !== undefined) {
+      const now = this.#now()
+      if (entry.expiresAt === undefined || now < entry.expiresAt) {
+        this.#onLookup?.(true)
+        return Promise.resolve(entry.value)
+      }
+      if (entry.retryAt !== undefined) {
+        // Served stale since a refresh found the registry unreachable: never wait, retry in the background.
+        if (now >= entry.retryAt && !this.#flights.has(key)) this.#start(key, load, ttlMs)
+        this.#onLookup?.(true)
+        return Promise.resolve(entry.value)
+      }
+    }
+    this.#onLookup?.(false)
     if (signal?.aborted) return Promise.reject(signal.reason)
     let flight = this.#flights.get(key)
     if (flight === undefined) flight = this.#start(key, load, ttlMs)
@@ -90,6 +133,8 @@ export class SingleFlightCache<V extends {}> {
         const value = await load(controller.signal)
         if (this.#flights.get(key) === flight && !controller.signal.aborted) this.set(key, value, ttlMs)
         return value
+      } catch (error) {
+        return this.#staleOr(key, error)
       } finally {
         if (this.#flights.get(key) === flight) this.#flights.delete(key)
       }
@@ -98,6 +143,20 @@ export class SingleFlightCache<V extends {}> {
     flight.promise.catch(() => undefined)
     this.#flights.set(key, flight)
     return flight
+  }
+
+  /** After a failed load: the expired entry's value when the error allows serving it stale, else the error. */
+  #staleOr(key: string, error: unknown): V {
+    const stale = this.#lru.peek(key)
+    if (stale === undefined || stale.expiresAt === undefined || this.#serveStaleOn?.(error) !== true) {
+      // An expired entry whose refresh failed otherwise (the artifact is gone, …) is dropped with the error.
+      if (stale !== undefined && stale.expiresAt !== undefined && this.#now() >= stale.expiresAt) {
+        this.#lru.delete(key)
+      }
+      throw error
+    }
+    stale.retryAt = this.#now() + Math.min(stale.ttlMs ?? this.#staleRetryMs, this.#staleRetryMs)
+    return stale.value
   }
 
   #wait(key: string, flight: Flight<V>, signal: AbortSignal | undefined): Promise<V> {

@@ -1,4 +1,11 @@
-import { DeserializationError, invalidConfigError, messageOf, SerdeError } from '@x/errors'
+import {
+  DeserializationError,
+  type FailedMessageContext,
+  invalidConfigError,
+  messageOf,
+  recordFailedMessage,
+  SerdeError,
+} from '@x/errors'
 import {
   decodeFrame,
   FRAME_HEADER_SIZE,
@@ -11,9 +18,11 @@ import type { NormalizedDeserializerOptions } from './deserializer-options.js'
 import { LatestArtifacts } from './latest-artifacts.js'
 import { Lru } from './lru.js'
 import {
+  type HeaderId,
   type IdHeaderNames,
   type IncomingMessage,
   idHeaderNamesFor,
+  type MessageHeaders,
   readIdHeader,
 } from './message-headers.js'
 import { cacheBoundOf, cacheTtlOf, checkClient, fetchById, type RegistryPort } from './registry-port.js'
@@ -93,17 +102,26 @@ export class SchemaDeserializer<T = unknown> {
    *   `useLatestVersion` and a failing resolver.
    */
   deserialize(bytes: Uint8Array, ctx: SerializationContext): Promise<T> {
+    return this.#deserializeFrame(bytes, ctx, undefined)
+  }
+
+  #deserializeFrame(
+    bytes: Uint8Array,
+    ctx: SerializationContext,
+    headers: MessageHeaders | null | undefined,
+  ): Promise<T> {
+    let id: number | undefined
     try {
-      const id = frameIdOf(bytes)
+      id = frameIdOf(bytes)
       const idType = this.#options.useId
       const writer = this.#writers[idType].get(id)
       const reader = this.#readerFor(ctx)
       if (writer !== undefined && reader !== undefined) {
         return Promise.resolve(this.#decode(writer, reader, bytes, FRAME_HEADER_SIZE, ctx))
       }
-      return this.#loadAndDecode(idType, id, bytes, FRAME_HEADER_SIZE, ctx)
+      return this.#loadAndDecode(idType, id, bytes, FRAME_HEADER_SIZE, ctx, bytes, headers)
     } catch (error) {
-      return Promise.reject(error)
+      return Promise.reject(failed(error, bytes, headers, ctx, this.#options.useId, id))
     }
   }
 
@@ -116,18 +134,19 @@ export class SchemaDeserializer<T = unknown> {
    * @throws (rejects) as {@link deserialize}; `DeserializationError` for an id header of other than 8 bytes.
    */
   deserializeMessage(message: IncomingMessage, ctx: SerializationContext): Promise<T> {
+    let found: HeaderId | undefined
     try {
       const { payload, headers } = checkMessage(message)
-      const found = readIdHeader(headers, this.#namesFor(ctx))
-      if (found === undefined) return this.deserialize(payload, ctx)
+      found = readIdHeader(headers, this.#namesFor(ctx))
+      if (found === undefined) return this.#deserializeFrame(payload, ctx, headers)
       const writer = this.#writers[found.idType].get(found.id)
       const reader = this.#readerFor(ctx)
       if (writer !== undefined && reader !== undefined) {
         return Promise.resolve(this.#decode(writer, reader, payload, 0, ctx))
       }
-      return this.#loadAndDecode(found.idType, found.id, payload, 0, ctx)
+      return this.#loadAndDecode(found.idType, found.id, payload, 0, ctx, payload, headers)
     } catch (error) {
-      return Promise.reject(error)
+      return Promise.reject(failed(error, message?.payload, message?.headers, ctx, found?.idType, found?.id))
     }
   }
 
@@ -160,9 +179,22 @@ export class SchemaDeserializer<T = unknown> {
    *   `prepare()`; the errors of {@link deserialize} that need no request.
    */
   deserializeSync(bytes: Uint8Array, ctx: SerializationContext): T {
-    const id = frameIdOf(bytes)
-    const writer = this.#preparedWriter(this.#options.useId, id)
-    return this.#decode(writer, this.#preparedReader(ctx), bytes, FRAME_HEADER_SIZE, ctx)
+    return this.#deserializeFrameSync(bytes, ctx, undefined)
+  }
+
+  #deserializeFrameSync(
+    bytes: Uint8Array,
+    ctx: SerializationContext,
+    headers: MessageHeaders | null | undefined,
+  ): T {
+    let id: number | undefined
+    try {
+      id = frameIdOf(bytes)
+      const writer = this.#preparedWriter(this.#options.useId, id)
+      return this.#decode(writer, this.#preparedReader(ctx), bytes, FRAME_HEADER_SIZE, ctx)
+    } catch (error) {
+      throw failed(error, bytes, headers, ctx, this.#options.useId, id)
+    }
   }
 
   /**
@@ -171,11 +203,16 @@ export class SchemaDeserializer<T = unknown> {
    * @throws `SerdeError` (code `NOT_PREPARED`) when the schema id is not cached yet, naming the id to `prepare()`.
    */
   deserializeMessageSync(message: IncomingMessage, ctx: SerializationContext): T {
-    const { payload, headers } = checkMessage(message)
-    const found = readIdHeader(headers, this.#namesFor(ctx))
-    if (found === undefined) return this.deserializeSync(payload, ctx)
-    const writer = this.#preparedWriter(found.idType, found.id)
-    return this.#decode(writer, this.#preparedReader(ctx), payload, 0, ctx)
+    let found: HeaderId | undefined
+    try {
+      const { payload, headers } = checkMessage(message)
+      found = readIdHeader(headers, this.#namesFor(ctx))
+      if (found === undefined) return this.#deserializeFrameSync(payload, ctx, headers)
+      const writer = this.#preparedWriter(found.idType, found.id)
+      return this.#decode(writer, this.#preparedReader(ctx), payload, 0, ctx)
+    } catch (error) {
+      throw failed(error, message?.payload, message?.headers, ctx, found?.idType, found?.id)
+    }
   }
 
   #namesFor(ctx: SerializationContext): IdHeaderNames {
@@ -219,10 +256,16 @@ export class SchemaDeserializer<T = unknown> {
     bytes: Uint8Array,
     offset: number,
     ctx: SerializationContext,
+    payload: Uint8Array,
+    headers: MessageHeaders | null | undefined,
   ): Promise<T> {
-    const writer = await this.#writer(idType, id)
-    const reader = await this.#loadReaderFor(ctx)
-    return this.#decode(writer, reader, bytes, offset, ctx)
+    try {
+      const writer = await this.#writer(idType, id)
+      const reader = await this.#loadReaderFor(ctx)
+      return this.#decode(writer, reader, bytes, offset, ctx)
+    } catch (error) {
+      throw failed(error, payload, headers, ctx, idType, id)
+    }
   }
 
   /** The parsed writer schema of an id: cached, or fetched and parsed once (concurrent callers share the load). */
@@ -326,4 +369,27 @@ function checkMessage(message: IncomingMessage): IncomingMessage {
     )
   }
   return message
+}
+
+/**
+ * Records what a dead-letter handler needs on a library error raised while deserializing (see `failedMessageOf` in
+ * `@x/errors`): the bytes given, the headers, the context, and the id when one was read. Misuse (`TypeError`) and
+ * input that is not bytes pass through untouched.
+ */
+function failed(
+  error: unknown,
+  payload: unknown,
+  headers: MessageHeaders | null | undefined,
+  ctx: SerializationContext,
+  idType?: IdType,
+  id?: SchemaId,
+): unknown {
+  if (!(payload instanceof Uint8Array)) return error
+  return recordFailedMessage(error, {
+    payload,
+    schemaId: id,
+    idType: id === undefined ? undefined : idType,
+    headers: headers ?? undefined,
+    context: typeof ctx === 'object' && ctx !== null ? (ctx as FailedMessageContext) : undefined,
+  })
 }

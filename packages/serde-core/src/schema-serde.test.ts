@@ -1,3 +1,5 @@
+import { inspect } from 'node:util'
+import { failedMessageOf, RegistryConnectionError, SchemaNotFoundError } from '@x/errors'
 import { RegistryClient } from '@x/registry-client'
 import { InMemoryRegistry } from '@x/registry-testing'
 import { SerializationContext, WireFormat } from '@x/wire-format'
@@ -303,5 +305,86 @@ describe('SchemaDeserializer', () => {
       n: null,
     })
     expect(registry.requests).toHaveLength(3)
+  })
+})
+
+describe('what a failed deserialization carries for a dead-letter handler', () => {
+  const frameOf = (id: number, value: unknown): Buffer =>
+    Buffer.concat([
+      Buffer.from([0]),
+      Buffer.from(id.toString(16).padStart(8, '0'), 'hex'),
+      Buffer.from(JSON.stringify(value)),
+    ])
+
+  it('an undecodable frame: the bytes given, the id and its type, the context, all non-enumerable', async () => {
+    const d = deserializer(newClient())
+    const bytes = frameOf(toyV1.globalId, ['only one'])
+    const error = await rejection(d.deserialize(bytes, ctx))
+    expect(error.name).toBe('DeserializationError')
+    expect(failedMessageOf(error)).toEqual({
+      payload: bytes,
+      schemaId: toyV1.globalId,
+      idType: 'globalId',
+      headers: undefined,
+      context: ctx,
+    })
+    expect(error.payload).toBe(bytes)
+    expect(Object.keys(error)).toEqual(['name', 'code'])
+    expect(JSON.stringify(error)).not.toContain('only one')
+    expect(inspect(error)).not.toContain('only one')
+    expect(error.toJSON()).toMatchObject({ schemaId: toyV1.globalId })
+  })
+
+  it('a registry error while deserializing a message: the payload, the headers and the id of the header', async () => {
+    const d = deserializer(newClient())
+    const headers = { 'apicurio.value.contentId': Buffer.from('00000000000f4240', 'hex'), trace: 'abc' }
+    const payload = Buffer.from('["x","y"]')
+    const error = await rejection(d.deserializeMessage({ payload, headers }, ctx))
+    expect(error).toBeInstanceOf(SchemaNotFoundError)
+    expect(failedMessageOf(error)).toEqual({
+      payload,
+      schemaId: 1_000_000,
+      idType: 'contentId',
+      headers,
+      context: ctx,
+    })
+    // The error's own enumerable fields are unchanged (the id it was looking for).
+    expect(Object.keys(error)).toEqual(['name', 'code', 'idType', 'idValue', 'url', 'status'])
+  })
+
+  it('a bad magic byte carries the bytes without an id; NOT_PREPARED and a failing registry carry the id', async () => {
+    const d = deserializer(newClient())
+    const bad = Buffer.from([1, 0, 0, 0, 1, 2])
+    expect(failedMessageOf(await rejection(d.deserialize(bad, ctx)))).toEqual({
+      payload: bad,
+      schemaId: undefined,
+      idType: undefined,
+      headers: undefined,
+      context: ctx,
+    })
+    const frame = frameOf(toyV1.globalId, ['x', 'y'])
+    let notPrepared: unknown
+    try {
+      d.deserializeSync(frame, ctx)
+    } catch (error) {
+      notPrepared = error
+    }
+    expect(notPrepared).toMatchObject({ code: 'NOT_PREPARED' })
+    expect(failedMessageOf(notPrepared)).toMatchObject({ payload: frame, schemaId: toyV1.globalId })
+    registry.inject({ status: 503, times: 1 })
+    const down = await rejection(d.deserialize(frame, ctx))
+    expect(down).toBeInstanceOf(RegistryConnectionError)
+    expect(failedMessageOf(down)).toMatchObject({
+      payload: frame,
+      schemaId: toyV1.globalId,
+      idType: 'globalId',
+    })
+  })
+
+  it('a message whose payload is not bytes carries nothing: there are no bytes to dead-letter', async () => {
+    const d = deserializer(newClient())
+    const error = await rejection(d.deserializeMessage({ payload: 'text' } as never, ctx))
+    expect(error.name).toBe('DeserializationError')
+    expect(failedMessageOf(error)).toBeUndefined()
   })
 })

@@ -1,0 +1,74 @@
+import type { IdType } from './errors.js'
+import { isSerdeError } from './serde-error.js'
+
+/**
+ * What a dead-letter handler needs from a message that could not be deserialized. Every `DeserializationError`,
+ * and every registry error raised while deserializing, carries these fields, non-enumerable (so a logged error stays
+ * small and shows no message content): `error.payload`, `error.schemaId`, `error.idType`, `error.headers`,
+ * `error.context`. Read them together with {@link failedMessageOf}.
+ */
+export interface FailedMessage {
+  /** The bytes given to the deserializer (the Kafka message's value or key), as they came. */
+  readonly payload: Uint8Array
+  /** The schema identifier the frame or id header held, when one could be read. */
+  readonly schemaId?: number | bigint | undefined
+  /** How `schemaId` was read (`useId`, or the id header's name), when it could be read. */
+  readonly idType?: IdType | undefined
+  /** The message headers given to `deserializeMessage` (not set for `deserialize`). */
+  readonly headers?: Readonly<Record<string, unknown>> | undefined
+  /** The `SerializationContext` of the call: topic and field. */
+  readonly context?: FailedMessageContext | undefined
+}
+
+/** The part of a `SerializationContext` a failed message records (structurally the same type). */
+export interface FailedMessageContext {
+  readonly topic: string
+  readonly field: 'key' | 'value'
+}
+
+const FIELDS = ['payload', 'schemaId', 'idType', 'headers', 'context'] as const
+
+/**
+ * For serde implementations (the format packages call it through `@x/serde-core`). Records the failed message on a
+ * library error (non-enumerable own properties; a field already present
+ * keeps its value) and returns the error. Errors of other kinds (a `TypeError` for misuse) are returned untouched:
+ * misuse is a bug to fix, not a message to dead-letter.
+ */
+export function recordFailedMessage<E>(error: E, message: FailedMessage): E {
+  if (!isSerdeError(error)) return error
+  for (const key of FIELDS) {
+    const value = message[key]
+    if (value === undefined || Object.hasOwn(error, key)) continue
+    Object.defineProperty(error, key, { value, enumerable: false, configurable: true, writable: false })
+  }
+  return error
+}
+
+/**
+ * The failed message an error carries (see {@link FailedMessage}), or `undefined` when the error was not raised
+ * while deserializing a message.
+ *
+ * @example
+ * ```ts
+ * try {
+ *   value = await deserializer.deserialize(message.value, ctx)
+ * } catch (error) {
+ *   const failed = failedMessageOf(error)
+ *   if (failed === undefined) throw error
+ *   await producer.send({ topic: `${ctx.topic}.dlq`, messages: [{ value: Buffer.from(failed.payload) }] })
+ * }
+ * ```
+ */
+export function failedMessageOf(error: unknown): FailedMessage | undefined {
+  if (!isSerdeError(error)) return undefined
+  const payload = (error as { payload?: unknown }).payload
+  if (!(payload instanceof Uint8Array)) return undefined
+  const found = error as unknown as FailedMessage
+  return {
+    payload,
+    schemaId: found.schemaId,
+    idType: found.idType,
+    headers: found.headers,
+    context: found.context,
+  }
+}

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { describeValue, messageOf } from './index.js'
+import { describeKind, describeValue, messageOf } from './index.js'
 
 describe('describeValue', () => {
   it.each([
@@ -36,6 +36,16 @@ describe('describeValue', () => {
       },
     )
     expect(describeValue(hostile)).toBe('a value that cannot be inspected')
+  })
+})
+
+describe('describeKind', () => {
+  it('says what kind of value came without quoting a string, which may be a secret', () => {
+    expect(describeKind('s3cret')).toBe('a string')
+    expect(describeKind('')).toBe('an empty string')
+    expect(describeKind(5)).toBe('number 5')
+    expect(describeKind(null)).toBe('null')
+    expect(describeKind({ secret: 'x' })).toBe('an object')
   })
 })
 

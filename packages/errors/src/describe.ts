@@ -40,6 +40,15 @@ export function describeValue(value: unknown): string {
 }
 
 /**
+ * What kind of value came, without its content: for options that may hold a secret (a client secret, a token, a
+ * password): `a string`, `an empty string`, `number 5`, `null`, `an object`. Bounded, never throws.
+ */
+export function describeKind(value: unknown): string {
+  if (typeof value === 'string') return value === '' ? 'an empty string' : 'a string'
+  return describeValue(value)
+}
+
+/**
  * The message of a thrown value, for quoting in another error's message: `error.message`, or `String(value)` for a
  * non-error, cut to 300 characters; never throws. The thrown value itself belongs in `cause`.
  */

@@ -1,6 +1,6 @@
 export type { ErrorCode, MisuseErrorCode, SerdeErrorCode } from './codes.js'
 export { ERROR_CODES } from './codes.js'
-export { describeValue, messageOf } from './describe.js'
+export { describeKind, describeValue, messageOf } from './describe.js'
 export type {
   AuthenticationErrorOptions,
   DeserializationErrorOptions,

@@ -87,7 +87,7 @@ describe('new IdpAuth(options) validates at construction', () => {
     ['clientSecret', { value: SECRET }, 'IdpAuth: clientSecret must be a non-empty string, got an object'],
     ['scope', '', 'IdpAuth: scope must be a non-blank string when given, got an empty string'],
     ['scope', '   ', 'IdpAuth: scope must be a non-blank string when given, got a string'],
-    ['scope', ['registry:read'], 'IdpAuth: scope must be a non-blank string when given, got an object'],
+    ['scope', ['registry:read'], 'IdpAuth: scope must be a non-blank string when given, got an array'],
     ['timeoutMs', 0, 'IdpAuth: timeoutMs must be a finite number > 0, got number 0'],
     ['timeoutMs', -1, 'IdpAuth: timeoutMs must be a finite number > 0, got number -1'],
     ['timeoutMs', Number.NaN, 'IdpAuth: timeoutMs must be a finite number > 0, got number NaN'],

@@ -1,4 +1,4 @@
-import { invalidConfigError, redactUrl } from '@x/errors'
+import { describeKind, invalidConfigError, redactUrl } from '@x/errors'
 
 /**
  * How the client authenticates at the token endpoint (RFC 6749 §2.3.1, OpenID Connect Core §9).
@@ -63,12 +63,6 @@ const IDP_AUTH_DEFAULTS = Object.freeze({
 
 const AUTH_METHODS: readonly string[] = ['client_secret_post', 'client_secret_basic']
 
-function describe(value: unknown): string {
-  if (value === null || value === undefined) return String(value)
-  if (typeof value === 'string') return value === '' ? 'an empty string' : 'a string'
-  return typeof value === 'object' ? 'an object' : `${typeof value} ${String(value)}`
-}
-
 /** Only `undefined` means "not given": a `null` is a mistake worth reporting, not a request for the default. */
 function orDefault<T>(value: T | undefined, fallback: T): T {
   return value === undefined ? fallback : value
@@ -76,7 +70,9 @@ function orDefault<T>(value: T | undefined, fallback: T): T {
 
 function parseTokenUrl(value: unknown): URL {
   if (typeof value !== 'string' && !(value instanceof URL)) {
-    throw invalidConfigError(`IdpAuth: tokenUrl must be an http(s) URL string or URL, got ${describe(value)}`)
+    throw invalidConfigError(
+      `IdpAuth: tokenUrl must be an http(s) URL string or URL, got ${describeKind(value)}`,
+    )
   }
   let url: URL
   try {
@@ -101,7 +97,7 @@ function parseTokenUrl(value: unknown): URL {
 
 function requireNonEmptyString(name: string, value: unknown): string {
   if (typeof value !== 'string' || value === '') {
-    throw invalidConfigError(`IdpAuth: ${name} must be a non-empty string, got ${describe(value)}`)
+    throw invalidConfigError(`IdpAuth: ${name} must be a non-empty string, got ${describeKind(value)}`)
   }
   return value
 }
@@ -112,7 +108,7 @@ function requireNonEmptyString(name: string, value: unknown): string {
  */
 export function resolveIdpAuthOptions(options: IdpAuthOptions): ResolvedIdpAuthOptions {
   if (typeof options !== 'object' || options === null) {
-    throw invalidConfigError(`IdpAuth: options must be an object, got ${describe(options)}`)
+    throw invalidConfigError(`IdpAuth: options must be an object, got ${describeKind(options)}`)
   }
   const tokenUrl = parseTokenUrl(options.tokenUrl)
   const clientId = requireNonEmptyString('clientId', options.clientId)
@@ -120,30 +116,34 @@ export function resolveIdpAuthOptions(options: IdpAuthOptions): ResolvedIdpAuthO
 
   const { scope } = options
   if (scope !== undefined && (typeof scope !== 'string' || scope.trim() === '')) {
-    throw invalidConfigError(`IdpAuth: scope must be a non-blank string when given, got ${describe(scope)}`)
+    throw invalidConfigError(
+      `IdpAuth: scope must be a non-blank string when given, got ${describeKind(scope)}`,
+    )
   }
 
   const timeoutMs = orDefault(options.timeoutMs, IDP_AUTH_DEFAULTS.timeoutMs)
   if (typeof timeoutMs !== 'number' || !Number.isFinite(timeoutMs) || timeoutMs <= 0) {
-    throw invalidConfigError(`IdpAuth: timeoutMs must be a finite number > 0, got ${describe(timeoutMs)}`)
+    throw invalidConfigError(`IdpAuth: timeoutMs must be a finite number > 0, got ${describeKind(timeoutMs)}`)
   }
 
   const method = orDefault(options.tokenEndpointAuthMethod, IDP_AUTH_DEFAULTS.tokenEndpointAuthMethod)
   if (!AUTH_METHODS.includes(method)) {
     throw invalidConfigError(
       `IdpAuth: tokenEndpointAuthMethod must be 'client_secret_post' or 'client_secret_basic', got ${
-        typeof method === 'string' ? `'${method}'` : describe(method)
+        typeof method === 'string' ? `'${method}'` : describeKind(method)
       }`,
     )
   }
 
   const fetchImpl = orDefault(options.fetch, globalThis.fetch)
   if (typeof fetchImpl !== 'function') {
-    throw invalidConfigError(`IdpAuth: fetch must be a function, got ${describe(fetchImpl)}`)
+    throw invalidConfigError(`IdpAuth: fetch must be a function, got ${describeKind(fetchImpl)}`)
   }
   const now = orDefault(options.now, () => performance.now())
   if (typeof now !== 'function') {
-    throw invalidConfigError(`IdpAuth: now must be a function returning milliseconds, got ${describe(now)}`)
+    throw invalidConfigError(
+      `IdpAuth: now must be a function returning milliseconds, got ${describeKind(now)}`,
+    )
   }
 
   return {

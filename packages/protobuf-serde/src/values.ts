@@ -1,4 +1,5 @@
 import { describeValue, invalidDataError } from '@x/errors'
+import { INT64_MAX, INT64_MIN } from '@x/wire-format'
 import protobuf from 'protobufjs'
 
 /**
@@ -119,8 +120,6 @@ function computeHasLongs(plan: MessagePlan, visiting: Set<MessagePlan>): boolean
 const INT32_MIN = -0x80000000
 const INT32_MAX = 0x7fffffff
 const UINT32_MAX = 0xffffffff
-const INT64_MIN = -(2n ** 63n)
-const INT64_MAX = 2n ** 63n - 1n
 const UINT64_MAX = 2n ** 64n - 1n
 
 /** One failure, by path (`order.lines[2]`, `counts["a"]`). */

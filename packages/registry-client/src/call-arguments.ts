@@ -1,20 +1,17 @@
-import { invalidConfigError } from '@x/errors'
+import { describeValue, invalidConfigError } from '@x/errors'
 import type { ArtifactReference, IfExists } from './types.js'
 
-/** The three `ifExists` values Apicurio knows. */
-export const IF_EXISTS: readonly IfExists[] = ['FAIL', 'CREATE_VERSION', 'FIND_OR_CREATE_VERSION']
-
-/** A short, safe description of a value for a message. */
-export function describe(value: unknown): string {
-  if (typeof value === 'string') return `the string ${JSON.stringify(value.slice(0, 40))}`
-  if (value === null) return 'null'
-  return Array.isArray(value) ? 'an array' : typeof value
-}
+/** The three `ifExists` values Apicurio knows (what a registration does when the artifact exists). */
+export const IF_EXISTS: readonly IfExists[] = Object.freeze([
+  'FAIL',
+  'CREATE_VERSION',
+  'FIND_OR_CREATE_VERSION',
+])
 
 /** @throws TypeError (code `INVALID_CONFIG`) unless `value` is a non-empty string. */
 export function requireText(name: string, value: unknown): string {
   if (typeof value !== 'string' || value === '') {
-    throw invalidConfigError(`${name} must be a non-empty string, got ${describe(value)}`)
+    throw invalidConfigError(`${name} must be a non-empty string, got ${describeValue(value)}`)
   }
   return value
 }
@@ -22,7 +19,7 @@ export function requireText(name: string, value: unknown): string {
 /** @throws TypeError (code `INVALID_CONFIG`) unless `value` is one of the `ifExists` values. */
 export function requireIfExists(value: unknown): IfExists {
   if (!IF_EXISTS.includes(value as IfExists)) {
-    throw invalidConfigError(`ifExists must be one of ${IF_EXISTS.join(', ')}, got ${describe(value)}`)
+    throw invalidConfigError(`ifExists must be one of ${IF_EXISTS.join(', ')}, got ${describeValue(value)}`)
   }
   return value as IfExists
 }
@@ -30,7 +27,7 @@ export function requireIfExists(value: unknown): IfExists {
 /** `true` only for `true`; `undefined` is `false`. @throws TypeError for anything but a boolean. */
 export function optionalFlag(name: string, value: unknown): boolean {
   if (value !== undefined && typeof value !== 'boolean') {
-    throw invalidConfigError(`${name} must be a boolean, got ${describe(value)}`)
+    throw invalidConfigError(`${name} must be a boolean, got ${describeValue(value)}`)
   }
   return value === true
 }
@@ -38,12 +35,13 @@ export function optionalFlag(name: string, value: unknown): boolean {
 /** Copies and checks the references of a registration. @throws TypeError naming the wrong field. */
 export function requireReferences(value: unknown): ArtifactReference[] {
   if (value === undefined) return []
-  if (!Array.isArray(value)) throw invalidConfigError(`references must be an array, got ${describe(value)}`)
+  if (!Array.isArray(value))
+    throw invalidConfigError(`references must be an array, got ${describeValue(value)}`)
   return value.map((item: unknown, index) => {
     const where = `references[${index}]`
     if (typeof item !== 'object' || item === null) {
       throw invalidConfigError(
-        `${where} must be an object { artifactId, name, groupId?, version? }, got ${describe(item)}`,
+        `${where} must be an object { artifactId, name, groupId?, version? }, got ${describeValue(item)}`,
       )
     }
     const { groupId, artifactId, version, name } = item as Record<string, unknown>
@@ -73,7 +71,9 @@ export function schemaText(schema: unknown): string {
       throw invalidConfigError(`schema must be JSON-serializable: ${(error as Error).message}`)
     }
   }
-  throw invalidConfigError(`schema must be a string or an object (a schema as JSON), got ${describe(schema)}`)
+  throw invalidConfigError(
+    `schema must be a string or an object (a schema as JSON), got ${describeValue(schema)}`,
+  )
 }
 
 /** The artifact types Apicurio Registry 3 knows. */
@@ -95,7 +95,7 @@ export function requireArtifactType(value: unknown): string {
   if (value === undefined) return 'AVRO'
   if (typeof value !== 'string' || !ARTIFACT_TYPES.includes(value)) {
     throw invalidConfigError(
-      `artifactType must be one of ${ARTIFACT_TYPES.join(', ')}, got ${describe(value)}`,
+      `artifactType must be one of ${ARTIFACT_TYPES.join(', ')}, got ${describeValue(value)}`,
     )
   }
   return value

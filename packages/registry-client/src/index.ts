@@ -1,3 +1,4 @@
+export { IF_EXISTS } from './call-arguments.js'
 export { AsyncRegistryClient, RegistryClient } from './registry-client.js'
 export type { RegistryClientOptions, RegistryClientTiming } from './registry-client-options.js'
 export type {

@@ -1,4 +1,4 @@
-import { invalidConfigError, redactUrl } from '@x/errors'
+import { describeValue, invalidConfigError, redactUrl } from '@x/errors'
 import { findOpenTelemetry, RegistryTelemetry } from './telemetry.js'
 import type { TokenProvider } from './types.js'
 
@@ -106,18 +106,10 @@ export const DEFAULTS = Object.freeze({
 /** The longest delay `setTimeout` accepts. */
 const MAX_TIMER_MS = 2_147_483_647
 
-function describe(value: unknown): string {
-  if (typeof value === 'string') return `the string ${JSON.stringify(value.slice(0, 40))}`
-  if (typeof value === 'number' || typeof value === 'bigint' || typeof value === 'boolean')
-    return String(value)
-  if (value === null) return 'null'
-  return typeof value
-}
-
 function integerOption(name: string, value: unknown, fallback: number, min: number): number {
   if (value === undefined) return fallback
   if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < min) {
-    throw invalidConfigError(`${name} must be an integer ≥ ${min}, got ${describe(value)}`)
+    throw invalidConfigError(`${name} must be an integer ≥ ${min}, got ${describeValue(value)}`)
   }
   return value
 }
@@ -135,7 +127,7 @@ function delayOption(
     const wanted = positive ? '> 0' : '≥ 0'
     const limit = Number.isFinite(max) ? ` and ≤ ${max}` : ''
     throw invalidConfigError(
-      `${name} must be a number of milliseconds ${wanted}${limit}, got ${describe(value)}`,
+      `${name} must be a number of milliseconds ${wanted}${limit}, got ${describeValue(value)}`,
     )
   }
   return value
@@ -148,7 +140,7 @@ function parseUrl(value: unknown): {
   secrets: string[]
 } {
   if (typeof value !== 'string' && !(value instanceof URL)) {
-    throw invalidConfigError(`url must be a string or a URL, got ${describe(value)}`)
+    throw invalidConfigError(`url must be a string or a URL, got ${describeValue(value)}`)
   }
   let url: URL
   try {
@@ -208,12 +200,14 @@ function headerSecrets(headers: Record<string, string>): string[] {
 function parseHeaders(value: unknown): Record<string, string> {
   if (value === undefined) return {}
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-    throw invalidConfigError(`headers must be an object of header names to strings, got ${describe(value)}`)
+    throw invalidConfigError(
+      `headers must be an object of header names to strings, got ${describeValue(value)}`,
+    )
   }
   const out: Record<string, string> = {}
   for (const [name, headerValue] of Object.entries(value)) {
     if (typeof headerValue !== 'string') {
-      throw invalidConfigError(`headers.${name} must be a string, got ${describe(headerValue)}`)
+      throw invalidConfigError(`headers.${name} must be a string, got ${describeValue(headerValue)}`)
     }
     try {
       new Headers([[name, headerValue]])
@@ -254,32 +248,34 @@ function defaultSleep(ms: number, signal: AbortSignal): Promise<void> {
 export function resolveOptions(options: RegistryClientOptions): ResolvedOptions {
   if (typeof options !== 'object' || options === null) {
     throw invalidConfigError(
-      `RegistryClient needs an options object with url and groupId, got ${describe(options)}`,
+      `RegistryClient needs an options object with url and groupId, got ${describeValue(options)}`,
     )
   }
   const { baseUrl, displayUrl, basic, secrets } = parseUrl(options.url)
   const headers = parseHeaders(options.headers)
   if (typeof options.groupId !== 'string' || options.groupId === '') {
-    throw invalidConfigError(`groupId must be a non-empty string, got ${describe(options.groupId)}`)
+    throw invalidConfigError(`groupId must be a non-empty string, got ${describeValue(options.groupId)}`)
   }
   const auth = options.auth
   if (
     auth !== undefined &&
     (typeof auth !== 'object' || auth === null || typeof auth.getToken !== 'function')
   ) {
-    throw invalidConfigError(`auth must be a token provider with a getToken() method, got ${describe(auth)}`)
+    throw invalidConfigError(
+      `auth must be a token provider with a getToken() method, got ${describeValue(auth)}`,
+    )
   }
   if (options.fetch !== undefined && typeof options.fetch !== 'function') {
-    throw invalidConfigError(`fetch must be a function, got ${describe(options.fetch)}`)
+    throw invalidConfigError(`fetch must be a function, got ${describeValue(options.fetch)}`)
   }
   if (options.telemetry !== undefined && typeof options.telemetry !== 'boolean') {
-    throw invalidConfigError(`telemetry must be true or false, got ${describe(options.telemetry)}`)
+    throw invalidConfigError(`telemetry must be true or false, got ${describeValue(options.telemetry)}`)
   }
   const otel = options.telemetry === false ? null : findOpenTelemetry()
   const timing = options.timing ?? {}
   for (const name of ['random', 'sleep', 'now'] as const) {
     if (timing[name] !== undefined && typeof timing[name] !== 'function') {
-      throw invalidConfigError(`timing.${name} must be a function, got ${describe(timing[name])}`)
+      throw invalidConfigError(`timing.${name} must be a function, got ${describeValue(timing[name])}`)
     }
   }
   return {

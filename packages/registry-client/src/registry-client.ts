@@ -1,9 +1,13 @@
 import { setMaxListeners } from 'node:events'
-import { ClientClosedError, invalidConfigError, type SchemaNotFoundErrorOptions } from '@x/errors'
-import { type IdType, type SchemaId, toSchemaId } from '@x/wire-format'
+import {
+  ClientClosedError,
+  describeValue,
+  invalidConfigError,
+  type SchemaNotFoundErrorOptions,
+} from '@x/errors'
+import { type IdType, isIdType, type SchemaId, toSchemaId } from '@x/wire-format'
 import {
   contentTypeFor,
-  describe,
   optionalFlag,
   requireArtifactType,
   requireIfExists,
@@ -241,8 +245,8 @@ export class RegistryClient {
    */
   peekSchemaById(idType: IdType, id: SchemaId): RegisteredSchema | undefined {
     this.#assertOpen()
-    if (idType !== 'globalId' && idType !== 'contentId') {
-      throw invalidConfigError(`idType must be 'globalId' or 'contentId', got ${describe(idType)}`)
+    if (!isIdType(idType)) {
+      throw invalidConfigError(`idType must be 'globalId' or 'contentId', got ${describeValue(idType)}`)
     }
     const key = idKey(toSchemaId(id, idType))
     return (idType === 'globalId' ? this.#byGlobalId : this.#byContentId).get(key)

@@ -1,4 +1,5 @@
 import { Lru } from './lru.js'
+import { SingleFlight } from './single-flight.js'
 
 /** @internal One cached artifact: what was built from its latest version, and when to look for a newer one. */
 export interface ArtifactSlot<E> {
@@ -21,7 +22,7 @@ export type ArtifactLoader<E> = (artifactId: string, previous: E | undefined) =>
  */
 export class LatestArtifacts<E> {
   readonly #slots: Lru<string, ArtifactSlot<E>>
-  readonly #pending = new Map<string, Promise<ArtifactSlot<E>>>()
+  readonly #loads = new SingleFlight<string, ArtifactSlot<E>>()
   readonly #ttlMs: number | undefined
   readonly #load: ArtifactLoader<E>
 
@@ -66,23 +67,12 @@ export class LatestArtifacts<E> {
   load(artifactId: string): Promise<ArtifactSlot<E>> {
     const slot = this.#slots.get(artifactId)
     if (slot !== undefined) return Promise.resolve(slot)
-    let pending = this.#pending.get(artifactId)
-    if (pending === undefined) {
-      pending = this.#load(artifactId, undefined).then(
-        (entry) => {
-          this.#pending.delete(artifactId)
-          const loaded: ArtifactSlot<E> = { entry, staleAt: this.#nextStale(), refreshing: false }
-          this.#slots.set(artifactId, loaded)
-          return loaded
-        },
-        (error: unknown) => {
-          this.#pending.delete(artifactId)
-          throw error
-        },
-      )
-      this.#pending.set(artifactId, pending)
-    }
-    return pending
+    return this.#loads.run(artifactId, async () => {
+      const entry = await this.#load(artifactId, undefined)
+      const loaded: ArtifactSlot<E> = { entry, staleAt: this.#nextStale(), refreshing: false }
+      this.#slots.set(artifactId, loaded)
+      return loaded
+    })
   }
 
   #nextStale(): number {

@@ -1,6 +1,6 @@
 import { describeValue, invalidConfigError } from '@x/errors'
 import type { ArtifactReference } from '@x/registry-client'
-import type { IdType } from '@x/wire-format'
+import { type IdType, isIdType } from '@x/wire-format'
 
 /** @internal An options argument: an object or undefined (→ `{}`), else INVALID_CONFIG naming `what`. */
 export function checkOptionsObject(value: unknown, what: string): Record<string, unknown> {
@@ -43,7 +43,7 @@ export function checkFunction(value: unknown, what: string): ((...args: never[])
 /** @internal `'globalId'` (the default) or `'contentId'`, else INVALID_CONFIG. */
 export function checkIdType(value: unknown, what: string): IdType {
   if (value === undefined) return 'globalId'
-  if (value !== 'globalId' && value !== 'contentId') {
+  if (!isIdType(value)) {
     throw invalidConfigError(`${what} must be 'globalId' or 'contentId', got ${describeValue(value)}`)
   }
   return value

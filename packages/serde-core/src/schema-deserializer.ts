@@ -10,6 +10,7 @@ import {
   decodeFrame,
   FRAME_HEADER_SIZE,
   type IdType,
+  isIdType,
   type SchemaId,
   type SerializationContext,
   toSchemaId,
@@ -28,6 +29,7 @@ import {
 import { cacheBoundOf, cacheTtlOf, checkClient, fetchById, type RegistryPort } from './registry-port.js'
 import type { SchemaCodec, SchemaFormat } from './schema-format.js'
 import { parseRegistered } from './schema-loader.js'
+import { SingleFlight } from './single-flight.js'
 
 /** What a format's deserializer class hands to the core. */
 export interface DeserializerSetup<T> {
@@ -63,7 +65,7 @@ export class SchemaDeserializer<T = unknown> {
   readonly #format: SchemaFormat
   readonly #options: NormalizedDeserializerOptions<T>
   readonly #writers: Record<IdType, Lru<SchemaId, WriterSchema>>
-  readonly #pending = new Map<string, Promise<WriterSchema>>()
+  readonly #loads = new SingleFlight<string, WriterSchema>()
   readonly #reader: SchemaCodec | undefined
   readonly #readers: LatestArtifacts<SchemaCodec> | undefined
   readonly #headerNames: Readonly<Record<'key' | 'value', IdHeaderNames>>
@@ -162,7 +164,7 @@ export class SchemaDeserializer<T = unknown> {
     ctx?: SerializationContext,
     idType: IdType = this.#options.useId,
   ): Promise<void> {
-    if (idType !== 'globalId' && idType !== 'contentId') {
+    if (!isIdType(idType)) {
       throw invalidConfigError(
         `${this.#owner}.prepare: idType must be 'globalId' or 'contentId', got ${String(idType)}`,
       )
@@ -272,13 +274,7 @@ export class SchemaDeserializer<T = unknown> {
   #writer(idType: IdType, id: SchemaId): Promise<WriterSchema> {
     const cached = this.#writers[idType].get(id)
     if (cached !== undefined) return Promise.resolve(cached)
-    const key = `${idType}:${String(id)}`
-    let pending = this.#pending.get(key)
-    if (pending === undefined) {
-      pending = this.#loadWriter(idType, id).finally(() => this.#pending.delete(key))
-      this.#pending.set(key, pending)
-    }
-    return pending
+    return this.#loads.run(`${idType}:${String(id)}`, () => this.#loadWriter(idType, id))
   }
 
   async #loadWriter(idType: IdType, id: SchemaId): Promise<WriterSchema> {

@@ -1,5 +1,5 @@
 import { describeValue, invalidConfigError } from '@x/errors'
-import type { ArtifactReference, IfExists } from '@x/registry-client'
+import { type ArtifactReference, IF_EXISTS, type IfExists } from '@x/registry-client'
 import { type IdType, type SerializationContext, WireFormat } from '@x/wire-format'
 import {
   checkArtifactId,
@@ -96,8 +96,6 @@ export const SERIALIZER_OPTION_NAMES = [
   'references',
   'wireFormat',
 ] as const
-
-const IF_EXISTS: readonly IfExists[] = ['FAIL', 'CREATE_VERSION', 'FIND_OR_CREATE_VERSION']
 
 /**
  * @internal Reads the two constructor forms, `(client, artifactId, options?)` and `(client, options)`, checks the

@@ -70,7 +70,7 @@ describe('toResolveFunction', () => {
 
   it('turns a result that is not a non-empty string into a ResolverError naming what came', () => {
     for (const [result, shown] of [
-      ['', "''"],
+      ['', 'string ""'],
       [undefined, 'undefined'],
       [null, 'null'],
       [42, 'number 42'],

@@ -124,7 +124,7 @@ export function toResolveFunction(resolver: unknown, option = 'artifactResolver'
     }
     if (typeof artifactId !== 'string' || artifactId === '') {
       throw new ResolverError(
-        `${option} must return a non-empty string, got ${describeResult(artifactId)} for topic '${topicOf(ctx)}'`,
+        `${option} must return a non-empty string, got ${describeValue(artifactId)} for topic '${topicOf(ctx)}'`,
       )
     }
     return artifactId
@@ -134,11 +134,4 @@ export function toResolveFunction(resolver: unknown, option = 'artifactResolver'
 function topicOf(ctx: unknown): string {
   const topic = (ctx as { topic?: unknown } | undefined)?.topic
   return typeof topic === 'string' ? topic : String(topic)
-}
-
-function describeResult(value: unknown): string {
-  if (value === '') return "''"
-  if (value === null || value === undefined) return String(value)
-  if (typeof value === 'object') return (value as object).constructor?.name ?? 'object'
-  return `${typeof value} ${String(value).slice(0, 40)}`
 }

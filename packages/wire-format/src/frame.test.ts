@@ -76,7 +76,7 @@ describe('encodeFrame', () => {
     const badPayload = caught(() => encodeFrame(1, [1, 2] as never)) as TypeError & { code?: string }
     expect(badPayload).toBeInstanceOf(TypeError)
     expect(badPayload.code).toBe('INVALID_CONFIG')
-    expect(badPayload.message).toBe('payload must be a Uint8Array, got Array')
+    expect(badPayload.message).toBe('payload must be a Uint8Array, got an array')
     expect(caught(() => encodeFrame(1, 'text' as never))).toMatchObject({ code: 'INVALID_CONFIG' })
   })
 })
@@ -133,10 +133,10 @@ describe('decodeFrame', () => {
     ['a string', 'AAAAAAE=', 'string "AAAAAAE="'],
     ['null', null, 'null'],
     ['undefined', undefined, 'undefined'],
-    ['a number array', [0, 0, 0, 0, 1], 'Array'],
-    ['an ArrayBuffer', new ArrayBuffer(5), 'ArrayBuffer'],
-    ['a DataView', new DataView(new ArrayBuffer(5)), 'DataView'],
-    ['an Int8Array', new Int8Array(5), 'Int8Array'],
+    ['a number array', [0, 0, 0, 0, 1], 'an array'],
+    ['an ArrayBuffer', new ArrayBuffer(5), 'an ArrayBuffer'],
+    ['a DataView', new DataView(new ArrayBuffer(5)), 'a DataView'],
+    ['an Int8Array', new Int8Array(5), 'an Int8Array'],
   ])('refuses %s with a DeserializationError saying which type came', (_label, input, shown) => {
     const error = caught(() => decodeFrame(input as never)) as DeserializationError
     expect(error).toBeInstanceOf(DeserializationError)

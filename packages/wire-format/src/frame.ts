@@ -1,6 +1,6 @@
-import { DeserializationError, idOutOfRangeError, invalidConfigError } from '@x/errors'
+import { DeserializationError, describeValue, idOutOfRangeError, invalidConfigError } from '@x/errors'
 import { allocBytes } from './bytes.js'
-import { describeValue, truncate } from './describe.js'
+import { truncate } from './describe.js'
 import type { SchemaId } from './schema-id.js'
 
 /** The first byte of a framed payload (Confluent / Apicurio "magic byte"). */

@@ -1,8 +1,8 @@
-import { DeserializationError, idOutOfRangeError, invalidConfigError } from '@x/errors'
+import { DeserializationError, describeValue, idOutOfRangeError, invalidConfigError } from '@x/errors'
 import { allocBytes } from './bytes.js'
-import { describeValue, truncate } from './describe.js'
+import { truncate } from './describe.js'
 import { isMessageField, type MessageField } from './message-field.js'
-import { type IdType, INT64_MAX, INT64_MIN, isInt64, type SchemaId } from './schema-id.js'
+import { type IdType, INT64_MAX, INT64_MIN, isIdType, isInt64, type SchemaId } from './schema-id.js'
 
 const ID_HEADER_SIZE = 8
 const TWO_POW_32 = 0x100000000
@@ -25,7 +25,7 @@ export function idHeaderName(field: MessageField, idType: IdType): string {
   if (!isMessageField(field)) {
     throw invalidConfigError(`field must be 'key' or 'value' (MessageField), got ${describeValue(field)}`)
   }
-  if (idType !== 'globalId' && idType !== 'contentId') {
+  if (!isIdType(idType)) {
     throw invalidConfigError(`idType must be 'globalId' or 'contentId', got ${describeValue(idType)}`)
   }
   return `apicurio.${field}.${idType}`

@@ -3,6 +3,6 @@ export { decodeFrame, encodeFrame, FRAME_HEADER_SIZE, MAGIC_BYTE, writeFrameHead
 export { decodeIdHeader, encodeIdHeader, idHeaderName } from './id-header.js'
 export { MessageField, WireFormat } from './message-field.js'
 export type { IdType, SchemaId } from './schema-id.js'
-export { parseIdText, toSchemaId } from './schema-id.js'
+export { ID_TYPES, INT64_MAX, INT64_MIN, isIdType, parseIdText, toSchemaId } from './schema-id.js'
 export type { SerializationContextInit } from './serialization-context.js'
 export { SerializationContext } from './serialization-context.js'

@@ -1,5 +1,5 @@
-import { idOutOfRangeError, invalidConfigError, invalidDataError } from '@x/errors'
-import { describeValue, truncate } from './describe.js'
+import { describeValue, idOutOfRangeError, invalidConfigError, invalidDataError } from '@x/errors'
+import { truncate } from './describe.js'
 
 /**
  * A registry identifier (`globalId` or `contentId`): a `number` while it is a safe integer, a `bigint` beyond.
@@ -8,16 +8,26 @@ import { describeValue, truncate } from './describe.js'
 export type SchemaId = number | bigint
 
 /** Which identifier of a registered schema version is meant (defined in `@x/errors`, shared by every package). */
-export type { IdType } from '@x/errors'
+import type { IdType } from '@x/errors'
 
-/** @internal Smallest signed 64-bit value, -2^63. */
+export type { IdType }
+
+/** Smallest signed 64-bit value, -2^63: the smallest id (a Java `long`) and the bound of every 64-bit check. */
 export const INT64_MIN = -(2n ** 63n)
-/** @internal Largest signed 64-bit value, 2^63 - 1. */
+/** Largest signed 64-bit value, 2^63 - 1. */
 export const INT64_MAX = 2n ** 63n - 1n
 
 const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER)
 const MIN_SAFE = -MAX_SAFE
 const DECIMAL = /^-?[0-9]+$/
+
+/** The two identifier types, `globalId` and `contentId`. */
+export const ID_TYPES: readonly IdType[] = Object.freeze(['globalId', 'contentId'])
+
+/** True for `'globalId'` and `'contentId'`: the one id-type check every package uses. */
+export function isIdType(value: unknown): value is IdType {
+  return value === 'globalId' || value === 'contentId'
+}
 
 /** @internal True when the id can be written to an 8-byte signed header. */
 export function isInt64(value: bigint): boolean {

@@ -1,5 +1,4 @@
-import { invalidConfigError } from '@x/errors'
-import { describeValue } from './describe.js'
+import { describeValue, invalidConfigError } from '@x/errors'
 import { isMessageField, MessageField } from './message-field.js'
 
 /** The object form of the {@link SerializationContext} constructor's arguments. */

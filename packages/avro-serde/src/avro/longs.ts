@@ -1,4 +1,5 @@
 import { DeserializationError } from '@x/errors'
+import { INT64_MAX, INT64_MIN } from '@x/wire-format'
 import { type AvscConstructor, type AvscType, builtins, inherit, type Tap } from './avsc-internals.js'
 import type { LongMode } from './options.js'
 
@@ -13,8 +14,8 @@ const MIN_SAFE_BIG = -MAX_SAFE_BIG
 /** Below this magnitude avsc's `Tap#writeLong` is exact (its zigzag value stays below 2^53). */
 const EXACT_WRITE = 2 ** 52
 const EXACT_WRITE_BIG = 2n ** 52n
-export const INT64_MIN = -(2n ** 63n)
-export const INT64_MAX = 2n ** 63n - 1n
+
+export { INT64_MAX, INT64_MIN }
 
 /**
  * Reads a zigzag varint whose zigzag value is below 2^53 (every long of magnitude below 2^52, and most up to

@@ -44,14 +44,18 @@ describe('normalizeAvroOptions', () => {
   })
 
   test.each([
-    ['a non-object', 'auto', 'avro options must be an object, got "auto"'],
+    ['a non-object', 'auto', 'avro options must be an object, got string "auto"'],
     [
       'an unknown option',
       { wrapUnions: true },
       "Unknown avro option 'wrapUnions': expected one of longs, unions, logicalTypes, typeHook",
     ],
-    ['a bad long mode', { longs: 'string' }, `avro.longs must be 'auto', 'number' or 'bigint', got "string"`],
-    ['a bad union mode', { unions: 'never' }, `avro.unions must be 'auto' or 'wrapped', got "never"`],
+    [
+      'a bad long mode',
+      { longs: 'string' },
+      `avro.longs must be 'auto', 'number' or 'bigint', got string "string"`,
+    ],
+    ['a bad union mode', { unions: 'never' }, `avro.unions must be 'auto' or 'wrapped', got string "never"`],
     ['a typeHook that is not a function', { typeHook: 1 }, 'avro.typeHook must be a function, got number 1'],
     [
       'logicalTypes that is not an object',
@@ -61,7 +65,7 @@ describe('normalizeAvroOptions', () => {
     [
       'a logical type that is not a constructor',
       { logicalTypes: { x: 'y' } },
-      `avro.logicalTypes['x'] must be a LogicalType subclass or null, got "y"`,
+      `avro.logicalTypes['x'] must be a LogicalType subclass or null, got string "y"`,
     ],
   ])('refuses %s with a TypeError INVALID_CONFIG', (_name, options, message) => {
     const error = thrown(() => normalizeAvroOptions(options as AvroOptions))

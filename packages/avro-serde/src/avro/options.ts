@@ -1,4 +1,4 @@
-import { invalidConfigError } from '@x/errors'
+import { describeValue, invalidConfigError } from '@x/errors'
 import { BUILTIN_LOGICAL_TYPES } from './logical-types.js'
 
 /** How Avro `long` values are represented in JavaScript. See docs/type-mapping.md. */
@@ -65,7 +65,7 @@ const UNION_MODES: readonly string[] = ['auto', 'wrapped']
 export function normalizeAvroOptions(options?: AvroOptions): NormalizedAvroOptions {
   if (options === undefined) return DEFAULT_OPTIONS
   if (typeof options !== 'object' || options === null || Array.isArray(options)) {
-    throw invalidConfigError(`avro options must be an object, got ${describe(options)}`)
+    throw invalidConfigError(`avro options must be an object, got ${describeValue(options)}`)
   }
   for (const key of Object.keys(options)) {
     if (!OPTION_NAMES.includes(key)) {
@@ -74,21 +74,23 @@ export function normalizeAvroOptions(options?: AvroOptions): NormalizedAvroOptio
   }
   const longs = options.longs ?? 'auto'
   if (!LONG_MODES.includes(longs)) {
-    throw invalidConfigError(`avro.longs must be 'auto', 'number' or 'bigint', got ${describe(longs)}`)
+    throw invalidConfigError(`avro.longs must be 'auto', 'number' or 'bigint', got ${describeValue(longs)}`)
   }
   const unions = options.unions ?? 'auto'
   if (!UNION_MODES.includes(unions)) {
-    throw invalidConfigError(`avro.unions must be 'auto' or 'wrapped', got ${describe(unions)}`)
+    throw invalidConfigError(`avro.unions must be 'auto' or 'wrapped', got ${describeValue(unions)}`)
   }
   const typeHook = options.typeHook
   if (typeHook !== undefined && typeof typeHook !== 'function') {
-    throw invalidConfigError(`avro.typeHook must be a function, got ${describe(typeHook)}`)
+    throw invalidConfigError(`avro.typeHook must be a function, got ${describeValue(typeHook)}`)
   }
   const logicalTypes: Record<string, LogicalTypeConstructor> = { ...BUILTIN_LOGICAL_TYPES }
   if (options.logicalTypes !== undefined) {
     const extra = options.logicalTypes
     if (typeof extra !== 'object' || extra === null || Array.isArray(extra)) {
-      throw invalidConfigError(`avro.logicalTypes must be an object of constructors, got ${describe(extra)}`)
+      throw invalidConfigError(
+        `avro.logicalTypes must be an object of constructors, got ${describeValue(extra)}`,
+      )
     }
     for (const [name, ctor] of Object.entries(extra)) {
       if (ctor === null) {
@@ -97,7 +99,7 @@ export function normalizeAvroOptions(options?: AvroOptions): NormalizedAvroOptio
         logicalTypes[name] = ctor
       } else {
         throw invalidConfigError(
-          `avro.logicalTypes['${name}'] must be a LogicalType subclass or null, got ${describe(ctor)}`,
+          `avro.logicalTypes['${name}'] must be a LogicalType subclass or null, got ${describeValue(ctor)}`,
         )
       }
     }
@@ -108,14 +110,6 @@ export function normalizeAvroOptions(options?: AvroOptions): NormalizedAvroOptio
     logicalTypes: Object.freeze(logicalTypes),
     typeHook,
   })
-}
-
-function describe(value: unknown): string {
-  if (typeof value === 'string') return JSON.stringify(value)
-  if (value === null) return 'null'
-  if (Array.isArray(value)) return 'an array'
-  if (typeof value === 'function') return 'a function'
-  return typeof value === 'object' ? 'an object' : `${typeof value} ${String(value)}`
 }
 
 const DEFAULT_OPTIONS: NormalizedAvroOptions = Object.freeze({

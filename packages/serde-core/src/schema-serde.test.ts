@@ -1,5 +1,5 @@
 import { inspect } from 'node:util'
-import { failedMessageOf, RegistryConnectionError, SchemaNotFoundError } from '@x/errors'
+import { failedMessageOf, RegistryConnectionError, SchemaNotFoundError, type SerdeError } from '@x/errors'
 import { RegistryClient } from '@x/registry-client'
 import { InMemoryRegistry } from '@x/registry-testing'
 import { SerializationContext, WireFormat } from '@x/wire-format'
@@ -332,7 +332,7 @@ describe('what a failed deserialization carries for a dead-letter handler', () =
     expect(Object.keys(error)).toEqual(['name', 'code'])
     expect(JSON.stringify(error)).not.toContain('only one')
     expect(inspect(error)).not.toContain('only one')
-    expect(error.toJSON()).toMatchObject({ schemaId: toyV1.globalId })
+    expect((error as unknown as SerdeError).toJSON()).toMatchObject({ schemaId: toyV1.globalId })
   })
 
   it('a registry error while deserializing a message: the payload, the headers and the id of the header', async () => {

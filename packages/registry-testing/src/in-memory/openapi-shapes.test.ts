@@ -68,6 +68,11 @@ afterAll(async () => {
   await registry.close()
 })
 
+beforeAll(async () => {
+  await register(url, 'g', 'ruled', record('A'))
+  await call(url, 'POST', '/groups/g/artifacts/ruled/rules', { ruleType: 'COMPATIBILITY', config: 'FULL' })
+})
+
 describe('answers match the OpenAPI component schemas', () => {
   it.each([
     ['POST', '/groups/g/artifacts', createArtifactBody('a', record('A')), 'CreateArtifactResponse'],
@@ -88,6 +93,9 @@ describe('answers match the OpenAPI component schemas', () => {
     ['POST', '/groups/g/artifacts', createArtifactBody('a', record('A')), 'ProblemDetails'],
     ['GET', '/ids/globalIds/99', undefined, 'ProblemDetails'],
     ['DELETE', '/groups/g', undefined, 'ProblemDetails'],
+    ['GET', '/groups/g/artifacts/ruled/rules/COMPATIBILITY', undefined, 'Rule'],
+    ['PUT', '/groups/g/artifacts/ruled/rules/COMPATIBILITY', { config: 'FULL' }, 'Rule'],
+    ['GET', '/groups/g/rules/VALIDITY', undefined, 'ProblemDetails'],
   ])('%s %s is a %s', async (method, path, body, schema) => {
     const result = await call(url, method, path, body)
     const validate = validator(schema)
@@ -100,6 +108,29 @@ describe('answers match the OpenAPI component schemas', () => {
     expect(references).toHaveLength(1)
     for (const reference of references)
       expect(validate(reference), ajv.errorsText(validate.errors)).toBe(true)
+  })
+
+  it('rule lists are arrays of RuleType', async () => {
+    const validate = validator('RuleType')
+    const types = json(await call(url, 'GET', '/groups/g/artifacts/ruled/rules'))
+    expect(types).toEqual(['COMPATIBILITY'])
+    for (const type of types) expect(validate(type), ajv.errorsText(validate.errors)).toBe(true)
+  })
+
+  it('a rule violation is a RuleViolationProblemDetails: ProblemDetails with RuleViolationCause causes', async () => {
+    // The schema is an allOf of { causes } and ProblemDetails; the closed copies here check the two halves.
+    const content = record('A', '[{"name":"n","type":"int"}]')
+    const body = json(
+      await call(url, 'POST', '/groups/g/artifacts/ruled/versions?dryRun=true', {
+        content: { content, contentType: 'application/json' },
+      }),
+    )
+    const { causes, ...problem } = body
+    expect(causes).toEqual([{ description: 'n', context: '/fields/0' }])
+    const cause = validator('RuleViolationCause')
+    for (const item of causes) expect(cause(item), ajv.errorsText(cause.errors)).toBe(true)
+    const details = validator('ProblemDetails')
+    expect(details(problem), ajv.errorsText(details.errors)).toBe(true)
   })
 
   it('catches a member the schema does not declare', () => {

@@ -18,12 +18,19 @@ export class RegistryProblem extends Error {
   readonly headers: Readonly<Record<string, string>>
   /** Whether the body is the bare title instead of JSON (Apicurio's answer to malformed JSON). */
   readonly plain: boolean
+  /** The causes of a `RuleViolationException` (`RuleViolationProblemDetails`), written first. */
+  readonly causes: readonly { description: string; context: string }[] | undefined
 
   constructor(
     status: number,
     exception: string,
     title: string,
-    options: { detail?: string; headers?: Record<string, string>; plain?: boolean } = {},
+    options: {
+      detail?: string
+      headers?: Record<string, string>
+      plain?: boolean
+      causes?: readonly { description: string; context: string }[]
+    } = {},
   ) {
     super(title)
     this.status = status
@@ -32,12 +39,15 @@ export class RegistryProblem extends Error {
     this.detail = options.detail ?? `${exception}: ${title}`
     this.headers = options.headers ?? {}
     this.plain = options.plain ?? false
+    this.causes = options.causes
   }
 
   /** The answer body, with its members in Apicurio's order. */
   body(): string {
     if (this.plain) return this.title
-    return toJsonText({ detail: this.detail, title: this.title, status: this.status, name: this.exception })
+    const problem = { detail: this.detail, title: this.title, status: this.status, name: this.exception }
+    if (this.causes === undefined) return toJsonText(problem)
+    return toJsonText({ causes: this.causes.map((cause) => ({ ...cause })), ...problem })
   }
 }
 

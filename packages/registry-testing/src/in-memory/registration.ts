@@ -5,6 +5,7 @@ import { artifactMetaData, versionMetaData } from './metadata.js'
 import { checkNewArtifactId, checkNewGroupId, isValidVersion, rawGroupId } from './params.js'
 import { artifactAlreadyExists, RegistryProblem, versionAlreadyExists } from './problems.js'
 import { type ArtifactRequest, artifactTypeOf, type VersionRequest } from './request-body.js'
+import { applyRules } from './rule-checks.js'
 import type { RegistryStorage, StoredArtifact, StoredContent, StoredVersion } from './storage.js'
 
 /** Apicurio's `ifExists` (`IfArtifactExists`). */
@@ -38,8 +39,18 @@ export function createArtifact(
   const artifactId =
     request.artifactId === undefined || request.artifactId.trim() === '' ? randomUUID() : request.artifactId
   checkNewArtifactId(artifactId)
-  storage.ensureGroup(groupId)
   const first = request.firstVersion
+  if (first !== undefined && storage.artifact(groupId, artifactId) === undefined) {
+    applyRules(storage, {
+      groupId,
+      artifactId,
+      artifactType,
+      text: first.content,
+      references: first.references,
+      existing: [],
+    })
+  }
+  storage.ensureGroup(groupId)
   const content =
     first === undefined
       ? undefined
@@ -93,6 +104,14 @@ export function addVersion(
   groupIdAsGiven: string,
   dryRun: boolean,
 ): StoredVersion {
+  applyRules(storage, {
+    groupId: artifact.groupId,
+    artifactId: artifact.artifactId,
+    artifactType: artifact.artifactType,
+    text: request.content,
+    references: request.references,
+    existing: artifact.versions,
+  })
   const content = storage.ensureContent(
     request.content,
     request.contentType,

@@ -3,6 +3,7 @@ import * as artifacts from './artifact-routes.js'
 import * as ids from './id-routes.js'
 import { methodNotAllowed, noResource, RegistryProblem } from './problems.js'
 import type { RouteContext } from './route-context.js'
+import * as rules from './rule-routes.js'
 
 /** The base path of Apicurio Registry's v3 API. */
 export const API_BASE = '/apis/registry/v3'
@@ -20,8 +21,18 @@ interface Route {
 
 const VERSION = ['groups', ':groupId', 'artifacts', ':artifactId', 'versions', ':version']
 
+const RULES = { DELETE: rules.deleteRules, POST: rules.createRule, GET: rules.listRules }
+const RULE = { DELETE: rules.deleteRule, PUT: rules.updateRule, GET: rules.getRule }
+const ARTIFACT = ['groups', ':groupId', 'artifacts', ':artifactId']
+
 const ROUTES: readonly Route[] = [
   { pattern: ['system', 'info'], methods: { GET: ids.getSystemInfo }, public: true },
+  { pattern: ['admin', 'rules'], methods: RULES },
+  { pattern: ['admin', 'rules', ':ruleType'], methods: RULE },
+  { pattern: ['groups', ':groupId', 'rules'], methods: RULES },
+  { pattern: ['groups', ':groupId', 'rules', ':ruleType'], methods: RULE },
+  { pattern: [...ARTIFACT, 'rules'], methods: RULES },
+  { pattern: [...ARTIFACT, 'rules', ':ruleType'], methods: RULE },
   { pattern: ['groups', ':groupId'], methods: { DELETE: artifacts.deleteGroup, GET: artifacts.getGroup } },
   {
     pattern: ['groups', ':groupId', 'artifacts'],

@@ -1,5 +1,6 @@
 import { canonicalHash, contentHash, type StoredReference } from './content.js'
 import { IdSequence } from './ids.js'
+import { RuleStore } from './rules.js'
 
 /** A content row: identical text with identical references is one row, with one contentId. */
 export interface StoredContent {
@@ -57,6 +58,8 @@ export function formatDate(date: Date): string {
 export class RegistryStorage {
   readonly globalIds: IdSequence
   readonly contentIds: IdSequence
+  /** Global, group and artifact rules. */
+  readonly rules = new RuleStore()
   readonly #contents = new Map<bigint, StoredContent>()
   readonly #contentsByHash = new Map<string, StoredContent>()
   readonly #groups = new Map<string, StoredGroup>()
@@ -184,11 +187,13 @@ export class RegistryStorage {
   deleteArtifact(artifact: StoredArtifact): void {
     for (const version of artifact.versions) this.#versions.delete(version.globalId)
     this.#artifacts.delete(artifactKey(artifact.groupId, artifact.artifactId))
+    this.rules.deleteAll({ kind: 'artifact', groupId: artifact.groupId, artifactId: artifact.artifactId })
   }
 
   deleteGroup(groupId: string): void {
     for (const artifact of this.artifactsOf(groupId)) this.deleteArtifact(artifact)
     this.#groups.delete(groupId)
+    this.rules.deleteAll({ kind: 'group', groupId })
   }
 }
 

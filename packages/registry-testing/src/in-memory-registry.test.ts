@@ -49,6 +49,14 @@ describe('starting and closing', () => {
     [{ firstGlobalId: 2n ** 63n }, 'firstGlobalId must be between 1 and 2^63 - 1, got 9223372036854775808.'],
     [{ firstContentId: 2 ** 53 }, 'firstContentId must be a safe integer or a bigint, got 9007199254740992.'],
     [{ auth: 'secret' as never }, 'auth must be a function (token) => boolean, got string.'],
+    [
+      { deletion: null as never },
+      'deletion must be a boolean or { artifact?, artifactVersion?, group? } of booleans, got null.',
+    ],
+    [
+      { deletion: { artifact: 'yes' } as never },
+      'deletion must be a boolean or { artifact?, artifactVersion?, group? } of booleans, got an object.',
+    ],
   ])('refuses %o with a TypeError coded INVALID_CONFIG', async (options, message) => {
     await expect(InMemoryRegistry.start(options)).rejects.toMatchObject({
       name: 'TypeError',
@@ -56,6 +64,16 @@ describe('starting and closing', () => {
       message,
     })
   })
+})
+
+it('checks every option before it listens, so a refused start leaves no server open', async () => {
+  const { getActiveResourcesInfo } = process
+  const servers = () => getActiveResourcesInfo().filter((name) => name === 'TCPServerWrap').length
+  const before = servers()
+  await expect(InMemoryRegistry.start({ deletion: null as never })).rejects.toMatchObject({
+    code: 'INVALID_CONFIG',
+  })
+  expect(servers()).toBe(before)
 })
 
 describe('request log', () => {

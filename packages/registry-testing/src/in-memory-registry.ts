@@ -1,7 +1,7 @@
 import { once } from 'node:events'
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { invalidConfigError } from '@x/errors'
+import { describeValue, invalidConfigError } from '@x/errors'
 import { type Answer, commonHeaders, problemAnswer } from './in-memory/answer.js'
 import { checkFaultOptions, Fault, type FaultOptions, type InjectedFault } from './in-memory/faults.js'
 import { firstIdOption } from './in-memory/ids.js'
@@ -106,6 +106,7 @@ export class InMemoryRegistry implements AsyncDisposable {
     if (auth !== undefined && typeof auth !== 'function') {
       throw invalidConfigError(`auth must be a function (token) => boolean, got ${typeof auth}.`)
     }
+    checkDeletion(options.deletion)
     const storage = new RegistryStorage(
       firstIdOption('firstGlobalId', options.firstGlobalId),
       firstIdOption('firstContentId', options.firstContentId),
@@ -201,7 +202,8 @@ export class InMemoryRegistry implements AsyncDisposable {
       const refusal = await this.#checkToken(request.headers.authorization)
       if (refusal !== undefined) return this.#write(response, refusal)
     }
-    const fullUrl = `http://${request.headers.host ?? '127.0.0.1'}${rawPath}`
+    // RESTEasy's "Could not find resource for full path" quotes the query too.
+    const fullUrl = `http://${request.headers.host ?? '127.0.0.1'}${target}`
     const contentType = (request.headers['content-type'] ?? '').split(';')[0]?.trim().toLowerCase() ?? ''
     const answer = dispatch(matched, fullUrl, (params) => ({
       method,
@@ -273,5 +275,22 @@ function faultAnswer(options: Readonly<FaultOptions>, status: number): Answer {
     status,
     headers: typed ? { ...given } : { 'Content-Type': 'application/json', ...given },
     body: text,
+  }
+}
+
+/** Every option is checked before the server listens, so a bad one leaves nothing open. */
+function checkDeletion(deletion: unknown): void {
+  if (deletion === undefined || typeof deletion === 'boolean') return
+  const keys = ['artifact', 'artifactVersion', 'group']
+  const valid =
+    typeof deletion === 'object' &&
+    deletion !== null &&
+    Object.entries(deletion).every(
+      ([key, value]) => keys.includes(key) && (value === undefined || typeof value === 'boolean'),
+    )
+  if (!valid) {
+    throw invalidConfigError(
+      `deletion must be a boolean or { artifact?, artifactVersion?, group? } of booleans, got ${describeValue(deletion)}.`,
+    )
   }
 }

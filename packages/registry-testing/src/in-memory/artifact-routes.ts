@@ -17,6 +17,7 @@ import {
 } from './params.js'
 import {
   artifactNotFound,
+  badRequest,
   branchTipNotFound,
   deletionNotEnabled,
   groupNotFound,
@@ -164,7 +165,10 @@ export function getVersionContent(ctx: RouteContext): Answer {
   )
   const { version } = resolveVersion(ctx)
   const content = ctx.storage.contentById(version.contentId)
-  if (content === undefined) throw versionNotFound(version.groupId, version.artifactId, version.version)
+  // A disabled version keeps its metadata, but its content is not found, as in Apicurio.
+  if (content === undefined || version.state === 'DISABLED') {
+    throw versionNotFound(version.groupId, version.artifactId, version.version)
+  }
   const text = contentText(ctx.storage, content, version.artifactType, handling)
   return contentAnswer(content, text, version.artifactId)
 }
@@ -180,6 +184,41 @@ export function getVersionReferences(ctx: RouteContext): Answer {
       ? ctx.storage.inboundReferences(version.groupId, version.artifactId, version.version)
       : (ctx.storage.contentById(version.contentId)?.references ?? [])
   return jsonAnswer(references.map(artifactReference))
+}
+
+const VERSION_STATES = ['ENABLED', 'DISABLED', 'DEPRECATED', 'DRAFT'] as const
+
+/** `GET .../versions/{versionExpression}/state` */
+export function getVersionState(ctx: RouteContext): Answer {
+  return jsonAnswer({ state: resolveVersion(ctx).version.state })
+}
+
+/**
+ * `PUT .../versions/{versionExpression}/state` with `{ state }`: 204. A `DISABLED` version drops out of
+ * `branch=latest` and its content answers 404; `DEPRECATED` changes nothing else.
+ */
+export function putVersionState(ctx: RouteContext): Answer {
+  const body = parseBody(ctx.body) as { state?: unknown }
+  const state = body.state
+  if (typeof state !== 'string' || !(VERSION_STATES as readonly string[]).includes(state)) {
+    throw badRequest('BadRequestException', 'Not able to deserialize data provided.')
+  }
+  resolveVersion(ctx).version.state = state as StoredVersion['state']
+  return noContent()
+}
+
+/** `GET /groups/{groupId}/artifacts/{artifactId}/branches`: the system-defined `latest` branch (the only one here). */
+export function listBranches(ctx: RouteContext): Answer {
+  const artifact = existingArtifact(ctx)
+  const latest = {
+    branchId: 'latest',
+    createdOn: artifact.createdOn,
+    owner: '',
+    modifiedOn: artifact.versions.at(-1)?.createdOn ?? artifact.createdOn,
+    modifiedBy: '',
+    systemDefined: true,
+  }
+  return jsonAnswer({ branches: [latest], count: 1 })
 }
 
 function existingArtifact(ctx: RouteContext): StoredArtifact {
@@ -201,7 +240,7 @@ function resolveVersion(ctx: RouteContext): { artifact: StoredArtifact; version:
   const version =
     'branch' in expression
       ? expression.branch === 'latest'
-        ? artifact?.versions.at(-1)
+        ? latestEnabled(artifact)
         : undefined
       : artifact?.versions.find((v) => v.version === expression.version)
   if (artifact === undefined || version === undefined) {
@@ -209,6 +248,15 @@ function resolveVersion(ctx: RouteContext): { artifact: StoredArtifact; version:
     throw versionNotFound(groupId, artifactId, expression.version)
   }
   return { artifact, version }
+}
+
+/** The tip of `latest`: the newest version that is not disabled. */
+function latestEnabled(artifact: StoredArtifact | undefined): StoredVersion | undefined {
+  const versions = artifact?.versions ?? []
+  for (let i = versions.length - 1; i >= 0; i--) {
+    if (versions[i]!.state !== 'DISABLED') return versions[i]
+  }
+  return undefined
 }
 
 /** Sorts by `key`, ties in creation order; `desc` is the exact reverse (so ties come newest first). */

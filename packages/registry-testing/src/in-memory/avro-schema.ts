@@ -77,7 +77,20 @@ export function parseAvro(text: string, referenced: readonly string[] = []): Avr
     }
     return parseNode(json, null, names, refs)
   }
-  for (const source of referenced) parseText(source)
+  // A referenced schema that defines a name another one defined already is passed over: the first definition is
+  // kept, as Apicurio's dereferencing keeps it (a real 3.3.3 answers 200, not "Can't redefine").
+  for (const source of referenced) {
+    const before = new Map(names)
+    const pending = refs.length
+    try {
+      parseText(source)
+    } catch (error) {
+      if (!(error instanceof AvroSchemaError) || !error.message.startsWith("Can't redefine")) throw error
+      names.clear()
+      for (const [name, type] of before) names.set(name, type)
+      refs.length = pending
+    }
+  }
   const root = parseText(text)
   for (const ref of refs) {
     ref.target = names.get(ref.fullName)

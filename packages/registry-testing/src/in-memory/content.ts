@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto'
+import protobuf from 'protobufjs'
 import { AvroSchemaError, normalizeAvro, parseAvro, writeAvro } from './avro-schema.js'
 import { toJsonText } from './json-text.js'
 
@@ -44,14 +45,18 @@ function referencesJson(references: readonly StoredReference[]): string {
  *   "namespace":"n"` and `"string"` versus `{"type":"string"}` do not matter; the order of record fields, field
  *   defaults and custom properties (and the order of these among themselves) do.
  * - JSON: parsed and written back compactly with the members of every object sorted by key.
+ * - PROTOBUF: the parsed file (protobufjs) as JSON: so whitespace, comments and the spelling of options do not
+ *   matter, as under Apicurio's Wire-based canonicalizer; declarations and their order do.
  * - Any other type, and any text that does not parse: the text itself.
  */
 export function canonicalForm(artifactType: string, text: string, referenced: readonly string[]): string {
   try {
     if (artifactType === 'AVRO') return writeAvro(normalizeAvro(parseAvro(text, referenced)))
     if (artifactType === 'JSON') return writeSortedJson(JSON.parse(text))
+    if (artifactType === 'PROTOBUF') return protoCanonical(text)
   } catch (error) {
-    if (error instanceof AvroSchemaError || error instanceof SyntaxError) return text
+    if (error instanceof AvroSchemaError || error instanceof SyntaxError || error instanceof ProtoSyntaxError)
+      return text
     throw error
   }
   return text
@@ -65,6 +70,24 @@ export function canonicalHash(
   referenced: readonly string[],
 ): string {
   return contentHash(canonicalForm(artifactType, text, referenced), references)
+}
+
+class ProtoSyntaxError extends Error {}
+
+function protoCanonical(text: string): string {
+  let parsed: protobuf.IParserResult
+  try {
+    parsed = protobuf.parse(text, { keepCase: true, alternateCommentMode: false })
+  } catch (error) {
+    throw new ProtoSyntaxError((error as Error).message)
+  }
+  return writeSortedJson({
+    syntax: (parsed as { syntax?: string }).syntax ?? 'proto2',
+    package: parsed.package ?? null,
+    imports: parsed.imports ?? [],
+    weakImports: parsed.weakImports ?? [],
+    root: parsed.root.toJSON(),
+  })
 }
 
 function writeSortedJson(value: unknown): string {

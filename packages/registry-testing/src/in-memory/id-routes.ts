@@ -76,6 +76,8 @@ function versionOf(ctx: RouteContext): { version: StoredVersion; content: Stored
   const version = ctx.storage.versionByGlobalId(globalId)
   const content = version === undefined ? undefined : ctx.storage.contentById(version.contentId)
   if (version === undefined || content === undefined) throw globalIdNotFound(globalId.toString())
+  // Apicurio 3.3 answers the globalId of a disabled version with this odd artifact-not-found.
+  if (version.state === 'DISABLED') throw artifactNotFound(null, globalId.toString())
   return { version, content }
 }
 

@@ -110,9 +110,17 @@ export function checkNewGroupId(groupId: string): void {
   }
 }
 
-/** The length check Apicurio makes of the group and artifact ids in a path (`GA`). */
+/**
+ * The length checks Apicurio makes of the group and artifact ids in a lookup path (`GA`). The `%`/non-ASCII rule
+ * is applied only when something is created: a lookup of such a group is simply not found (404).
+ */
 export function checkIdLengths(groupId: string, artifactId: string): void {
-  checkNewGroupId(groupId)
+  if (groupId.length > 512) {
+    throw badRequest(
+      'ValidationException',
+      `Group ID '${groupId}' is invalid. It must have length 1..512 (inclusive).`,
+    )
+  }
   if (artifactId.length > 512) {
     throw badRequest(
       'ValidationException',

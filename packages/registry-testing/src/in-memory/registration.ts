@@ -146,6 +146,7 @@ function newVersion(
     throw versionAlreadyExists(groupIdAsGiven, artifact.artifactId, request.version ?? 'null')
   }
   return {
+    state: 'ENABLED',
     globalId,
     groupId: artifact.groupId,
     artifactId: artifact.artifactId,

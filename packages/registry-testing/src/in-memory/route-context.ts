@@ -1,4 +1,5 @@
 import { AvroSchemaError, parseAvro, writeAvro } from './avro-schema.js'
+import { dereferenceJson } from './json-dereference.js'
 import { RegistryProblem } from './problems.js'
 import type { RegistryStorage, StoredContent } from './storage.js'
 
@@ -33,7 +34,9 @@ export type HandleReferences = 'PRESERVE' | 'DEREFERENCE' | 'REWRITE'
 /**
  * The text of stored content as asked: with `DEREFERENCE`, an Avro schema with references is parsed together with
  * the referenced schemas and written back as Avro's `Schema.toString()` would, the referenced types defined where
- * first used. Everything else (`PRESERVE`, `REWRITE`, no references, other types) is the stored text.
+ * first used; a JSON Schema has the `$ref`s naming its references inlined (see `dereferenceJson`). Apicurio answers
+ * a Protobuf schema with a binary descriptor there, which InMemoryRegistry does not build: it answers a 500 saying
+ * so. Everything else (`PRESERVE`, `REWRITE`, no references, other types) is the stored text.
  */
 export function contentText(
   storage: RegistryStorage,
@@ -41,8 +44,17 @@ export function contentText(
   artifactType: string,
   handling: HandleReferences | undefined,
 ): string {
-  if (handling !== 'DEREFERENCE' || content.references.length === 0 || artifactType !== 'AVRO')
-    return content.text
+  if (handling !== 'DEREFERENCE' || content.references.length === 0) return content.text
+  if (artifactType === 'JSON')
+    return dereferenceJson(content.text, storage.referencedByName(content.references))
+  if (artifactType === 'PROTOBUF') {
+    throw new RegistryProblem(
+      500,
+      'UnsupportedOperationException',
+      'InMemoryRegistry does not dereference PROTOBUF content (Apicurio answers a binary descriptor): use references=PRESERVE',
+    )
+  }
+  if (artifactType !== 'AVRO') return content.text
   try {
     return writeAvro(parseAvro(content.text, storage.resolveReferences(content.references)))
   } catch (error) {

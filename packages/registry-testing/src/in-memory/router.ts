@@ -27,6 +27,8 @@ const ARTIFACT = ['groups', ':groupId', 'artifacts', ':artifactId']
 
 const ROUTES: readonly Route[] = [
   { pattern: ['system', 'info'], methods: { GET: ids.getSystemInfo }, public: true },
+  // RESTEasy serves a path with a trailing slash as the path without it, for this resource as for the others.
+  { pattern: ['system', 'info', ''], methods: { GET: ids.getSystemInfo }, public: true },
   { pattern: ['admin', 'rules'], methods: RULES },
   { pattern: ['admin', 'rules', ':ruleType'], methods: RULE },
   { pattern: ['groups', ':groupId', 'rules'], methods: RULES },
@@ -51,6 +53,11 @@ const ROUTES: readonly Route[] = [
     methods: { POST: artifacts.postVersion, GET: artifacts.listVersions },
   },
   { pattern: VERSION, methods: { DELETE: artifacts.deleteVersion, GET: artifacts.getVersion } },
+  {
+    pattern: [...VERSION, 'state'],
+    methods: { PUT: artifacts.putVersionState, GET: artifacts.getVersionState },
+  },
+  { pattern: [...ARTIFACT, 'branches'], methods: { GET: artifacts.listBranches } },
   { pattern: [...VERSION, 'content'], methods: { GET: artifacts.getVersionContent } },
   { pattern: [...VERSION, 'references'], methods: { GET: artifacts.getVersionReferences } },
   { pattern: ['ids', 'globalIds', ':globalId'], methods: { GET: ids.getByGlobalId } },

@@ -19,7 +19,11 @@ export interface EditableMetaData {
   readonly labels?: Readonly<Record<string, string>> | undefined
 }
 
+/** Apicurio's `VersionState`. A `DISABLED` version is out of `branch=latest` and its content cannot be read. */
+export type VersionState = 'ENABLED' | 'DISABLED' | 'DEPRECATED' | 'DRAFT'
+
 export interface StoredVersion extends EditableMetaData {
+  state: VersionState
   readonly globalId: bigint
   /** `null` is the default group, as Apicurio stores it. */
   readonly groupId: string | null
@@ -122,6 +126,19 @@ export class RegistryStorage {
       if (content === undefined || seen.has(content)) continue
       seen.add(content)
       texts.push(...this.resolveReferences(content.references, seen), content.text)
+    }
+    return texts
+  }
+
+  /** The content of each directly referenced version, by reference name (missing ones are left out). */
+  referencedByName(references: readonly StoredReference[]): Map<string, string> {
+    const texts = new Map<string, string>()
+    for (const reference of references) {
+      const version = this.artifact(reference.groupId, reference.artifactId)?.versions.find(
+        (v) => v.version === reference.version,
+      )
+      const content = version === undefined ? undefined : this.#contents.get(version.contentId)
+      if (content !== undefined && !texts.has(reference.name)) texts.set(reference.name, content.text)
     }
     return texts
   }

@@ -219,6 +219,24 @@ describe('decoding values a Date cannot hold', () => {
   })
 })
 
+describe('encoding values this serde could not read back as a Date', () => {
+  // Found by the reliability fuzzer (fuzz-encode): the writer took 9007199254740957 ms, which its own reader refuses.
+  test('a timestamp-millis number beyond the Date range is refused with INVALID_DATA, not written', () => {
+    for (const value of [8.64e15 + 1, -8.64e15 - 1, 9007199254740957]) {
+      const error = thrown(() => encode(codecOf(long('timestamp-millis')), value))
+      expect([error.name, error.code]).toEqual(['TypeError', 'INVALID_DATA'])
+      expect(error.message).toContain('outside the range of a JavaScript Date')
+    }
+    expect(hex(encode(codecOf(long('timestamp-millis')), 8.64e15))).toBe('80 80 e0 ad 98 82 d9 1e')
+  })
+
+  test('a date number beyond the Date range is refused with INVALID_DATA, not written', () => {
+    const error = thrown(() => encode(codecOf({ type: 'int', logicalType: 'date' }), 100_000_001))
+    expect([error.name, error.code]).toEqual(['TypeError', 'INVALID_DATA'])
+    expect(error.message).toContain('outside the range of a JavaScript Date')
+  })
+})
+
 describe('invalid annotations fall back to the underlying type (Avro specification)', () => {
   const cases: [string, object, unknown][] = [
     ['timestamp-millis on a string', { type: 'string', logicalType: 'timestamp-millis' }, 'x'],

@@ -12,6 +12,8 @@ import { INT64_MAX, INT64_MIN, longProblem, readLongAuto, readLongBigint, writeL
 
 /** Largest magnitude of a JavaScript `Date`, in milliseconds. */
 const MAX_DATE_MS = 8.64e15
+const OUTSIDE_DATE_RANGE =
+  'outside the range of a JavaScript Date (±8.64e15 ms), so it could not be read back'
 const DAY_MS = 86_400_000
 
 function dateProblem(value: Date): string | undefined {
@@ -55,7 +57,11 @@ export class MillisTimestampType extends BuiltinLogicalType {
 
   problem(value: unknown): string | undefined {
     if (value instanceof Date) return dateProblem(value)
-    if (typeof value === 'number') return Number.isSafeInteger(value) ? undefined : 'not a safe integer'
+    if (typeof value === 'number') {
+      if (!Number.isSafeInteger(value)) return 'not a safe integer'
+      // Read back, it would be a Date: a number no Date can hold would be written, then refused by every reader here.
+      return value > MAX_DATE_MS || value < -MAX_DATE_MS ? OUTSIDE_DATE_RANGE : undefined
+    }
     return 'not a Date or number'
   }
 }
@@ -157,7 +163,10 @@ export class DateType extends BuiltinLogicalType {
       if (invalid !== undefined) return invalid
       return value.getTime() % DAY_MS === 0 ? undefined : 'not at UTC midnight: dates are never rounded'
     }
-    if (typeof value === 'number') return value === (value | 0) ? undefined : 'not a 32-bit integer'
+    if (typeof value === 'number') {
+      if (value !== (value | 0)) return 'not a 32-bit integer'
+      return value * DAY_MS > MAX_DATE_MS || value * DAY_MS < -MAX_DATE_MS ? OUTSIDE_DATE_RANGE : undefined
+    }
     return 'not a Date or number'
   }
 }

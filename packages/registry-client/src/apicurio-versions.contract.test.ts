@@ -150,3 +150,30 @@ describe('lookups', () => {
     )
   })
 })
+
+describe('searching versions', () => {
+  it('names the artifact versions behind a globalId or a contentId', async () => {
+    const text = record('Found')
+    const first = await create('found-1', text)
+    const second = await create('found-2', text)
+    const byGlobal = data(await call('GET', `/search/versions?globalId=${first.globalId}`))
+    expect(byGlobal.count).toBe(1)
+    expect(byGlobal.versions[0]).toMatchObject({
+      groupId: target.group,
+      artifactId: 'found-1',
+      version: '1',
+      globalId: first.globalId,
+      artifactType: 'AVRO',
+      state: 'ENABLED',
+    })
+    const contentId = (second as unknown as { contentId: number }).contentId
+    const byContent = data(
+      await call('GET', `/search/versions?contentId=${contentId}&groupId=${target.group}`),
+    )
+    expect(byContent.versions.map((v: { artifactId: string }) => v.artifactId)).toEqual([
+      'found-1',
+      'found-2',
+    ])
+    expect(data(await call('GET', '/search/versions?globalId=987654321'))).toEqual({ count: 0, versions: [] })
+  })
+})

@@ -188,6 +188,32 @@ export function getVersionReferences(ctx: RouteContext): Answer {
 
 const VERSION_STATES = ['ENABLED', 'DISABLED', 'DEPRECATED', 'DRAFT'] as const
 
+/**
+ * `GET /search/versions` with the filters tools use to name the artifact behind an id: `globalId`, `contentId`,
+ * `groupId`, `artifactId` (all optional, combined), `offset`, `limit`; versions in globalId order.
+ */
+export function searchVersions(ctx: RouteContext): Answer {
+  const offset = pagingQuery(ctx.query, 'offset', 0)
+  const limit = pagingQuery(ctx.query, 'limit', 20)
+  const globalId = ctx.query.get('globalId')
+  const contentId = ctx.query.get('contentId')
+  const groupId = ctx.query.get('groupId')
+  const artifactId = ctx.query.get('artifactId')
+  const found = ctx.storage
+    .allVersions()
+    .filter(
+      (v) =>
+        (globalId === null || v.globalId.toString() === globalId) &&
+        (contentId === null || v.contentId.toString() === contentId) &&
+        (groupId === null || v.groupId === rawGroupId(groupId)) &&
+        (artifactId === null || v.artifactId === artifactId),
+    )
+  return jsonAnswer({
+    count: found.length,
+    versions: found.slice(offset, offset + limit).map(searchedVersion),
+  })
+}
+
 /** `GET .../versions/{versionExpression}/state` */
 export function getVersionState(ctx: RouteContext): Answer {
   return jsonAnswer({ state: resolveVersion(ctx).version.state })

@@ -30,6 +30,7 @@ const ROUTES: readonly Route[] = [
   // RESTEasy serves a path with a trailing slash as the path without it, for this resource as for the others.
   { pattern: ['system', 'info', ''], methods: { GET: ids.getSystemInfo }, public: true },
   { pattern: ['admin', 'rules'], methods: RULES },
+  { pattern: ['search', 'versions'], methods: { GET: artifacts.searchVersions } },
   { pattern: ['admin', 'rules', ':ruleType'], methods: RULE },
   { pattern: ['groups', ':groupId', 'rules'], methods: RULES },
   { pattern: ['groups', ':groupId', 'rules', ':ruleType'], methods: RULE },

@@ -172,6 +172,11 @@ export class RegistryStorage {
     this.#versions.set(version.globalId, version)
   }
 
+  /** Every version of every artifact, in creation (globalId) order. */
+  allVersions(): StoredVersion[] {
+    return [...this.#versions.values()].sort((a, b) => (a.globalId < b.globalId ? -1 : 1))
+  }
+
   versionByGlobalId(globalId: bigint): StoredVersion | undefined {
     return this.#versions.get(globalId)
   }

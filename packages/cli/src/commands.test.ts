@@ -1,0 +1,288 @@
+import { readFileSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { AvroSerializer } from '@x/avro-serde'
+import { JsonSchemaSerializer } from '@x/jsonschema-serde'
+import { ProtobufSerializer } from '@x/protobuf-serde'
+import { RegistryClient } from '@x/registry-client'
+import { InMemoryRegistry } from '@x/registry-testing'
+import { SerializationContext } from '@x/wire-format'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { cli, workFolder } from './test-support/cli-harness.js'
+
+// Every command end to end against InMemoryRegistry (in process), as a shell would run it.
+
+let registry: InMemoryRegistry
+let admin: RegistryClient
+let env: Record<string, string>
+const folder = workFolder()
+const ctx = new SerializationContext('orders')
+
+const ORDER_V1 = { type: 'record', name: 'Order', namespace: 'shop', fields: [{ name: 'id', type: 'long' }] }
+const ORDER_V2 = {
+  ...ORDER_V1,
+  fields: [...ORDER_V1.fields, { name: 'note', type: ['null', 'string'], default: null }],
+}
+const ORDER_BAD = { ...ORDER_V1, fields: [...ORDER_V1.fields, { name: 'qty', type: 'int' }] }
+
+beforeAll(async () => {
+  registry = await InMemoryRegistry.start({ firstGlobalId: 40, firstContentId: 7 })
+  admin = new RegistryClient({ url: registry.url, groupId: 'default' })
+  env = { REGISTRY_URL: registry.url }
+  writeFileSync(join(folder.path, 'order.avsc'), JSON.stringify(ORDER_V1))
+  writeFileSync(join(folder.path, 'order-v2.avsc'), JSON.stringify(ORDER_V2))
+  writeFileSync(join(folder.path, 'order-bad.avsc'), JSON.stringify(ORDER_BAD))
+})
+
+afterAll(async () => {
+  await admin.close()
+  await registry.close()
+  folder.done()
+})
+
+describe('register', () => {
+  it('registers a file under its artifact and prints the ids; again it finds the same version', async () => {
+    const first = await cli(['register', 'order.avsc', '--artifact', 'orders-value'], {
+      cwd: folder.path,
+      env,
+    })
+    expect(first).toEqual({
+      code: 0,
+      stdout: 'order.avsc → default/orders-value version 1 (globalId 40, contentId 7)\n',
+      stderr: '',
+    })
+    const again = await cli(['register', 'order.avsc', '--artifact', 'orders-value'], {
+      cwd: folder.path,
+      env,
+    })
+    expect(again.stdout).toBe('order.avsc → default/orders-value version 1 (globalId 40, contentId 7)\n')
+    const refused = await cli(
+      ['register', 'order.avsc', '--artifact', 'orders-value', '--if-exists', 'FAIL'],
+      {
+        cwd: folder.path,
+        env,
+      },
+    )
+    expect(refused.code).toBe(1)
+    expect(refused.stderr).toMatch(/^x-serde: .*orders-value.*409/)
+  })
+})
+
+describe('inspect', () => {
+  it('decodes an Avro frame, names its artifact and prints the value with exact longs', async () => {
+    const serializer = new AvroSerializer(admin, 'orders-value')
+    const bytes = Buffer.from(await serializer.serialize({ id: 2n ** 60n }, ctx))
+    const human = await cli(['inspect', bytes.toString('hex')], { cwd: folder.path, env })
+    expect(human).toEqual({
+      code: 0,
+      stdout: [
+        'framing:  framed (0x00 + 4-byte id)',
+        'id:       globalId 40',
+        'artifact: default/orders-value version 1',
+        'format:   AVRO',
+        'value:    {',
+        '            "id": 1152921504606846976',
+        '          }',
+        '',
+      ].join('\n'),
+      stderr: '',
+    })
+    const machine = await cli(['inspect', bytes.toString('base64'), '--json'], { cwd: folder.path, env })
+    expect(machine.stdout).toBe(
+      '{"framing":"framed","idType":"globalId","id":40,"format":"AVRO","artifacts":[{"groupId":"default","artifactId":"orders-value","version":"1","artifactType":"AVRO"}],"value":{"id":1152921504606846976}}\n',
+    )
+    writeFileSync(join(folder.path, 'message.bin'), bytes)
+    expect((await cli(['inspect', '@message.bin', '--json'], { cwd: folder.path, env })).stdout).toBe(
+      machine.stdout,
+    )
+    expect(
+      (
+        await cli(['inspect', '-', '--json'], {
+          cwd: folder.path,
+          env,
+          stdin: Buffer.from(bytes.toString('hex')),
+        })
+      ).stdout,
+    ).toBe(machine.stdout)
+  })
+
+  it('reads a bare payload with its id from --headers (headers mode)', async () => {
+    const serializer = new AvroSerializer(admin, 'orders-value', {
+      wireFormat: 'MESSAGE_HEADERS',
+      useId: 'contentId',
+    })
+    const { payload } = await serializer.serializeMessage({ id: 5 }, ctx)
+    const run = await cli(
+      ['inspect', Buffer.from(payload).toString('hex'), '--headers', 'apicurio.value.contentId=7', '--json'],
+      {
+        cwd: folder.path,
+        env,
+      },
+    )
+    expect(run.code).toBe(0)
+    expect(JSON.parse(run.stdout)).toMatchObject({
+      framing: 'headers',
+      idType: 'contentId',
+      id: 7,
+      value: { id: 5 },
+    })
+  })
+
+  it('decodes JSON Schema and Protobuf frames (both Protobuf framings)', async () => {
+    const json = new JsonSchemaSerializer(admin, 'payments-value', {
+      autoRegister: true,
+      schema: { type: 'object', properties: { cents: { type: 'integer' } } },
+    })
+    const jsonFrame = Buffer.from(await json.serialize({ cents: 9007199254740993n }, ctx))
+    const jsonRun = await cli(['inspect', jsonFrame.toString('hex'), '--json'], { cwd: folder.path, env })
+    expect(jsonRun.stdout).toContain('"format":"JSON"')
+    expect(jsonRun.stdout).toContain('"value":{"cents":9007199254740993}')
+    const proto =
+      'syntax = "proto3";\npackage shop;\nmessage Line { string sku = 1; int64 qty = 2; bytes tag = 3; }\n'
+    for (const framing of ['apicurio', 'confluent'] as const) {
+      const serializer = new ProtobufSerializer(admin, 'lines-value', {
+        autoRegister: true,
+        schema: proto,
+        framing,
+      })
+      const frame = Buffer.from(
+        await serializer.serialize({ sku: 'a', qty: 3, tag: Buffer.from([1, 2]) }, ctx),
+      )
+      const run = await cli(['inspect', frame.toString('hex'), '--framing', framing, '--json'], {
+        cwd: folder.path,
+        env,
+      })
+      expect(run.code).toBe(0)
+      expect(JSON.parse(run.stdout)).toMatchObject({
+        format: 'PROTOBUF',
+        value: { sku: 'a', qty: 3, tag: 'AQI=' },
+      })
+    }
+  })
+
+  it('refuses input that is not a frame with a usage error (exit 2) naming what came', async () => {
+    const run = await cli(['inspect', '0102'], { cwd: folder.path, env })
+    expect(run.code).toBe(2)
+    expect(run.stderr).toBe(
+      'x-serde: Not an Apicurio frame (2 bytes, expected 0x00 and a 4-byte id): for a bare payload, pass its id with --headers apicurio.value.globalId=<id>\n',
+    )
+    const unknown = await cli(['inspect', '00000f423f02'], { cwd: folder.path, env })
+    expect([unknown.code, unknown.stderr]).toEqual([1, 'x-serde: Schema not found: globalId 999999\n'])
+  })
+})
+
+describe('pull', () => {
+  it('writes the artifacts with their references and a lockfile; --check passes until the registry moves', async () => {
+    const address = await admin.registerSchema('shop.Address', {
+      type: 'record',
+      name: 'Address',
+      namespace: 'shop',
+      fields: [{ name: 'city', type: 'string' }],
+    })
+    await admin.registerSchema(
+      'customers-value',
+      {
+        type: 'record',
+        name: 'Customer',
+        namespace: 'shop',
+        fields: [{ name: 'home', type: 'shop.Address' }],
+      },
+      { references: [{ name: 'shop.Address', artifactId: 'shop.Address', version: address.version! }] },
+    )
+    writeFileSync(
+      join(folder.path, 'x-serde.config.json'),
+      JSON.stringify({
+        outDir: 'pulled',
+        artifacts: [{ artifactId: 'customers-value' }, { artifactId: 'orders-value' }],
+      }),
+    )
+    const pulled = await cli(['pull'], { cwd: folder.path, env })
+    expect(pulled.code).toBe(0)
+    expect(pulled.stderr).toBe('pulling default/customers-value (1/2)\npulling default/orders-value (2/2)\n')
+    expect(pulled.stdout).toContain('pulled/default/shop.Address.avsc  default/shop.Address version 1')
+    expect(pulled.stdout).toContain('wrote x-serde.lock.json (3 artifact versions)')
+    const lock = JSON.parse(readFileSync(join(folder.path, 'x-serde.lock.json'), 'utf8'))
+    expect(lock.artifacts.map((v: { artifactId: string }) => v.artifactId)).toEqual([
+      'customers-value',
+      'orders-value',
+      'shop.Address',
+    ])
+    expect(lock.artifacts[0]).toMatchObject({
+      references: [{ name: 'shop.Address', groupId: 'default', artifactId: 'shop.Address', version: '1' }],
+    })
+    expect(lock.artifacts[1].sha256).toMatch(/^[0-9a-f]{64}$/)
+    expect(readFileSync(join(folder.path, 'pulled/default/orders-value.avsc'), 'utf8')).toBe(
+      JSON.stringify(ORDER_V1),
+    )
+    const unchanged = await cli(['pull', '--check'], { cwd: folder.path, env })
+    expect([unchanged.code, unchanged.stdout]).toEqual([0, '3 artifact versions match x-serde.lock.json\n'])
+    await admin.registerSchema('orders-value', ORDER_V2, { ifExists: 'CREATE_VERSION' })
+    const moved = await cli(['pull', '--check'], { cwd: folder.path, env })
+    expect(moved.code).toBe(1)
+    expect(moved.stdout).toMatch(
+      /^moved: {2}default\/orders-value version 1 \(globalId 40\) → version 2 \(globalId \d+\)\n$/,
+    )
+  })
+})
+
+describe('check', () => {
+  it('passes a compatible change, fails an incompatible one with the rule violations (exit 1)', async () => {
+    await fetch(`${registry.url}/groups/default/artifacts/orders-value/rules`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ ruleType: 'COMPATIBILITY', config: 'BACKWARD' }),
+    })
+    const ok = await cli(['check', 'order-v2.avsc', '--artifact', 'orders-value'], { cwd: folder.path, env })
+    expect([ok.code, ok.stdout]).toEqual([0, 'ok       order-v2.avsc → default/orders-value as version 3\n'])
+    const bad = await cli(['check', 'order-bad.avsc', '--artifact', 'orders-value'], {
+      cwd: folder.path,
+      env,
+    })
+    expect(bad.code).toBe(1)
+    expect(bad.stdout).toBe(
+      [
+        'refused  order-bad.avsc → default/orders-value: Incompatible artifact: orders-value [AVRO], num of incompatible diffs: {1}, list of diff types: [qty at /fields/1]',
+        '         - qty at /fields/1',
+        '',
+      ].join('\n'),
+    )
+    expect(bad.stderr).toBe('x-serde: 1 of 1 schemas would be refused\n')
+    const fresh = await cli(['check', 'order.avsc', '--artifact', 'brand-new'], { cwd: folder.path, env })
+    expect([fresh.code, fresh.stdout]).toEqual([
+      0,
+      'ok       order.avsc → default/brand-new as a new artifact\n',
+    ])
+    // Nothing was stored by the dry runs.
+    expect((await admin.getSchema('orders-value')).version).toBe('2')
+  })
+})
+
+describe('exit codes and errors', () => {
+  it('0 for help with an example, 2 for usage errors, 3 for an unreachable registry; never a secret', async () => {
+    const help = await cli(['check', '--help'], { cwd: folder.path, env })
+    expect(help.code).toBe(0)
+    expect(help.stdout).toContain('Example (a CI gate):')
+    const usage = await cli(['register'], { cwd: folder.path, env })
+    expect(usage.code).toBe(2)
+    expect(usage.stderr).toContain("missing required argument 'files'")
+    const noRegistry = await cli(['pull', '--artifact', 'x'], { cwd: folder.path, env: {} })
+    expect([noRegistry.code, noRegistry.stderr]).toEqual([
+      2,
+      'x-serde: No registry: pass --registry <url> or set REGISTRY_URL (the v3 API root, …/apis/registry/v3)\n',
+    ])
+    const secret = 'pa55-w0rd-never-shown'
+    const down = await cli(['pull', '--artifact', 'x'], {
+      cwd: folder.path,
+      env: { REGISTRY_URL: `http://user:${secret}@127.0.0.1:9/apis/registry/v3` },
+    })
+    expect(down.code).toBe(3)
+    expect(down.stderr).toMatch(
+      /\nx-serde: Unable to reach the registry at http:\/\/127\.0\.0\.1:9\/apis\/registry\/v3/,
+    )
+    const verbose = await cli(['pull', '--artifact', 'x', '--verbose'], {
+      cwd: folder.path,
+      env: { REGISTRY_URL: `http://user:${secret}@127.0.0.1:9/apis/registry/v3` },
+    })
+    expect(verbose.stderr).toContain('RegistryConnectionError')
+    expect(`${down.stdout}${down.stderr}${verbose.stdout}${verbose.stderr}`).not.toContain(secret)
+  })
+})

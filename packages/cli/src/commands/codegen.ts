@@ -1,0 +1,94 @@
+import { writeFile } from 'node:fs/promises'
+import { resolve } from 'node:path'
+import { avroToTypeScript } from '../codegen/avro-types.js'
+import { jsonSchemaToTypeScript } from '../codegen/json-schema-types.js'
+import { protobufToTypeScript } from '../codegen/protobuf-types.js'
+import type { Config } from '../config.js'
+import { artifactTypeOfFile, type ConnectionFlags, connect } from '../connection.js'
+import { type Io, readText } from '../io.js'
+import { UsageError } from '../usage-error.js'
+
+export interface CodegenFlags extends ConnectionFlags {
+  artifact?: string
+  version?: string
+  type?: string
+  out?: string
+  longs?: string
+  unions?: string
+  enums?: string
+  defaults?: boolean
+}
+
+/**
+ * `x-serde codegen [FILE…]`: TypeScript types from local schema files, or from an artifact (`--artifact`), that match
+ * what this library's deserializer returns under the chosen options. Writes to `--out`, else standard output.
+ */
+export async function codegen(
+  paths: readonly string[],
+  flags: CodegenFlags,
+  config: Config,
+  io: Io,
+): Promise<void> {
+  const longs = choice('--longs', flags.longs ?? 'auto', ['auto', 'number', 'bigint'] as const)
+  const unions = choice('--unions', flags.unions ?? 'auto', ['auto', 'wrapped'] as const)
+  const enums = choice('--enums', flags.enums ?? 'name', ['name', 'number'] as const)
+  const sources: { text: string; type: 'AVRO' | 'JSON' | 'PROTOBUF'; source: string }[] = []
+  if (flags.artifact !== undefined) {
+    await using connection = connect(flags, config, io)
+    const version = flags.version ?? 'branch=latest'
+    const path = `/groups/${encodeURIComponent(connection.groupId)}/artifacts/${encodeURIComponent(flags.artifact)}/versions/${version.startsWith('branch=') ? version : encodeURIComponent(version)}`
+    const meta = await connection.rest('GET', path)
+    if (meta.status !== 200)
+      throw new UsageError(
+        `No artifact ${connection.groupId}/${flags.artifact} version ${version} (HTTP ${meta.status})`,
+      )
+    const facts = JSON.parse(meta.text) as { artifactType: string; globalId: number; version: string }
+    const schema = await connection.client.getSchemaByGlobalId(facts.globalId)
+    sources.push({
+      text: schema.schema,
+      type: artifactTypeOfFile('', flags.type ?? facts.artifactType),
+      source: `${connection.groupId}/${flags.artifact} version ${facts.version}`,
+    })
+  }
+  for (const path of paths) {
+    let text: string
+    try {
+      text = await readText(io, path)
+    } catch (error) {
+      throw new UsageError(`Cannot read ${path}: ${(error as Error).message}`)
+    }
+    sources.push({ text, type: artifactTypeOfFile(path, flags.type), source: path })
+  }
+  if (sources.length === 0) throw new UsageError('Give schema files or --artifact')
+  const parts: string[] = []
+  for (const { text, type, source } of sources) {
+    if (type === 'PROTOBUF') {
+      parts.push(protobufToTypeScript(text, { longs, enums, defaults: flags.defaults ?? true }, source))
+      continue
+    }
+    let schema: unknown
+    try {
+      schema = JSON.parse(text)
+    } catch (error) {
+      throw new UsageError(`${source} is not JSON: ${(error as Error).message}`)
+    }
+    parts.push(
+      type === 'AVRO'
+        ? avroToTypeScript(schema, { longs, unions }, source)
+        : await jsonSchemaToTypeScript(schema as object, source),
+    )
+  }
+  const output = parts.join('\n')
+  if (flags.out === undefined) {
+    io.stdout(output)
+    return
+  }
+  await writeFile(resolve(io.cwd, flags.out), output)
+  io.stderr(`wrote ${flags.out}\n`)
+}
+
+function choice<T extends string>(flag: string, value: string, allowed: readonly T[]): T {
+  if (!(allowed as readonly string[]).includes(value))
+    throw new UsageError(`${flag} must be one of ${allowed.join(', ')}, got ${value}`)
+  return value as T
+}

@@ -1,0 +1,186 @@
+import { readFile } from 'node:fs/promises'
+import { resolve } from 'node:path'
+import { AvroDeserializer } from '@x/avro-serde'
+import { SchemaNotFoundError } from '@x/errors'
+import { JsonSchemaDeserializer } from '@x/jsonschema-serde'
+import { ProtobufDeserializer } from '@x/protobuf-serde'
+import { type IdType, isIdType, SerializationContext } from '@x/wire-format'
+import { Connection, type ConnectionFlags } from '../connection.js'
+import type { Io } from '../io.js'
+import { toJsonText } from '../json-output.js'
+import { UsageError } from '../usage-error.js'
+
+export interface InspectFlags extends ConnectionFlags {
+  headers?: string[]
+  useId?: string
+  framing?: string
+  topic?: string
+  json?: boolean
+}
+
+/** Where the message's id came from, and which artifact version it names. */
+interface Found {
+  framing: 'framed' | 'headers'
+  idType: IdType
+  id: string
+  field: 'key' | 'value'
+  versions: { groupId: string; artifactId: string; version: string; artifactType: string }[]
+}
+
+/**
+ * `x-serde inspect [HEX|BASE64|@FILE|-]`: decodes one message, framed (`0x00` + 4-byte id) or, with `--headers`,
+ * bare with its id in an Apicurio header; names the artifact versions the id belongs to and prints the value as JSON.
+ */
+export async function inspect(input: string | undefined, flags: InspectFlags, io: Io): Promise<void> {
+  const bytes = await readInput(input, io)
+  const useId = flags.useId ?? 'globalId'
+  if (!isIdType(useId)) throw new UsageError(`--use-id must be globalId or contentId, got ${useId}`)
+  const headers = parseHeaders(flags.headers ?? [])
+  const headerId = Object.entries(headers).find(([name]) =>
+    /^apicurio\.(key|value)\.(globalId|contentId)$/.test(name),
+  )
+  let found: Found
+  if (headerId !== undefined) {
+    const [, field, idType] = /^apicurio\.(key|value)\.(globalId|contentId)$/.exec(
+      headerId[0],
+    ) as RegExpExecArray
+    found = {
+      framing: 'headers',
+      idType: idType as IdType,
+      id: headerId[1].readBigInt64BE(0).toString(),
+      field: field as 'key' | 'value',
+      versions: [],
+    }
+  } else {
+    if (bytes.length < 5 || bytes[0] !== 0) {
+      throw new UsageError(
+        `Not an Apicurio frame (${bytes.length < 5 ? `${bytes.length} bytes` : `first byte 0x${bytes[0]!.toString(16).padStart(2, '0')}`}, expected 0x00 and a 4-byte id): for a bare payload, pass its id with --headers apicurio.value.globalId=<id>`,
+      )
+    }
+    found = {
+      framing: 'framed',
+      idType: useId,
+      id: String(bytes.readUInt32BE(1)),
+      field: 'value',
+      versions: [],
+    }
+  }
+  await using connection = new Connection(flags, io)
+  const search = await connection.rest('GET', `/search/versions?${found.idType}=${found.id}&limit=100`)
+  const listed =
+    search.status === 200
+      ? ((JSON.parse(search.text) as { versions?: Found['versions'] }).versions ?? [])
+      : []
+  found.versions = listed.map((v) => ({
+    groupId: v.groupId ?? 'default',
+    artifactId: v.artifactId,
+    version: v.version,
+    artifactType: v.artifactType,
+  }))
+  const artifactType = found.versions[0]?.artifactType
+  if (artifactType === undefined) {
+    throw new SchemaNotFoundError(undefined, { idType: found.idType, idValue: BigInt(found.id) })
+  }
+  const framing = flags.framing ?? 'apicurio'
+  if (framing !== 'apicurio' && framing !== 'confluent') {
+    throw new UsageError(`--framing must be apicurio or confluent, got ${framing}`)
+  }
+  const options = { useId: found.idType }
+  const deserializer =
+    artifactType === 'AVRO'
+      ? new AvroDeserializer(connection.client, options)
+      : artifactType === 'JSON'
+        ? new JsonSchemaDeserializer(connection.client, options)
+        : artifactType === 'PROTOBUF'
+          ? new ProtobufDeserializer(connection.client, { ...options, framing })
+          : undefined
+  if (deserializer === undefined)
+    throw new UsageError(`Cannot decode ${artifactType} artifacts (AVRO, JSON, PROTOBUF only)`)
+  const ctx = new SerializationContext(flags.topic ?? 'inspect', found.field)
+  const value =
+    found.framing === 'headers'
+      ? await deserializer.deserializeMessage({ payload: bytes, headers }, ctx)
+      : await deserializer.deserialize(bytes, ctx)
+  if (flags.json) {
+    io.stdout(
+      `${toJsonText(
+        {
+          framing: found.framing,
+          idType: found.idType,
+          id: BigInt(found.id),
+          format: artifactType,
+          artifacts: found.versions,
+          value,
+        },
+        0,
+      )}\n`,
+    )
+    return
+  }
+  const artifacts = found.versions.map((v) => `${v.groupId}/${v.artifactId} version ${v.version}`).join(', ')
+  io.stdout(
+    [
+      `framing:  ${found.framing === 'framed' ? 'framed (0x00 + 4-byte id)' : `headers mode (apicurio.${found.field}.${found.idType})`}`,
+      `id:       ${found.idType} ${found.id}`,
+      `artifact: ${artifacts}`,
+      `format:   ${artifactType}${artifactType === 'PROTOBUF' ? ` (${framing} framing)` : ''}`,
+      `value:    ${toJsonText(value).replace(/\n/g, '\n          ')}`,
+      '',
+    ].join('\n'),
+  )
+}
+
+/** The message: hex, base64, `@file` (raw bytes) or `-` (stdin: hex or base64 text, else raw bytes). */
+async function readInput(input: string | undefined, io: Io): Promise<Buffer> {
+  if (input === undefined)
+    throw new UsageError('Give the message: HEX, BASE64, @FILE or - for standard input')
+  if (input.startsWith('@')) {
+    try {
+      return await readFile(resolve(io.cwd, input.slice(1)))
+    } catch (error) {
+      throw new UsageError(`Cannot read ${input.slice(1)}: ${(error as Error).message}`)
+    }
+  }
+  if (input === '-') {
+    const raw = await io.readStdin()
+    const text = raw.toString('latin1').trim()
+    return isHex(text) || isBase64(text) ? decodeText(text) : raw
+  }
+  return decodeText(input.trim())
+}
+
+function isHex(text: string): boolean {
+  const compact = text.replace(/\s+/g, '')
+  return compact.length > 0 && compact.length % 2 === 0 && /^[0-9a-fA-F]+$/.test(compact)
+}
+
+function isBase64(text: string): boolean {
+  return text.length > 0 && /^[A-Za-z0-9+/_-]+={0,2}$/.test(text.replace(/\s+/g, ''))
+}
+
+function decodeText(text: string): Buffer {
+  if (isHex(text)) return Buffer.from(text.replace(/\s+/g, ''), 'hex')
+  if (isBase64(text)) return Buffer.from(text.replace(/\s+/g, ''), 'base64')
+  throw new UsageError('The message is neither hex nor base64 (use @FILE for raw bytes)')
+}
+
+/** `name=value` pairs; an id header's value is the decimal id or its 8 bytes in hex (`0x…`). */
+function parseHeaders(pairs: readonly string[]): Record<string, Buffer> {
+  const headers: Record<string, Buffer> = {}
+  for (const pair of pairs) {
+    const at = pair.indexOf('=')
+    if (at <= 0) throw new UsageError(`--headers takes name=value, got ${pair}`)
+    const name = pair.slice(0, at)
+    const value = pair.slice(at + 1)
+    if (/^-?\d+$/.test(value)) {
+      const bytes = Buffer.alloc(8)
+      bytes.writeBigInt64BE(BigInt(value))
+      headers[name] = bytes
+    } else if (/^0x[0-9a-fA-F]{16}$/.test(value)) {
+      headers[name] = Buffer.from(value.slice(2), 'hex')
+    } else {
+      headers[name] = Buffer.from(value, 'utf8')
+    }
+  }
+  return headers
+}

@@ -1,0 +1,162 @@
+import { RegistryConnectionError, redactUrl } from '@x/errors'
+import { IdpAuth } from '@x/idp-auth'
+import { RegistryClient } from '@x/registry-client'
+import type { Config } from './config.js'
+import type { Io } from './io.js'
+import { UsageError } from './usage-error.js'
+
+/** The options every command that talks to a registry takes. */
+export interface ConnectionFlags {
+  registry?: string | undefined
+  group?: string | undefined
+  tokenUrl?: string | undefined
+  clientId?: string | undefined
+  scope?: string | undefined
+}
+
+/** One answer of the registry's REST API, as the CLI reads it. */
+export interface RestAnswer {
+  status: number
+  text: string
+}
+
+/**
+ * The registry a command talks to, from flags or the environment (flags win): `--registry` / `REGISTRY_URL`,
+ * `--group` / `REGISTRY_GROUP` (default `default`), and, for OAuth2, `--token-url` / `REGISTRY_TOKEN_URL`,
+ * `--client-id` / `REGISTRY_CLIENT_ID`, `REGISTRY_CLIENT_SECRET` (environment only, so it stays out of shell
+ * history and process lists), `--scope` / `REGISTRY_SCOPE`. A password in the URL is HTTP Basic. Nothing here ever
+ * prints a secret.
+ */
+export class Connection implements AsyncDisposable {
+  readonly client: RegistryClient
+  readonly groupId: string
+  readonly #url: string
+  readonly #auth: IdpAuth | undefined
+  readonly #basic: string | undefined
+  readonly #registryUrl: string
+  readonly #clients = new Map<string, RegistryClient>()
+
+  constructor(flags: ConnectionFlags, io: Io) {
+    const url = flags.registry ?? io.env.REGISTRY_URL
+    if (url === undefined || url === '') {
+      throw new UsageError(
+        'No registry: pass --registry <url> or set REGISTRY_URL (the v3 API root, …/apis/registry/v3)',
+      )
+    }
+    this.groupId = flags.group ?? io.env.REGISTRY_GROUP ?? 'default'
+    const tokenUrl = flags.tokenUrl ?? io.env.REGISTRY_TOKEN_URL
+    if (tokenUrl !== undefined && tokenUrl !== '') {
+      const clientId = flags.clientId ?? io.env.REGISTRY_CLIENT_ID
+      const clientSecret = io.env.REGISTRY_CLIENT_SECRET
+      if (!clientId || !clientSecret) {
+        throw new UsageError(
+          'A token URL needs REGISTRY_CLIENT_ID (or --client-id) and REGISTRY_CLIENT_SECRET',
+        )
+      }
+      const scope = flags.scope ?? io.env.REGISTRY_SCOPE
+      this.#auth = new IdpAuth({ tokenUrl, clientId, clientSecret, ...(scope ? { scope } : {}) })
+    }
+    this.#registryUrl = url
+    this.client = this.clientFor(this.groupId)
+    const parsed = new URL(url)
+    if (parsed.username !== '' && this.#auth === undefined) {
+      this.#basic = `Basic ${Buffer.from(`${decodeURIComponent(parsed.username)}:${decodeURIComponent(parsed.password)}`).toString('base64')}`
+    }
+    parsed.username = ''
+    parsed.password = ''
+    this.#url = parsed.toString().replace(/\/+$/, '')
+  }
+
+  /** A client of the same registry and credentials for another group (one per group). */
+  clientFor(groupId: string): RegistryClient {
+    let client = this.#clients.get(groupId)
+    if (client === undefined) {
+      client = new RegistryClient({
+        url: this.#registryUrl,
+        groupId,
+        maxRetries: 2,
+        retryBackoffMs: 200,
+        ...(this.#auth ? { auth: this.#auth } : {}),
+      })
+      this.#clients.set(groupId, client)
+    }
+    return client
+  }
+
+  /** The registry URL as it may be printed (no credentials). */
+  get displayUrl(): string {
+    return redactUrl(this.#url)
+  }
+
+  /** A request the client has no method for (search, dry runs), with the same credentials. */
+  async rest(method: 'GET' | 'POST', path: string, body?: unknown): Promise<RestAnswer> {
+    const headers: Record<string, string> = { Accept: 'application/json' }
+    if (body !== undefined) headers['Content-Type'] = 'application/json'
+    if (this.#basic !== undefined) headers.Authorization = this.#basic
+    if (this.#auth !== undefined) headers.Authorization = `Bearer ${await this.#auth.getToken()}`
+    let response: Response
+    try {
+      response = await fetch(`${this.#url}${path}`, {
+        method,
+        headers,
+        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+        signal: AbortSignal.timeout(30_000),
+      })
+    } catch (cause) {
+      throw new RegistryConnectionError(`Unable to reach the registry at ${this.displayUrl}`, {
+        url: this.displayUrl,
+        cause,
+      })
+    }
+    const text = await response.text()
+    if (response.status >= 500 || response.status === 401 || response.status === 403) {
+      throw new RegistryConnectionError(
+        `The registry at ${this.displayUrl} answered HTTP ${response.status} to ${method} ${path.replace(/\?.*/, '')}`,
+        { url: this.displayUrl, status: response.status },
+      )
+    }
+    return { status: response.status, text }
+  }
+
+  async close(): Promise<void> {
+    for (const client of this.#clients.values()) await client.close()
+  }
+
+  [Symbol.asyncDispose](): Promise<void> {
+    return this.close()
+  }
+}
+
+/** The file extension and artifact type of a schema file. */
+export function artifactTypeOfFile(path: string, given?: string): 'AVRO' | 'JSON' | 'PROTOBUF' {
+  if (given !== undefined) {
+    const upper = given.toUpperCase()
+    if (upper === 'AVRO' || upper === 'JSON' || upper === 'PROTOBUF') return upper
+    throw new UsageError(`--type must be AVRO, JSON or PROTOBUF, got ${given}`)
+  }
+  if (/\.(avsc|avro)$/i.test(path)) return 'AVRO'
+  if (/\.proto$/i.test(path)) return 'PROTOBUF'
+  if (/\.json$/i.test(path)) return 'JSON'
+  throw new UsageError(
+    `Cannot tell the schema type of ${path} from its extension (.avsc, .json, .proto): pass --type`,
+  )
+}
+
+/** The extension a pulled artifact of a type is written with. */
+export function extensionOf(artifactType: string): string {
+  if (artifactType === 'AVRO') return 'avsc'
+  if (artifactType === 'PROTOBUF') return 'proto'
+  return 'json'
+}
+
+/** The connection of a command: flags win over the environment, which wins over the config file. */
+export function connect(flags: ConnectionFlags, config: Config, io: Io): Connection {
+  return new Connection(
+    {
+      ...flags,
+      registry: flags.registry ?? io.env.REGISTRY_URL ?? config.registry,
+      group: flags.group ?? io.env.REGISTRY_GROUP ?? config.group,
+    },
+    io,
+  )
+}

@@ -1,0 +1,13 @@
+/** The exit codes of `x-serde`, as `--help` documents them. */
+export const EXIT = Object.freeze({
+  /** Done. */
+  ok: 0,
+  /** A check failed: a schema the registry would refuse, or a lockfile the registry has moved from. */
+  checkFailed: 1,
+  /** The command line was wrong (an unknown option, a missing argument, unreadable input). */
+  usage: 2,
+  /** The registry (or the token endpoint) could not be used. */
+  unreachable: 3,
+})
+
+export type ExitCode = (typeof EXIT)[keyof typeof EXIT]

@@ -1,0 +1,33 @@
+import { readFile } from 'node:fs/promises'
+
+/** Where a command reads and writes: the real process, or a test's buffers. */
+export interface Io {
+  stdout(text: string): void
+  stderr(text: string): void
+  /** Environment variables (`REGISTRY_URL`, …). */
+  readonly env: Readonly<Record<string, string | undefined>>
+  /** The folder relative paths are resolved against. */
+  readonly cwd: string
+  /** All of standard input. */
+  readStdin(): Promise<Buffer>
+}
+
+/** The process's own streams and environment. */
+export function processIo(): Io {
+  return {
+    stdout: (text) => process.stdout.write(text),
+    stderr: (text) => process.stderr.write(text),
+    env: process.env,
+    cwd: process.cwd(),
+    readStdin: async () => {
+      const chunks: Buffer[] = []
+      for await (const chunk of process.stdin) chunks.push(chunk as Buffer)
+      return Buffer.concat(chunks)
+    },
+  }
+}
+
+/** Reads a file relative to the working folder. */
+export function readText(io: Io, path: string): Promise<string> {
+  return readFile(new URL(path, `file://${io.cwd.endsWith('/') ? io.cwd : `${io.cwd}/`}`), 'utf8')
+}

@@ -1,0 +1,190 @@
+import { createRequire } from 'node:module'
+import { isSerdeError } from '@x/errors'
+import { Command, CommanderError, Option } from 'commander'
+import { check } from './commands/check.js'
+import { codegen } from './commands/codegen.js'
+import { inspect } from './commands/inspect.js'
+import { pull } from './commands/pull.js'
+import { register } from './commands/register.js'
+import { loadConfig } from './config.js'
+import { EXIT, type ExitCode } from './exit-codes.js'
+import type { Io } from './io.js'
+import { CheckFailed, UsageError } from './usage-error.js'
+
+const VERSION = (createRequire(import.meta.url)('../package.json') as { version: string }).version
+
+const EXIT_HELP = `
+Registry and auth come from flags or the environment: REGISTRY_URL (the v3 API root, …/apis/registry/v3; a
+password in it is HTTP Basic), REGISTRY_GROUP (default: default), and for OAuth2 REGISTRY_TOKEN_URL,
+REGISTRY_CLIENT_ID, REGISTRY_CLIENT_SECRET (environment only), REGISTRY_SCOPE. No secret is ever printed.
+
+Exit codes: 0 ok, 1 a check failed (or the message/schema was refused), 2 usage, 3 registry unreachable.`
+
+function connectionOptions(command: Command): Command {
+  return command
+    .option('--registry <url>', 'registry v3 API root (default: $REGISTRY_URL)')
+    .option('--group <id>', 'group of the artifacts (default: $REGISTRY_GROUP or "default")')
+    .option('--token-url <url>', 'OAuth2 token endpoint (default: $REGISTRY_TOKEN_URL)')
+    .option(
+      '--client-id <id>',
+      'OAuth2 client id (default: $REGISTRY_CLIENT_ID; the secret: $REGISTRY_CLIENT_SECRET)',
+    )
+    .option('--scope <scope>', 'OAuth2 scope (default: $REGISTRY_SCOPE)')
+    .option('--config <file>', 'config file (default: x-serde.config.json when present)')
+    .option('--verbose', 'print stack traces of errors')
+}
+
+/**
+ * Runs `x-serde` with `argv` (without the node and script paths) and returns its exit code. Everything it prints
+ * goes through `io`, so it runs the same in a test as in a shell.
+ */
+export async function run(argv: readonly string[], io: Io): Promise<ExitCode> {
+  const verbose = argv.includes('--verbose')
+  const program = new Command('x-serde')
+    .description(
+      'Apicurio Registry 3 tooling for @x/serde: inspect messages, pull, register and check schemas, generate types.',
+    )
+    .version(VERSION, '-V, --version')
+    .addHelpText('after', EXIT_HELP)
+    .exitOverride()
+    .configureOutput({ writeOut: (text) => io.stdout(text), writeErr: (text) => io.stderr(text) })
+    .showHelpAfterError()
+
+  connectionOptions(
+    program
+      .command('inspect')
+      .description(
+        'decode one message (framed, or bare with --headers) and name the artifact its id belongs to',
+      )
+      .argument('[message]', 'the message: HEX, BASE64, @FILE (raw bytes) or - (standard input)')
+      .option(
+        '--headers <name=value...>',
+        'Apicurio id headers (apicurio.value.contentId=42): the payload is bare',
+      )
+      .addOption(
+        new Option('--use-id <type>', 'how to read the 4-byte id of a frame')
+          .choices(['globalId', 'contentId'])
+          .default('globalId'),
+      )
+      .addOption(
+        new Option('--framing <framing>', 'Protobuf framing')
+          .choices(['apicurio', 'confluent'])
+          .default('apicurio'),
+      )
+      .option('--topic <topic>', 'the topic, for artifact resolution', 'inspect')
+      .option('--json', 'one line of JSON for machines'),
+  )
+    .addHelpText(
+      'after',
+      '\nExample:\n  x-serde inspect 0000000001020a --registry http://localhost:8080/apis/registry/v3',
+    )
+    .action(async (message: string | undefined, flags) => inspect(message, flags, io))
+
+  connectionOptions(
+    program
+      .command('pull')
+      .description('download artifacts (and what they reference) into a folder and write a lockfile')
+      .option('--artifact <id>', "one artifact instead of the config's list")
+      .option('--version <version>', 'its version (default: the latest)')
+      .option('--out-dir <dir>', 'where to write them (default: "outDir" of the config, or schemas)')
+      .option('--lockfile <file>', 'the lockfile (default: x-serde.lock.json)')
+      .option('--check', 'write nothing; fail (exit 1) when the registry has moved from the lockfile'),
+  )
+    .addHelpText('after', '\nExample:\n  x-serde pull --artifact orders-value && x-serde pull --check')
+    .action(async (flags) => pull(flags, await loadConfig(io, flags.config), io))
+
+  connectionOptions(
+    program
+      .command('register')
+      .description(
+        'register local schema files (type from .avsc, .json, .proto or --type) and print their ids',
+      )
+      .argument('<files...>', 'schema files')
+      .option(
+        '--artifact <id>',
+        "the artifact id (one file; default: the config's files entry, or the file name)",
+      )
+      .addOption(new Option('--type <type>', 'the schema type').choices(['AVRO', 'JSON', 'PROTOBUF']))
+      .addOption(
+        new Option('--if-exists <mode>', 'when the artifact exists')
+          .choices(['FAIL', 'CREATE_VERSION', 'FIND_OR_CREATE_VERSION'])
+          .default('FIND_OR_CREATE_VERSION'),
+      ),
+  )
+    .addHelpText('after', '\nExample:\n  x-serde register schemas/order.avsc --artifact orders-value')
+    .action(async (files: string[], flags) => register(files, flags, await loadConfig(io, flags.config), io))
+
+  connectionOptions(
+    program
+      .command('check')
+      .description(
+        "ask the registry (dry run) whether each file would be accepted under its artifact's rules",
+      )
+      .argument('<files...>', 'schema files')
+      .option(
+        '--artifact <id>',
+        "the artifact id (one file; default: the config's files entry, or the file name)",
+      )
+      .addOption(new Option('--type <type>', 'the schema type').choices(['AVRO', 'JSON', 'PROTOBUF'])),
+  )
+    .addHelpText(
+      'after',
+      '\nExample (a CI gate):\n  x-serde check schemas/order.avsc --artifact orders-value || exit 1',
+    )
+    .action(async (files: string[], flags) => check(files, flags, await loadConfig(io, flags.config), io))
+
+  connectionOptions(
+    program
+      .command('codegen')
+      .description("TypeScript types matching what this library's deserializers return")
+      .argument('[files...]', 'schema files (.avsc, .json, .proto)')
+      .option('--artifact <id>', 'generate from a registry artifact instead')
+      .option('--version <version>', 'its version (default: the latest)')
+      .addOption(new Option('--type <type>', 'the schema type').choices(['AVRO', 'JSON', 'PROTOBUF']))
+      .option('--out <file>', 'write here instead of standard output')
+      .addOption(
+        new Option('--longs <mode>', 'Avro/Protobuf long mapping')
+          .choices(['auto', 'number', 'bigint'])
+          .default('auto'),
+      )
+      .addOption(
+        new Option('--unions <mode>', 'Avro union mapping').choices(['auto', 'wrapped']).default('auto'),
+      )
+      .addOption(
+        new Option('--enums <mode>', 'Protobuf enum mapping').choices(['name', 'number']).default('name'),
+      )
+      .option(
+        '--no-defaults',
+        'Protobuf: proto3 fields not on the wire are left out (deserializer defaults: false)',
+      ),
+  )
+    .addHelpText('after', '\nExample:\n  x-serde codegen schemas/user-event.avsc --out src/user-event.ts')
+    .action(async (files: string[], flags) => codegen(files, flags, await loadConfig(io, flags.config), io))
+
+  try {
+    await program.parseAsync([...argv], { from: 'user' })
+    return EXIT.ok
+  } catch (error) {
+    if (error instanceof CommanderError) {
+      return error.code === 'commander.helpDisplayed' ||
+        error.code === 'commander.version' ||
+        error.exitCode === 0
+        ? EXIT.ok
+        : EXIT.usage
+    }
+    return report(error, io, verbose)
+  }
+}
+
+/** One line of what went wrong (the library's own message), and the exit code it means. */
+function report(error: unknown, io: Io, verbose: boolean): ExitCode {
+  const message = error instanceof Error ? error.message : String(error)
+  io.stderr(`x-serde: ${message}\n`)
+  if (verbose && error instanceof Error && error.stack) io.stderr(`${error.stack}\n`)
+  if (error instanceof CheckFailed) return EXIT.checkFailed
+  if (error instanceof UsageError) return EXIT.usage
+  if (isSerdeError(error, 'REGISTRY_CONNECTION') || isSerdeError(error, 'AUTHENTICATION'))
+    return EXIT.unreachable
+  if ((error as { code?: unknown })?.code === 'INVALID_CONFIG') return EXIT.usage
+  return EXIT.checkFailed
+}

@@ -16,6 +16,7 @@
 // script `pnpm check:packages` does both).
 import { execFile } from 'node:child_process'
 import {
+  chmodSync,
   copyFileSync,
   existsSync,
   mkdirSync,
@@ -55,6 +56,7 @@ const KNOWN_EXPORTS = {
   '@x/serde': { AvroSerializer: 'function', encodeFrame: 'function', SerdeError: 'function' },
   '@x/serde/json-schema': { JsonSchemaSerializer: 'function', JsonSchemaDeserializer: 'function' },
   '@x/serde/protobuf': { ProtobufSerializer: 'function', ProtobufDeserializer: 'function' },
+  '@x/cli': { run: 'function', avroToTypeScript: 'function' },
   '@x/serde/testing': { InMemoryRegistry: 'function' },
 }
 
@@ -189,6 +191,29 @@ try {
     loaded = JSON.parse(smoke.stdout.trim().split('\n').at(-1) ?? '[]')
   } catch {
     for (const pack of checked) pack.failures?.push(`smoke test did not run: ${smoke.stderr.trim()}`)
+  }
+
+  // 4. Every `bin` runs from the throwaway project as a user runs it (`npx <bin> --help`): linked into
+  //    node_modules/.bin as npm links it, exit code 0 and its usage on standard output.
+  for (const pack of checked) {
+    if (pack.skipped || pack.target === undefined) continue
+    const packed = JSON.parse(readFileSync(join(pack.target, 'package.json'), 'utf8'))
+    const bins =
+      typeof packed.bin === 'string' ? { [packed.name.split('/').pop()]: packed.bin } : (packed.bin ?? {})
+    for (const [command, file] of Object.entries(bins)) {
+      const link = join(modules, '.bin', command)
+      mkdirSync(dirname(link), { recursive: true })
+      if (!existsSync(link)) symlinkSync(join('..', ...packed.name.split('/'), file), link)
+      chmodSync(join(pack.target, file), 0o755)
+      const help = await exec('npx', ['--no-install', command, '--help'], { cwd: project })
+      if (!help.ok || !help.stdout.includes(`Usage: ${command}`)) {
+        pack.failures.push(
+          `npx ${command} --help failed: ${(help.stderr || help.stdout).trim().slice(0, 300)}`,
+        )
+      } else {
+        pack.notes.push(`npx ${command} --help: ok`)
+      }
+    }
   }
 
   // Report: one line per package.

@@ -19,7 +19,8 @@ const NUMBERS = new Set(['int32', 'uint32', 'sint32', 'fixed32', 'sfixed32', 'fl
  * define is `unknown`), matching what `ProtobufDeserializer` returns under the given options: field names as in the
  * `.proto`, 64-bit integers as `number | bigint`, `bytes` as `Buffer`, enums as their names (proto3 enums are open,
  * so an unnamed number may come too), `map<K, V>` as `Record<string, V>`, a oneof as its members (optional) plus a
- * property named after it holding the member's name, message fields and proto3 `optional` fields optional.
+ * property named after it holding the member's name, proto3 `optional` fields optional, an unset message field
+ * `null` (with `defaults`; without, every field is optional).
  */
 export function protobufToTypeScript(
   text: string,
@@ -62,15 +63,14 @@ export function protobufToTypeScript(
           let ts = scalar(field)
           if (field instanceof protobuf.MapField) ts = `Record<string, ${ts}>`
           else if (field.repeated) ts = `Array<${ts}>`
-          const inOneof = field.partOf !== null && oneofs.includes(field.partOf)
-          const optional =
-            !defaults ||
-            inOneof ||
-            field.options?.proto3_optional === true ||
-            (field.partOf !== null && !inOneof) ||
-            (field.resolvedType instanceof protobuf.Type &&
-              !field.repeated &&
-              !(field instanceof protobuf.MapField))
+          // Oneof members and proto3 `optional` fields are absent when not set; with `defaults`, every other field
+          // comes back, a singular message field as `null` when it is not set.
+          const singularMessage =
+            field.resolvedType instanceof protobuf.Type &&
+            !field.repeated &&
+            !(field instanceof protobuf.MapField)
+          const optional = !defaults || field.partOf !== null
+          if (singularMessage && !optional) ts = `${ts} | null`
           members.push(
             `${docComment(field.comment, '  ')}  ${propertyName(field.name)}${optional ? '?' : ''}: ${ts}\n`,
           )

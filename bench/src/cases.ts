@@ -15,11 +15,17 @@ import {
   paymentType,
 } from './fixtures.js'
 import { expectedFrame, frameHeader } from './frames.js'
+import { PEER_CASES } from './peer-cases.js'
 import type { Body } from './timing.js'
 
 /** What the parent tells a worker: where the registry is and the ids it gave the bench's schemas. */
 export interface BenchEnv {
   url: string
+  /** The in-process Confluent REST stub the peers talk to. */
+  confluentUrl: string
+  /** globalId of the JSON Schema and of the Protobuf version of `bench.Event`. */
+  jsonId: number
+  protoId: number
   /** globalId of `bench.Event` (what our serializer writes in the frame, with the default `useId`). */
   eventId: number
   /** globalId of `bench.Payment`. */
@@ -34,7 +40,14 @@ export interface PreparedCase {
   close?: () => Promise<void>
 }
 
-export type Group = 'encode' | 'decode' | 'logical'
+export type Group =
+  | 'encode'
+  | 'decode'
+  | 'logical'
+  | 'json-encode'
+  | 'json-decode'
+  | 'proto-encode'
+  | 'proto-decode'
 
 export interface CaseDef {
   /** Unique, stable: used for `BENCH_FILTER` and in the tables. */
@@ -44,6 +57,8 @@ export interface CaseDef {
   label: string
   /** The case whose ops/s this one is divided by (the avsc ceiling it competes with); absent for a ceiling. */
   ceiling?: string
+  /** The case of ours doing the same job, when this one is a peer serde (the report shows ours ÷ this). */
+  peerOf?: string
   /** Whether the case talks to the registry (during setup only; the measured run must make no request). */
   usesRegistry: boolean
   prepare(env: BenchEnv): Promise<PreparedCase>
@@ -121,7 +136,7 @@ function seqOf(value: { seq: number }): number {
   return value.seq
 }
 
-export const CASES: readonly CaseDef[] = [
+const AVRO_CASES: readonly CaseDef[] = [
   // ---- encode, bench.Event -------------------------------------------------------------------------------
   {
     name: 'avsc.encode-prealloc',
@@ -417,6 +432,8 @@ export const CASES: readonly CaseDef[] = [
     },
   },
 ]
+
+export const CASES: readonly CaseDef[] = [...AVRO_CASES, ...PEER_CASES]
 
 export function caseNamed(name: string): CaseDef {
   const found = CASES.find((c) => c.name === name)

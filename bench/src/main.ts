@@ -6,9 +6,14 @@ import { RegistryClient } from '@x/registry-client'
 import { InMemoryRegistry } from '@x/registry-testing'
 import { type BenchEnv, CASES, type CaseDef } from './cases.js'
 import { checkCorrectness } from './checks.js'
+import { measureColdStarts, renderCold } from './cold.js'
 import { type BenchConfig, readConfig, USAGE } from './config.js'
 import { EVENT_ARTIFACT, EVENT_SCHEMA, GROUP_ID, PAYMENT_ARTIFACT, PAYMENT_SCHEMA } from './fixtures.js'
-import { busyWarning, median, type RoundResult, renderTables, summarize } from './report.js'
+import { JSON_TOPIC, PEER_TOPIC } from './peer-cases.js'
+import { checkPeers } from './peer-checks.js'
+import { EVENT_JSON_SCHEMA, EVENT_PROTO, JSON_ARTIFACT, PROTO_ARTIFACT } from './peer-fixtures.js'
+import { ConfluentStub } from './peers/confluent-registry.js'
+import { busyWarning, median, type RoundResult, renderPeers, renderTables, summarize } from './report.js'
 import type { RunMessage, WorkerMessage } from './worker.js'
 
 /**
@@ -59,6 +64,7 @@ function runWorker(
   config: BenchConfig,
   env: BenchEnv,
   registry: InMemoryRegistry,
+  stub: ConfluentStub,
 ): Promise<RoundResult> {
   const execArgv =
     config.cpuProfDir === undefined
@@ -72,6 +78,7 @@ function runWorker(
   const limitMs = (config.warmupSeconds + config.seconds) * 1000 + WORKER_SLACK_MS
   return new Promise<RoundResult>((resolve, reject) => {
     let requestsAtStart: number | undefined
+    let stubAtStart: number | undefined
     let settled = false
     const finish = (error: Error | undefined, result?: RoundResult) => {
       if (settled) return
@@ -91,9 +98,19 @@ function runWorker(
     child.on('message', (message: WorkerMessage) => {
       if (message.type === 'warmed') {
         requestsAtStart = registry.requests.length
+        stubAtStart = stub.requests
         child.send({ type: 'go' })
       } else if (message.type === 'result') {
         const grew = registry.requests.length - (requestsAtStart ?? Number.NaN)
+        const stubGrew = stub.requests - (stubAtStart ?? Number.NaN)
+        if (stubGrew !== 0) {
+          finish(
+            new BenchFailure(
+              `${def.name} (round ${round}) made ${stubGrew} Confluent registry request(s) while measured`,
+            ),
+          )
+          return
+        }
         if (grew !== 0) {
           const paths = registry.requests.slice(requestsAtStart).map((r) => `${r.method} ${r.path}`)
           finish(
@@ -134,18 +151,44 @@ function runWorker(
   })
 }
 
-async function registerSchemas(registry: InMemoryRegistry): Promise<BenchEnv> {
+async function registerSchemas(registry: InMemoryRegistry): Promise<Omit<BenchEnv, 'confluentUrl'>> {
   const client = new RegistryClient({ url: registry.url, groupId: GROUP_ID })
   try {
     const event = await client.registerSchema(EVENT_ARTIFACT, EVENT_SCHEMA)
     const payment = await client.registerSchema(PAYMENT_ARTIFACT, PAYMENT_SCHEMA)
-    if (typeof event.globalId !== 'number' || typeof payment.globalId !== 'number') {
+    const json = await client.registerSchema(JSON_ARTIFACT, EVENT_JSON_SCHEMA, { artifactType: 'JSON' })
+    const proto = await client.registerSchema(PROTO_ARTIFACT, EVENT_PROTO, { artifactType: 'PROTOBUF' })
+    const ids = [event.globalId, payment.globalId, json.globalId, proto.globalId]
+    if (ids.some((id) => typeof id !== 'number'))
       throw new BenchFailure('the registry gave no numeric globalId')
+    return {
+      url: registry.url,
+      eventId: event.globalId as number,
+      paymentId: payment.globalId as number,
+      jsonId: json.globalId as number,
+      protoId: proto.globalId as number,
     }
-    return { url: registry.url, eventId: event.globalId, paymentId: payment.globalId }
   } finally {
     await client.close()
   }
+}
+
+/** The Confluent stub serving the same schemas under the same ids, so every library writes the same frame. */
+function startStub(ids: Omit<BenchEnv, 'confluentUrl'>): Promise<ConfluentStub> {
+  return ConfluentStub.start([
+    {
+      id: ids.eventId,
+      subject: `${PEER_TOPIC}-value`,
+      schema: JSON.stringify(EVENT_SCHEMA),
+      schemaType: 'AVRO',
+    },
+    {
+      id: ids.jsonId,
+      subject: `${JSON_TOPIC}-value`,
+      schema: JSON.stringify(EVENT_JSON_SCHEMA),
+      schemaType: 'JSON',
+    },
+  ])
 }
 
 async function main(): Promise<void> {
@@ -165,23 +208,31 @@ async function main(): Promise<void> {
   )
 
   const registry = await InMemoryRegistry.start()
+  let stub: ConfluentStub | undefined
   try {
-    const env = await registerSchemas(registry)
+    const ids = await registerSchemas(registry)
+    stub = await startStub(ids)
+    const env: BenchEnv = { ...ids, confluentUrl: stub.url }
     for (const line of await checkCorrectness(env)) console.log(`ok  ${line}`)
+    for (const line of await checkPeers(env)) console.log(`ok  ${line}`)
     console.log('')
+    const cold = await measureColdStarts(env, registry, stub, config.quick ? 1 : 3)
+    console.log(renderCold(cold))
 
     const results: RoundResult[] = []
     for (let round = 1; round <= config.rounds; round++) {
       const order = round % 2 === 1 ? cases : [...cases].reverse()
       for (const def of order) {
-        const result = await runWorker(def, round, config, env, registry)
+        const result = await runWorker(def, round, config, env, registry, stub)
         results.push(result)
         process.stderr.write(
           `round ${round}/${config.rounds}  ${def.name.padEnd(34)} ${Math.round(result.opsPerSec).toLocaleString('en-US').padStart(11)} ops/s\n`,
         )
       }
     }
-    console.log(`\n${renderTables(summarize(cases, results))}`)
+    const rows = summarize(cases, results)
+    console.log(`\n${renderTables(rows)}`)
+    console.log(renderPeers(cases, results))
     console.log(
       'Ratio: median over rounds of (ops/s of the case ÷ ops/s of its avsc ceiling in the same round); ' +
         '1.00 = as fast as raw avsc doing the same job by hand.',
@@ -196,6 +247,7 @@ async function main(): Promise<void> {
       writeFileSync(config.jsonFile, `${JSON.stringify({ machine: machine(), config, results }, null, 2)}\n`)
     }
   } finally {
+    await stub?.close()
     await registry.close()
   }
 }

@@ -35,6 +35,10 @@ const GROUP_TITLES: Record<Group, string> = {
   encode: 'Encode: `bench.Event` (10 fields, 132-byte body, 137-byte frame)',
   decode: 'Decode: `bench.Event` from its 137-byte frame',
   logical: 'Logical types and a long beyond 2^53: `bench.Payment` (8 fields, 77-byte frame)',
+  'json-encode': 'JSON Schema encode: `bench.Event` as JSON (validated)',
+  'json-decode': 'JSON Schema decode: `bench.Event` from its JSON frame',
+  'proto-encode': 'Protobuf encode: `bench.Event` as a `.proto` message (Apicurio `Ref` framing)',
+  'proto-decode': 'Protobuf decode: `bench.Event` from its Protobuf frame',
 }
 
 export function median(values: readonly number[]): number {
@@ -84,7 +88,7 @@ export function renderTables(rows: readonly Row[]): string {
     const mine = rows.filter((row) => row.def.group === group)
     if (mine.length === 0) continue
     out.push(`### ${GROUP_TITLES[group]}`, '')
-    out.push('| case | ops/s (median) | ns/op | ratio to the avsc ceiling | ops/s min – max | CPU ÷ wall |')
+    out.push('| case | ops/s (median) | ns/op | ratio to the ceiling | ops/s min – max | CPU ÷ wall |')
     out.push('| --- | ---: | ---: | ---: | --- | ---: |')
     for (const row of mine) {
       const ceiling = row.def.ceiling === undefined ? '' : ` ÷ \`${row.def.ceiling}\``
@@ -111,4 +115,33 @@ export function busyWarning(results: readonly RoundResult[]): string | undefined
     `WARNING: ${busy.length} of ${results.length} measured runs got less than ${BUSY_SHARE} of a core (lowest ` +
     `${worst.toFixed(2)}): something else was running, so these figures understate the speed and ratios are noisy.`
   )
+}
+
+/** Ours ÷ each peer doing the same job, per round (paired), as medians with their spread. */
+export function renderPeers(cases: readonly CaseDef[], results: readonly RoundResult[]): string {
+  const peers = cases.filter((def) => def.peerOf !== undefined)
+  if (peers.length === 0) return ''
+  const byRound = new Map<string, number>()
+  for (const r of results) byRound.set(`${r.round}|${r.caseName}`, r.opsPerSec)
+  const rounds = [...new Set(results.map((r) => r.round))]
+  const out = [
+    '### Ours against the serdes users pick instead (same records, warm, same bytes)',
+    '',
+    '| ours | peer | ours ÷ peer (median) | min – max over rounds |',
+    '| --- | --- | ---: | --- |',
+  ]
+  for (const peer of peers) {
+    const ratios = rounds
+      .map(
+        (round) =>
+          (byRound.get(`${round}|${peer.peerOf}`) ?? Number.NaN) /
+          (byRound.get(`${round}|${peer.name}`) ?? Number.NaN),
+      )
+      .filter((ratio) => Number.isFinite(ratio))
+    if (ratios.length === 0) continue
+    out.push(
+      `| \`${peer.peerOf}\` | ${peer.label} | **${median(ratios).toFixed(2)}×** | ${Math.min(...ratios).toFixed(2)} – ${Math.max(...ratios).toFixed(2)} |`,
+    )
+  }
+  return `${out.join('\n')}\n`
 }

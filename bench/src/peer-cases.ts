@@ -1,0 +1,423 @@
+import * as confluent from '@confluentinc/schemaregistry'
+import { SchemaRegistry } from '@kafkajs/confluent-schema-registry'
+import { AvroDeserializer, AvroSerializer } from '@x/avro-serde'
+import { JsonSchemaDeserializer, JsonSchemaSerializer } from '@x/jsonschema-serde'
+import { ProtobufDeserializer, ProtobufSerializer } from '@x/protobuf-serde'
+import { RegistryClient } from '@x/registry-client'
+import { MessageField, SerializationContext } from '@x/wire-format'
+import { Ajv } from 'ajv'
+import type { BenchEnv, CaseDef, PreparedCase } from './cases.js'
+import { EVENT_ARTIFACT, EVENT_RECORD, GROUP_ID } from './fixtures.js'
+import { EVENT_JSON_SCHEMA, JSON_ARTIFACT, PROTO_ARTIFACT, protoEventType } from './peer-fixtures.js'
+import type { Body } from './timing.js'
+
+// The serdes a user would pick instead (@kafkajs/confluent-schema-registry 3.9.0 and @confluentinc/schemaregistry
+// 1.10.1) against ours on the same records, warm, and our JSON Schema and Protobuf serdes against their engines
+// done by hand. Each peer talks to the in-process Confluent stub (peers/confluent-registry.ts), which serves every
+// schema under the id our registry gave it, so every library writes the same frame (checked before timing).
+
+/** The topic of every bench record: its value subject is `bench-events-value`. */
+export const PEER_TOPIC = 'bench-events'
+export const JSON_TOPIC = 'bench-json'
+const ctx = new SerializationContext(PEER_TOPIC, MessageField.VALUE)
+const jsonCtx = new SerializationContext(JSON_TOPIC, MessageField.VALUE)
+const protoCtx = new SerializationContext('bench-proto', MessageField.VALUE)
+
+/** A frame of `bench.Event` is 137 bytes; the JSON one is 5 + its text; the Protobuf one 5 + Ref + message. */
+const EVENT_FRAME_LENGTH = 137
+
+function asyncBody<R>(call: () => Promise<R>, pick: (result: R) => number): Body {
+  return { kind: 'async', body: { call, pick } }
+}
+
+function sync(body: () => number): Body {
+  return { kind: 'sync', body }
+}
+
+async function client(env: BenchEnv): Promise<RegistryClient> {
+  return new RegistryClient({ url: env.url, groupId: GROUP_ID })
+}
+
+/** Our frame of a record, written once in the worker (the peers' decode cases read it). */
+async function ourAvroFrame(env: BenchEnv): Promise<Buffer> {
+  const c = await client(env)
+  try {
+    return Buffer.from(await new AvroSerializer(c, EVENT_ARTIFACT).serialize(EVENT_RECORD, ctx))
+  } finally {
+    await c.close()
+  }
+}
+
+/**
+ * @confluentinc/schemaregistry as a user sets it up to write a known subject's schema: `useLatestVersion: true`
+ * (there is no schema object to hand it, as with Apicurio's artifact id) and `autoRegister: false`.
+ */
+function confluentClient(env: BenchEnv): confluent.SchemaRegistryClient {
+  return new confluent.SchemaRegistryClient({ baseURLs: [env.confluentUrl] })
+}
+
+const seqOf = (value: unknown): number => (value as { seq: number }).seq
+
+export const PEER_CASES: readonly CaseDef[] = [
+  // ---- Avro peers ---------------------------------------------------------------------------------------------
+  {
+    name: 'kafkajs.serialize',
+    group: 'encode',
+    label: '@kafkajs/confluent-schema-registry `await registry.encode(id, r)`',
+    ceiling: 'avsc.encode-prealloc-copy',
+    peerOf: 'ours.serialize',
+    usesRegistry: true,
+    async prepare(env): Promise<PreparedCase> {
+      const registry = new SchemaRegistry({ host: env.confluentUrl })
+      return {
+        expect: EVENT_FRAME_LENGTH,
+        body: asyncBody(
+          () => registry.encode(env.eventId, EVENT_RECORD),
+          (bytes) => bytes.length,
+        ),
+      }
+    },
+  },
+  {
+    name: 'confluent.serialize',
+    group: 'encode',
+    label: '@confluentinc/schemaregistry `await serializer.serialize(topic, r)` (`useLatestVersion`)',
+    ceiling: 'avsc.encode-prealloc-copy',
+    peerOf: 'ours.serialize',
+    usesRegistry: true,
+    async prepare(env): Promise<PreparedCase> {
+      const serializer = new confluent.AvroSerializer(confluentClient(env), confluent.SerdeType.VALUE, {
+        useLatestVersion: true,
+        autoRegisterSchemas: false,
+      })
+      return {
+        expect: EVENT_FRAME_LENGTH,
+        body: asyncBody(
+          () => serializer.serialize(PEER_TOPIC, EVENT_RECORD),
+          (bytes) => bytes.length,
+        ),
+      }
+    },
+  },
+  {
+    name: 'kafkajs.deserialize',
+    group: 'decode',
+    label: '@kafkajs/confluent-schema-registry `await registry.decode(frame)`',
+    ceiling: 'avsc.decode-framed',
+    peerOf: 'ours.deserialize',
+    usesRegistry: true,
+    async prepare(env): Promise<PreparedCase> {
+      const registry = new SchemaRegistry({ host: env.confluentUrl })
+      const frame = await ourAvroFrame(env)
+      return { expect: EVENT_RECORD.seq, body: asyncBody(() => registry.decode(frame), seqOf) }
+    },
+  },
+  {
+    name: 'confluent.deserialize',
+    group: 'decode',
+    label: '@confluentinc/schemaregistry `await deserializer.deserialize(topic, frame)`',
+    ceiling: 'avsc.decode-framed',
+    peerOf: 'ours.deserialize',
+    usesRegistry: true,
+    async prepare(env): Promise<PreparedCase> {
+      const deserializer = new confluent.AvroDeserializer(confluentClient(env), confluent.SerdeType.VALUE, {})
+      const frame = await ourAvroFrame(env)
+      return {
+        expect: EVENT_RECORD.seq,
+        body: asyncBody(() => deserializer.deserialize(PEER_TOPIC, frame), seqOf),
+      }
+    },
+  },
+
+  // ---- JSON Schema ----------------------------------------------------------------------------------------------
+  {
+    name: 'json.stringify-validate-frame',
+    group: 'json-encode',
+    label: '`validate(r)` (the same compiled ajv) + `JSON.stringify(r)` + frame (**ceiling**)',
+    usesRegistry: false,
+    async prepare(env): Promise<PreparedCase> {
+      const validate = new Ajv({ strict: false }).compile(EVENT_JSON_SCHEMA)
+      return {
+        expect: jsonFrameLength(),
+        body: sync(() => {
+          if (!validate(EVENT_RECORD)) throw new TypeError('invalid')
+          const text = JSON.stringify(EVENT_RECORD)
+          const out = Buffer.allocUnsafe(5 + Buffer.byteLength(text))
+          out[0] = 0
+          out.writeUInt32BE(env.jsonId, 1)
+          out.write(text, 5)
+          return out.length
+        }),
+      }
+    },
+  },
+  {
+    name: 'ours.json.serializeSync',
+    group: 'json-encode',
+    label: '`JsonSchemaSerializer#serializeSync(r, ctx)` (validates)',
+    ceiling: 'json.stringify-validate-frame',
+    usesRegistry: true,
+    async prepare(env): Promise<PreparedCase> {
+      const c = await client(env)
+      const serializer = new JsonSchemaSerializer(c, JSON_ARTIFACT)
+      await serializer.prepare(jsonCtx)
+      return {
+        expect: jsonFrameLength(),
+        body: sync(() => serializer.serializeSync(EVENT_RECORD, jsonCtx).length),
+        close: () => c.close(),
+      }
+    },
+  },
+  {
+    name: 'ours.json.serialize',
+    group: 'json-encode',
+    label: '`await JsonSchemaSerializer#serialize(r, ctx)` (validates)',
+    ceiling: 'json.stringify-validate-frame',
+    usesRegistry: true,
+    async prepare(env): Promise<PreparedCase> {
+      const c = await client(env)
+      const serializer = new JsonSchemaSerializer(c, JSON_ARTIFACT)
+      await serializer.prepare(jsonCtx)
+      return {
+        expect: jsonFrameLength(),
+        body: asyncBody(
+          () => serializer.serialize(EVENT_RECORD, jsonCtx),
+          (bytes) => bytes.length,
+        ),
+        close: () => c.close(),
+      }
+    },
+  },
+  {
+    name: 'kafkajs.json.serialize',
+    group: 'json-encode',
+    label: '@kafkajs/confluent-schema-registry `await registry.encode(id, r)` (JSON, validates)',
+    ceiling: 'json.stringify-validate-frame',
+    peerOf: 'ours.json.serialize',
+    usesRegistry: true,
+    async prepare(env): Promise<PreparedCase> {
+      const registry = new SchemaRegistry({ host: env.confluentUrl })
+      return {
+        expect: jsonFrameLength(),
+        body: asyncBody(
+          () => registry.encode(env.jsonId, EVENT_RECORD),
+          (bytes) => bytes.length,
+        ),
+      }
+    },
+  },
+  {
+    name: 'confluent.json.serialize',
+    group: 'json-encode',
+    label: '@confluentinc/schemaregistry `await JsonSerializer#serialize(topic, r)` (validates)',
+    ceiling: 'json.stringify-validate-frame',
+    peerOf: 'ours.json.serialize',
+    usesRegistry: true,
+    async prepare(env): Promise<PreparedCase> {
+      const serializer = new confluent.JsonSerializer(confluentClient(env), confluent.SerdeType.VALUE, {
+        useLatestVersion: true,
+        autoRegisterSchemas: false,
+        validate: true,
+      })
+      return {
+        expect: jsonFrameLength(),
+        body: asyncBody(
+          () => serializer.serialize(JSON_TOPIC, EVENT_RECORD),
+          (bytes) => bytes.length,
+        ),
+      }
+    },
+  },
+  {
+    name: 'json.parse-frame',
+    group: 'json-decode',
+    label: '`JSON.parse` of the frame after its header (**ceiling**)',
+    usesRegistry: false,
+    async prepare(env): Promise<PreparedCase> {
+      const frame = jsonFrame(env.jsonId)
+      return {
+        expect: EVENT_RECORD.seq,
+        body: sync(() => {
+          if (frame[0] !== 0 || frame.readUInt32BE(1) !== env.jsonId) throw new TypeError('not our frame')
+          return (JSON.parse(frame.toString('utf8', 5)) as { seq: number }).seq
+        }),
+      }
+    },
+  },
+  {
+    name: 'ours.json.deserializeSync',
+    group: 'json-decode',
+    label: '`JsonSchemaDeserializer#deserializeSync(frame, ctx)`',
+    ceiling: 'json.parse-frame',
+    usesRegistry: true,
+    async prepare(env): Promise<PreparedCase> {
+      const c = await client(env)
+      const deserializer = new JsonSchemaDeserializer(c)
+      await deserializer.prepare(env.jsonId)
+      const frame = jsonFrame(env.jsonId)
+      return {
+        expect: EVENT_RECORD.seq,
+        body: sync(() => seqOf(deserializer.deserializeSync(frame, jsonCtx))),
+        close: () => c.close(),
+      }
+    },
+  },
+  {
+    name: 'ours.json.deserialize',
+    group: 'json-decode',
+    label: '`await JsonSchemaDeserializer#deserialize(frame, ctx)`',
+    ceiling: 'json.parse-frame',
+    usesRegistry: true,
+    async prepare(env): Promise<PreparedCase> {
+      const c = await client(env)
+      const deserializer = new JsonSchemaDeserializer(c)
+      await deserializer.prepare(env.jsonId)
+      const frame = jsonFrame(env.jsonId)
+      return {
+        expect: EVENT_RECORD.seq,
+        body: asyncBody(() => deserializer.deserialize(frame, jsonCtx), seqOf),
+        close: () => c.close(),
+      }
+    },
+  },
+  {
+    name: 'kafkajs.json.deserialize',
+    group: 'json-decode',
+    label: '@kafkajs/confluent-schema-registry `await registry.decode(frame)` (JSON)',
+    ceiling: 'json.parse-frame',
+    peerOf: 'ours.json.deserialize',
+    usesRegistry: true,
+    async prepare(env): Promise<PreparedCase> {
+      const registry = new SchemaRegistry({ host: env.confluentUrl })
+      const frame = jsonFrame(env.jsonId)
+      return { expect: EVENT_RECORD.seq, body: asyncBody(() => registry.decode(frame), seqOf) }
+    },
+  },
+  {
+    name: 'confluent.json.deserialize',
+    group: 'json-decode',
+    label: '@confluentinc/schemaregistry `await JsonDeserializer#deserialize(topic, frame)`',
+    ceiling: 'json.parse-frame',
+    peerOf: 'ours.json.deserialize',
+    usesRegistry: true,
+    async prepare(env): Promise<PreparedCase> {
+      const deserializer = new confluent.JsonDeserializer(confluentClient(env), confluent.SerdeType.VALUE, {})
+      const frame = jsonFrame(env.jsonId)
+      return {
+        expect: EVENT_RECORD.seq,
+        body: asyncBody(() => deserializer.deserialize(JSON_TOPIC, frame), seqOf),
+      }
+    },
+  },
+
+  // ---- Protobuf ------------------------------------------------------------------------------------------------
+  {
+    name: 'protobufjs.encode-framed',
+    group: 'proto-encode',
+    label: 'protobufjs `Type.encode(Type.fromObject(r))` after the same header and `Ref` (**ceiling**)',
+    usesRegistry: false,
+    async prepare(env): Promise<PreparedCase> {
+      const type = protoEventType()
+      const header = protoHeader(env.protoId)
+      return {
+        expect: protoFrameLength(env.protoId),
+        body: sync(() => {
+          const writer = type.encode(type.fromObject(EVENT_RECORD))
+          const body = writer.finish()
+          const out = Buffer.allocUnsafe(header.length + body.length)
+          header.copy(out, 0)
+          out.set(body, header.length)
+          return out.length
+        }),
+      }
+    },
+  },
+  {
+    name: 'ours.proto.serializeSync',
+    group: 'proto-encode',
+    label: '`ProtobufSerializer#serializeSync(r, ctx)` (Apicurio `Ref` framing)',
+    ceiling: 'protobufjs.encode-framed',
+    usesRegistry: true,
+    async prepare(env): Promise<PreparedCase> {
+      const c = await client(env)
+      const serializer = new ProtobufSerializer(c, PROTO_ARTIFACT)
+      await serializer.prepare(protoCtx)
+      return {
+        expect: protoFrameLength(env.protoId),
+        body: sync(() => serializer.serializeSync(EVENT_RECORD, protoCtx).length),
+        close: () => c.close(),
+      }
+    },
+  },
+  {
+    name: 'protobufjs.decode-framed',
+    group: 'proto-decode',
+    label: 'protobufjs `Type.toObject(Type.decode(…))` after the header and `Ref` (**ceiling**)',
+    usesRegistry: false,
+    async prepare(env): Promise<PreparedCase> {
+      const type = protoEventType()
+      const frame = protoFrame(env.protoId)
+      const start = protoHeader(env.protoId).length
+      const options = { enums: String, longs: Number, defaults: true }
+      return {
+        expect: EVENT_RECORD.seq,
+        body: sync(() => {
+          if (frame[0] !== 0 || frame.readUInt32BE(1) !== env.protoId) throw new TypeError('not our frame')
+          return (type.toObject(type.decode(frame.subarray(start)), options) as { seq: number }).seq
+        }),
+      }
+    },
+  },
+  {
+    name: 'ours.proto.deserializeSync',
+    group: 'proto-decode',
+    label: '`ProtobufDeserializer#deserializeSync(frame, ctx)`',
+    ceiling: 'protobufjs.decode-framed',
+    usesRegistry: true,
+    async prepare(env): Promise<PreparedCase> {
+      const c = await client(env)
+      const deserializer = new ProtobufDeserializer(c)
+      await deserializer.prepare(env.protoId)
+      const frame = protoFrame(env.protoId)
+      return {
+        expect: EVENT_RECORD.seq,
+        body: sync(() => seqOf(deserializer.deserializeSync(frame, protoCtx))),
+        close: () => c.close(),
+      }
+    },
+  },
+]
+
+/** The JSON frame every library writes: the header and `JSON.stringify` of the record. */
+export function jsonFrame(id: number): Buffer {
+  const text = Buffer.from(JSON.stringify(EVENT_RECORD))
+  const out = Buffer.alloc(5 + text.length)
+  out.writeUInt32BE(id, 1)
+  text.copy(out, 5)
+  return out
+}
+
+function jsonFrameLength(): number {
+  return 5 + Buffer.byteLength(JSON.stringify(EVENT_RECORD))
+}
+
+/** `0x00`, the id, then the length-delimited `Ref` naming `Event` (Apicurio 3.x `writeRef(descriptor.getName())`). */
+export function protoHeader(id: number): Buffer {
+  const name = Buffer.from('Event')
+  const ref = Buffer.concat([Buffer.from([0x0a, name.length]), name])
+  const out = Buffer.alloc(5 + 1 + ref.length)
+  out.writeUInt32BE(id, 1)
+  out[5] = ref.length
+  ref.copy(out, 6)
+  return out
+}
+
+/** The Protobuf frame of the record, as protobufjs encodes it after the header. */
+export function protoFrame(id: number): Buffer {
+  const type = protoEventType()
+  return Buffer.concat([protoHeader(id), Buffer.from(type.encode(type.fromObject(EVENT_RECORD)).finish())])
+}
+
+function protoFrameLength(id: number): number {
+  return protoFrame(id).length
+}

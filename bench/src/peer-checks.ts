@@ -1,0 +1,96 @@
+import { deepStrictEqual } from 'node:assert/strict'
+import * as confluent from '@confluentinc/schemaregistry'
+import { SchemaRegistry } from '@kafkajs/confluent-schema-registry'
+import { AvroDeserializer, AvroSerializer } from '@x/avro-serde'
+import { JsonSchemaDeserializer, JsonSchemaSerializer } from '@x/jsonschema-serde'
+import { ProtobufDeserializer, ProtobufSerializer } from '@x/protobuf-serde'
+import { RegistryClient } from '@x/registry-client'
+import { MessageField, SerializationContext } from '@x/wire-format'
+import type { BenchEnv } from './cases.js'
+import { EVENT_ARTIFACT, EVENT_RECORD, GROUP_ID } from './fixtures.js'
+import { plain } from './frames.js'
+import { JSON_TOPIC, jsonFrame, PEER_TOPIC, protoFrame } from './peer-cases.js'
+import { JSON_ARTIFACT, PROTO_ARTIFACT } from './peer-fixtures.js'
+
+/**
+ * Before timing the peers: each writes exactly the bytes we write (5-byte header + identical body) and reads our
+ * frame back to a value deep-equal to the record. A mismatch aborts the bench.
+ */
+export async function checkPeers(env: BenchEnv): Promise<string[]> {
+  const done: string[] = []
+  const client = new RegistryClient({ url: env.url, groupId: GROUP_ID })
+  try {
+    const ctx = new SerializationContext(PEER_TOPIC, MessageField.VALUE)
+    const ours = Buffer.from(await new AvroSerializer(client, EVENT_ARTIFACT).serialize(EVENT_RECORD, ctx))
+    const kafkajs = new SchemaRegistry({ host: env.confluentUrl })
+    const registryClient = new confluent.SchemaRegistryClient({ baseURLs: [env.confluentUrl] })
+    const serializer = new confluent.AvroSerializer(registryClient, confluent.SerdeType.VALUE, {
+      useLatestVersion: true,
+      autoRegisterSchemas: false,
+    })
+    deepStrictEqual(await kafkajs.encode(env.eventId, EVENT_RECORD), ours, 'kafkajs-SR Avro bytes = ours')
+    deepStrictEqual(await serializer.serialize(PEER_TOPIC, EVENT_RECORD), ours, 'Confluent Avro bytes = ours')
+    deepStrictEqual(plain(await kafkajs.decode(ours)), EVENT_RECORD, 'kafkajs-SR reads our Avro frame')
+    const avroReader = new confluent.AvroDeserializer(registryClient, confluent.SerdeType.VALUE, {})
+    deepStrictEqual(
+      plain(await avroReader.deserialize(PEER_TOPIC, ours)),
+      EVENT_RECORD,
+      'Confluent reads our Avro frame',
+    )
+    deepStrictEqual(
+      plain(await new AvroDeserializer(client).deserialize(ours, ctx)),
+      EVENT_RECORD,
+      'we read it',
+    )
+    done.push(
+      `Avro: ours, kafkajs-SR and Confluent write the same ${ours.length}-byte frame and read it back equal`,
+    )
+
+    const jsonCtx = new SerializationContext(JSON_TOPIC, MessageField.VALUE)
+    const json = Buffer.from(
+      await new JsonSchemaSerializer(client, JSON_ARTIFACT).serialize(EVENT_RECORD, jsonCtx),
+    )
+    deepStrictEqual(json, jsonFrame(env.jsonId), 'our JSON frame = header + JSON.stringify(record)')
+    deepStrictEqual(await kafkajs.encode(env.jsonId, EVENT_RECORD), json, 'kafkajs-SR JSON bytes = ours')
+    const jsonSerializer = new confluent.JsonSerializer(registryClient, confluent.SerdeType.VALUE, {
+      useLatestVersion: true,
+      autoRegisterSchemas: false,
+      validate: true,
+    })
+    deepStrictEqual(
+      await jsonSerializer.serialize(JSON_TOPIC, EVENT_RECORD),
+      json,
+      'Confluent JSON bytes = ours',
+    )
+    deepStrictEqual(await kafkajs.decode(json), EVENT_RECORD, 'kafkajs-SR reads our JSON frame')
+    const jsonReader = new confluent.JsonDeserializer(registryClient, confluent.SerdeType.VALUE, {})
+    deepStrictEqual(
+      await jsonReader.deserialize(JSON_TOPIC, json),
+      EVENT_RECORD,
+      'Confluent reads our JSON frame',
+    )
+    deepStrictEqual(
+      await new JsonSchemaDeserializer(client).deserialize(json, jsonCtx),
+      EVENT_RECORD,
+      'we read it',
+    )
+    done.push(
+      `JSON Schema: ours, kafkajs-SR and Confluent write the same ${json.length}-byte frame and read it back equal`,
+    )
+
+    const protoCtx = new SerializationContext('bench-proto', MessageField.VALUE)
+    const proto = Buffer.from(
+      await new ProtobufSerializer(client, PROTO_ARTIFACT).serialize(EVENT_RECORD, protoCtx),
+    )
+    deepStrictEqual(proto, protoFrame(env.protoId), 'our Protobuf frame = header + Ref + protobufjs encode')
+    deepStrictEqual(
+      await new ProtobufDeserializer(client).deserialize(proto, protoCtx),
+      EVENT_RECORD,
+      'we read it',
+    )
+    done.push(`Protobuf: our ${proto.length}-byte frame = header + Ref + protobufjs bytes, read back equal`)
+  } finally {
+    await client.close()
+  }
+  return done
+}

@@ -4,7 +4,9 @@ import { createRequire } from 'node:module'
 import { cpus, loadavg } from 'node:os'
 import { RegistryClient } from '@x/registry-client'
 import { InMemoryRegistry } from '@x/registry-testing'
+import { renderBenchmarksMd } from './benchmarks-md.js'
 import { type BenchEnv, CASES, type CaseDef } from './cases.js'
+import { renderChart } from './chart.js'
 import { checkCorrectness } from './checks.js'
 import { measureColdStarts, renderCold } from './cold.js'
 import { type BenchConfig, readConfig, USAGE } from './config.js'
@@ -44,6 +46,15 @@ function selectCases(config: BenchConfig): CaseDef[] {
   }
   if (wanted.size === 0) throw new BenchFailure(`BENCH_FILTER ${config.filter} matches no case`)
   return CASES.filter((def) => wanted.has(def.name))
+}
+
+/** The versions of the engines and peers measured. */
+function versions(): string {
+  const require = createRequire(import.meta.url)
+  const version = (name: string) => (require(`${name}/package.json`) as { version: string }).version
+  return ['avsc', 'ajv', 'protobufjs', '@kafkajs/confluent-schema-registry', '@confluentinc/schemaregistry']
+    .map((name) => `${name} ${version(name)}`)
+    .join(', ')
 }
 
 function machine(): string {
@@ -243,6 +254,26 @@ async function main(): Promise<void> {
     )
     const warning = busyWarning(results)
     if (warning !== undefined) console.log(`\n${warning}`)
+    if (!config.quick && config.filter === undefined) {
+      const when = new Date().toISOString().slice(0, 16).replace('T', ' ')
+      writeFileSync(new URL('../chart.svg', import.meta.url), renderChart(rows, `${machine()}; ${when} UTC`))
+      writeFileSync(
+        new URL('../../BENCHMARKS.md', import.meta.url),
+        renderBenchmarksMd({
+          machine: machine(),
+          versions: versions(),
+          when: `${when} UTC, load average before ${loadBefore}, after ${loadNow()}`,
+          rounds: config.rounds,
+          seconds: config.seconds,
+          cases,
+          results,
+          rows,
+          cold,
+          warning,
+        }),
+      )
+      console.log('\nWrote BENCHMARKS.md and bench/chart.svg.')
+    }
     if (config.jsonFile !== undefined) {
       writeFileSync(config.jsonFile, `${JSON.stringify({ machine: machine(), config, results }, null, 2)}\n`)
     }

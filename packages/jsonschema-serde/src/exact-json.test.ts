@@ -1,6 +1,13 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { bigintsAsNumbers, JsonSyntaxError, MAX_NESTING, parseExact, stringifyExact } from './exact-json.js'
+import {
+  bigintsAsNumbers,
+  hasLongDigitRun,
+  JsonSyntaxError,
+  MAX_NESTING,
+  parseExact,
+  stringifyExact,
+} from './exact-json.js'
 
 describe('parseExact', () => {
   it.each([
@@ -154,5 +161,25 @@ describe('bigintsAsNumbers', () => {
     expect(value.b[1]).toBe(2n)
     const plain = { a: [1] }
     expect(bigintsAsNumbers(plain)).toBe(plain)
+  })
+})
+
+describe('hasLongDigitRun', () => {
+  it('finds a run of 16 digits wherever it stands, and agrees with /[0-9]{16}/ on random text', () => {
+    expect(hasLongDigitRun('{"a":1234567890123456}')).toBe(true)
+    expect(hasLongDigitRun('{"a":123456789012345}')).toBe(false)
+    expect(hasLongDigitRun('1234567890123456')).toBe(true)
+    expect(hasLongDigitRun('')).toBe(false)
+    let seed = 7
+    const next = () => {
+      seed = (seed * 1_103_515_245 + 12_345) & 0x7fffffff
+      return seed
+    }
+    for (let k = 0; k < 20_000; k++) {
+      const text = Array.from({ length: 1 + (next() % 60) }, () =>
+        next() % 10 < 7 ? String(next() % 10) : 'x',
+      ).join('')
+      expect(hasLongDigitRun(text), text).toBe(/[0-9]{16}/.test(text))
+    }
   })
 })

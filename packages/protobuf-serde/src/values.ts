@@ -128,10 +128,23 @@ interface Issue {
   message: string
 }
 
+/**
+ * Checks and converts a value for the encoder. Paths cost a string per field, so a first pass runs without them
+ * (`withPaths` false: a failure only sets `failed`); only a value that fails is walked again with paths, for the
+ * error message.
+ */
 class Writer {
   readonly issues: Issue[] = []
+  readonly withPaths: boolean
+  failed = false
+
+  constructor(withPaths: boolean) {
+    this.withPaths = withPaths
+  }
 
   fail(path: string, expected: string, value: unknown, detail = ''): undefined {
+    this.failed = true
+    if (!this.withPaths) return undefined
     if (this.issues.length < 100) {
       this.issues.push({
         path,
@@ -151,7 +164,7 @@ class Writer {
     for (const field of plan.fields) {
       const item = source[field.name]
       if (item === undefined || item === null) continue
-      const at = path === '' ? field.name : `${path}.${field.name}`
+      const at = this.withPaths ? (path === '' ? field.name : `${path}.${field.name}`) : ''
       const converted = field.map
         ? this.mapValue(field, item, at)
         : field.repeated
@@ -184,7 +197,7 @@ class Writer {
     let out: unknown[] | undefined
     for (let i = 0; i < value.length; i++) {
       const item = value[i]
-      const converted = this.single(field, item, `${path}[${i}]`)
+      const converted = this.single(field, item, this.withPaths ? `${path}[${i}]` : '')
       if (converted !== item) {
         out ??= value.slice()
         out[i] = converted
@@ -208,7 +221,7 @@ class Writer {
     for (const [key, item] of entries) {
       const keyText = this.mapKey(field.keyScalar!, key, path)
       if (keyText === undefined) continue
-      const at = `${path}[${JSON.stringify(keyText)}]`
+      const at = this.withPaths ? `${path}[${JSON.stringify(keyText)}]` : ''
       const converted =
         item === undefined || item === null
           ? this.fail(at, describeField(field), item)
@@ -342,10 +355,13 @@ const MAX_IN_MESSAGE = 10
  * what it expected. Nothing is copied when nothing needs converting.
  */
 export function toEncodable(plan: MessagePlan, value: unknown): unknown {
-  const writer = new Writer()
+  let writer = new Writer(false)
   let converted: unknown
   try {
     converted = writer.message(plan, value, '')
+    if (!writer.failed) return converted
+    writer = new Writer(true)
+    writer.message(plan, value, '')
   } catch (cause) {
     // Reading the value threw (a getter, a Proxy trap).
     throw invalidDataError(

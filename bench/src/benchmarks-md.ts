@@ -1,0 +1,108 @@
+import type { CaseDef } from './cases.js'
+import type { ColdResult } from './cold.js'
+import { renderCold } from './cold.js'
+import type { RoundResult, Row } from './report.js'
+import { renderPeers, renderTables } from './report.js'
+
+/** What a full run writes to BENCHMARKS.md: every table of the run, the chart, and how to read and redo it. */
+export function renderBenchmarksMd(input: {
+  machine: string
+  versions: string
+  when: string
+  rounds: number
+  seconds: number
+  cases: readonly CaseDef[]
+  results: readonly RoundResult[]
+  rows: readonly Row[]
+  cold: readonly ColdResult[]
+  warning: string | undefined
+}): string {
+  const { rows } = input
+  const ratio = (name: string) => rows.find((row) => row.def.name === name)?.ratio
+  const ops = (name: string) => rows.find((row) => row.def.name === name)?.opsPerSec
+  const vs = (ours: string, peer: string) => {
+    const a = ops(ours)
+    const b = ops(peer)
+    return a === undefined || b === undefined ? '–' : `${(a / b).toFixed(2)}×`
+  }
+  const fmt = (value: number | undefined) => (value === undefined ? '–' : value.toFixed(2))
+  const summary = [
+    '| target | measured (medians) |',
+    '| --- | --- |',
+    `| Avro sync ≥ 0.95× of the avsc ceiling | encode ${fmt(ratio('ours.serializeSync'))}, decode ${fmt(ratio('ours.deserializeSync'))} |`,
+    `| Avro async ≥ 0.9× of the awaited ceiling | encode ${fmt(ratioOf(rows, 'ours.serialize', 'avsc.encode-prealloc-copy-awaited'))}, decode ${fmt(ratioOf(rows, 'ours.deserialize', 'avsc.decode-framed-awaited'))} |`,
+    `| Avro ≥ 1.5× kafkajs-SR async | encode ${vs('ours.serialize', 'kafkajs.serialize')}, decode ${vs('ours.deserialize', 'kafkajs.deserialize')} |`,
+    `| Avro ≥ 2× kafkajs-SR (ours sync) | encode ${vs('ours.serializeSync', 'kafkajs.serialize')}, decode ${vs('ours.deserializeSync', 'kafkajs.deserialize')} |`,
+    `| Avro ≥ 10× Confluent | encode ${vs('ours.serialize', 'confluent.serialize')}, decode ${vs('ours.deserialize', 'confluent.deserialize')} |`,
+    `| JSON Schema ≥ 0.9× of the hand-written ceiling (sync) | encode ${fmt(ratio('ours.json.serializeSync'))}, decode ${fmt(ratio('ours.json.deserializeSync'))} |`,
+    `| JSON Schema ahead of the peers (async) | encode ${vs('ours.json.serialize', 'kafkajs.json.serialize')} kafkajs-SR, ${vs('ours.json.serialize', 'confluent.json.serialize')} Confluent; decode ${vs('ours.json.deserialize', 'kafkajs.json.deserialize')} kafkajs-SR, ${vs('ours.json.deserialize', 'confluent.json.deserialize')} Confluent |`,
+    `| Protobuf ≥ 0.85× of protobufjs by hand (sync) | encode ${fmt(ratio('ours.proto.serializeSync'))}, decode ${fmt(ratio('ours.proto.deserializeSync'))} |`,
+    `| Logical types (bench.Payment) | encode ${fmt(ratio('ours.payment.serializeSync'))}, decode ${fmt(ratio('ours.payment.deserializeSync'))} of plain avsc without logical types |`,
+  ].join('\n')
+  return `# Benchmarks
+
+Written by \`pnpm bench\` (a full run rewrites this file and [bench/chart.svg](bench/chart.svg); \`--quick\` and
+\`--filter\` runs do not). Nothing here is hand-edited: the figures are those of the run below.
+
+![ours against the peers](bench/chart.svg)
+
+- **Run:** ${input.when}; ${input.rounds} rounds, ${input.seconds} s measured per case and round, each case in a fresh process.
+- **Machine:** ${input.machine}.
+- **Packages:** ${input.versions}.
+${input.warning === undefined ? '' : `\n> ${input.warning}\n`}
+## Summary
+
+${summary}
+
+## Results
+
+${renderTables(rows)}
+${renderPeers(input.cases, input.results)}
+${renderCold(input.cold)}
+## How to reproduce
+
+\`\`\`sh
+pnpm install --frozen-lockfile
+pnpm bench                        # every case, 5 rounds: a few minutes on 2 cores; rewrites this file
+pnpm bench --quick                # smoke run (CI runs it): checks everything runs, figures meaningless
+pnpm bench --filter=json          # only the matching cases (and the ceilings they are divided by)
+BENCH_ROUNDS=11 BENCH_SECONDS=2 pnpm bench        # steadier figures
+BENCH_CPU_PROF=/tmp/prof BENCH_FILTER='^ours.proto' BENCH_ROUNDS=1 BENCH_SECONDS=4 pnpm bench   # profiles
+\`\`\`
+
+## Method
+
+- **Registries.** An \`InMemoryRegistry\` on 127.0.0.1 holds the bench schemas (Avro \`bench.Event\` and
+  \`bench.Payment\`, and the JSON Schema and \`.proto\` versions of \`bench.Event\`); the peers talk to an in-process
+  Confluent REST stub (\`bench/src/peers/confluent-registry.ts\`) that serves the same schemas under the same ids. The
+  parent counts the requests of both while each case is measured and **fails the bench if any was sent**: every
+  figure is warm, no HTTP.
+- **Correctness first.** Before timing, every library writes the same bytes (5-byte header + identical body) and
+  reads the frames back to values deep-equal to the record; a mismatch aborts the bench.
+- **Peers and their settings.** \`@kafkajs/confluent-schema-registry\` 3.9.0 (4.x needs Node 22): \`registry.encode(id,
+  value)\` / \`registry.decode(buffer)\`, which is how its users write a known schema id. \`@confluentinc/schemaregistry\`
+  1.10.1, the newest release, runs on Node 20 once its Azure key-vault dependencies are held at their last Node 20
+  releases (\`overrides\` in \`pnpm-workspace.yaml\`): \`AvroSerializer\`/\`JsonSerializer\` with \`useLatestVersion: true,
+  autoRegisterSchemas: false\` (a user writing an existing subject's schema has no other way), \`validate: true\` for
+  JSON (as ours and kafkajs-SR validate), deserializers with defaults. Confluent asks its registry for subject
+  associations; the stub answers none, which it caches. The peers' Protobuf serdes need generated message classes
+  (Confluent) or Confluent framing only (kafkajs-SR), so Protobuf is measured against protobufjs by hand only.
+- **A fresh process per case and round**, rounds interleaved (every other round reversed); in each worker: prepare,
+  check one call, warm up, measure in slices; a run's figure is the median of its slices, a case's the median over
+  rounds. Ratios are paired per round (a case ÷ its ceiling, ours ÷ a peer, in the same round) and their median is
+  shown with the spread over rounds.
+- **Ceilings** are the engine doing the same job by hand: avsc encoding into a reused buffer and copying the frame
+  out (decode: check the header, \`type.decode(framed, 5)\`); \`validate\` with the same compiled ajv + \`JSON.stringify\`
+  + frame (decode: \`JSON.parse\` after the header); protobufjs \`Type.encode(Type.fromObject(r))\` after the same
+  header and \`Ref\` (decode: \`Type.toObject(Type.decode(…))\` with enum names and defaults). The awaited ceilings
+  return the same through \`Promise.resolve\`: the floor for any Promise API.
+- **Cold start:** a newly registered id, a fresh client per library, 1000 concurrent deserializations: requests sent
+  and time until all resolved, ${input.cold[0]?.ms.length ?? 0} rounds in rotating order.
+`
+}
+
+function ratioOf(rows: readonly Row[], name: string, of: string): number | undefined {
+  const a = rows.find((row) => row.def.name === name)?.opsPerSec
+  const b = rows.find((row) => row.def.name === of)?.opsPerSec
+  return a === undefined || b === undefined ? undefined : a / b
+}

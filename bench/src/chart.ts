@@ -79,7 +79,8 @@ export function renderChart(rows: readonly Row[], subtitle: string): string {
     )
     .join('')
   return [
-    `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" font-family="sans-serif" font-size="12">`,
+    `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" font-family="sans-serif" font-size="12" role="img">`,
+    '<title>@x/serde against @kafkajs/confluent-schema-registry and @confluentinc/schemaregistry, ops/s</title>',
     '<rect width="100%" height="100%" fill="white"/>',
     `<text x="10" y="20" font-size="15" font-weight="bold">@x/serde against the serdes users pick instead (ops/s, log scale, warm)</text>`,
     `<text x="10" y="36" fill="#666">${subtitle}</text>`,

@@ -1,6 +1,6 @@
 import * as confluent from '@confluentinc/schemaregistry'
 import { SchemaRegistry } from '@kafkajs/confluent-schema-registry'
-import { AvroDeserializer, AvroSerializer } from '@x/avro-serde'
+import { AvroSerializer } from '@x/avro-serde'
 import { JsonSchemaDeserializer, JsonSchemaSerializer } from '@x/jsonschema-serde'
 import { ProtobufDeserializer, ProtobufSerializer } from '@x/protobuf-serde'
 import { RegistryClient } from '@x/registry-client'

@@ -34,10 +34,7 @@ export class ConfluentStub {
     await new Promise((resolve) => server.once('listening', resolve))
     const stub = new ConfluentStub(server, schemas)
     server.on('request', (request, response) => {
-      let body = ''
-      request.on('data', (chunk) => {
-        body += chunk
-      })
+      request.resume()
       request.on('end', () => {
         stub.requests += 1
         const { status, answer } = stub.#answer(

@@ -15,6 +15,7 @@ import {
   paymentType,
 } from './fixtures.js'
 import { expectedFrame, frameHeader } from './frames.js'
+import { paymentLogicalRecord, paymentLogicalType } from './payment-logical.js'
 import { PEER_CASES } from './peer-cases.js'
 import type { Body } from './timing.js'
 
@@ -369,9 +370,42 @@ const AVRO_CASES: readonly CaseDef[] = [
 
   // ---- logical types and a long beyond 2^53, bench.Payment --------------------------------------------------
   {
+    name: 'avsc.payment-logical.encode-prealloc-copy',
+    group: 'logical',
+    label:
+      'avsc with `LogicalType` classes (Date, decimal string, bigint micros) and exact `LongType.__with` longs, into scratch + copy (**fair ceiling**)',
+    usesRegistry: false,
+    async prepare(env) {
+      return {
+        expect: PAYMENT_FRAME_LENGTH,
+        body: sync(
+          encodePreallocCopy(paymentLogicalType(), paymentLogicalRecord(PAYMENT_RECORD), env.paymentId),
+        ),
+      }
+    },
+  },
+  {
+    name: 'avsc.payment-logical.decode-framed',
+    group: 'logical',
+    label:
+      'avsc with the same `LogicalType` classes and exact longs: unframe + `type.decode(framed, 5)` (**fair ceiling**)',
+    usesRegistry: false,
+    async prepare(env) {
+      const type = paymentLogicalType()
+      const framed = Buffer.concat([
+        frameHeader(env.paymentId),
+        type.toBuffer(paymentLogicalRecord(PAYMENT_RECORD)),
+      ])
+      const decode = decodeFramedValue(type, framed, env.paymentId)
+      return { expect: PAYMENT_RECORD.seq, body: sync(() => Number(decode().seq)) }
+    },
+  },
+  {
     name: 'avsc.payment.encode-prealloc-copy',
     group: 'logical',
-    label: 'avsc encode into scratch + copy, default long and no logical types (**ceiling**)',
+    label:
+      'avsc encode into scratch + copy, default long and no logical types (numbers and a Buffer, big long capped)',
+    ceiling: 'avsc.payment-logical.encode-prealloc-copy',
     usesRegistry: false,
     async prepare(env) {
       return {
@@ -384,7 +418,7 @@ const AVRO_CASES: readonly CaseDef[] = [
     name: 'ours.payment.serializeSync',
     group: 'logical',
     label: '`serializeSync` (Date, decimal string, bigint beyond 2^53; `longs: auto`)',
-    ceiling: 'avsc.payment.encode-prealloc-copy',
+    ceiling: 'avsc.payment-logical.encode-prealloc-copy',
     usesRegistry: true,
     async prepare(env) {
       const client = await openClient(env)
@@ -400,7 +434,9 @@ const AVRO_CASES: readonly CaseDef[] = [
   {
     name: 'avsc.payment.decode-framed',
     group: 'logical',
-    label: 'avsc unframe + `type.decode(framed, 5)`, default long and no logical types (**ceiling**)',
+    label:
+      'avsc unframe + `type.decode(framed, 5)`, default long and no logical types (numbers and a Buffer)',
+    ceiling: 'avsc.payment-logical.decode-framed',
     usesRegistry: false,
     async prepare(env) {
       const type = paymentType()
@@ -415,7 +451,7 @@ const AVRO_CASES: readonly CaseDef[] = [
     name: 'ours.payment.deserializeSync',
     group: 'logical',
     label: '`deserializeSync` (to Date, decimal string, bigint; `longs: auto`)',
-    ceiling: 'avsc.payment.decode-framed',
+    ceiling: 'avsc.payment-logical.decode-framed',
     usesRegistry: true,
     async prepare(env) {
       const client = await openClient(env)

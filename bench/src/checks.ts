@@ -19,6 +19,7 @@ import {
   paymentType,
 } from './fixtures.js'
 import { expectedFrame, plain } from './frames.js'
+import { paymentLogicalRecord, paymentLogicalType } from './payment-logical.js'
 
 /**
  * Before anything is timed: every case must produce the same bytes, and decode to the same values, as avsc. Our
@@ -92,6 +93,20 @@ export async function checkCorrectness(env: BenchEnv): Promise<string[]> {
       plain(paymentReader.deserializeSync(ours, ctx)),
       PAYMENT_RECORD,
       'bench.Payment round trip',
+    )
+    const logical = paymentLogicalType()
+    deepStrictEqual(
+      expectedFrame(logical, paymentLogicalRecord(PAYMENT_RECORD), env.paymentId),
+      paymentFrame,
+      'the fair ceiling (avsc LogicalType classes, exact longs) writes our bench.Payment bytes',
+    )
+    deepStrictEqual(
+      plain(logical.fromBuffer(paymentFrame.subarray(5))),
+      paymentLogicalRecord(PAYMENT_RECORD),
+      'the fair ceiling reads our bench.Payment frame to the same values (seq as a bigint)',
+    )
+    done.push(
+      'bench.Payment: the fair ceiling (avsc LogicalType classes) writes and reads the same bytes and values',
     )
     const raw = paymentType()
     const rawBody = raw.toBuffer(PAYMENT_RECORD_AVSC)

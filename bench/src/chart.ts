@@ -34,6 +34,20 @@ const JOBS: { title: string; cases: [string, string][] }[] = [
       ['Confluent', 'confluent.json.deserialize'],
     ],
   },
+  {
+    title: 'Protobuf encode (await)',
+    cases: [
+      ['ours', 'ours.proto.serialize'],
+      ['Confluent', 'confluent.proto.serialize'],
+    ],
+  },
+  {
+    title: 'Protobuf decode (await)',
+    cases: [
+      ['ours', 'ours.proto.deserialize'],
+      ['Confluent', 'confluent.proto.deserialize'],
+    ],
+  },
 ]
 
 const COLORS: Record<string, string> = { ours: '#2f6fdb', 'kafkajs-SR': '#8a8a8a', Confluent: '#c9a227' }

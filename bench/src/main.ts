@@ -11,7 +11,7 @@ import { checkCorrectness } from './checks.js'
 import { measureColdStarts, renderCold } from './cold.js'
 import { type BenchConfig, readConfig, USAGE } from './config.js'
 import { EVENT_ARTIFACT, EVENT_SCHEMA, GROUP_ID, PAYMENT_ARTIFACT, PAYMENT_SCHEMA } from './fixtures.js'
-import { JSON_TOPIC, PEER_TOPIC } from './peer-cases.js'
+import { bufbuildEvent, JSON_TOPIC, PEER_TOPIC, PROTO_TOPIC } from './peer-cases.js'
 import { checkPeers } from './peer-checks.js'
 import { EVENT_JSON_SCHEMA, EVENT_PROTO, JSON_ARTIFACT, PROTO_ARTIFACT } from './peer-fixtures.js'
 import { ConfluentStub } from './peers/confluent-registry.js'
@@ -198,6 +198,13 @@ function startStub(ids: Omit<BenchEnv, 'confluentUrl'>): Promise<ConfluentStub> 
       subject: `${JSON_TOPIC}-value`,
       schema: JSON.stringify(EVENT_JSON_SCHEMA),
       schemaType: 'JSON',
+    },
+    {
+      id: ids.protoId,
+      subject: `${PROTO_TOPIC}-value`,
+      schema: EVENT_PROTO,
+      schemaType: 'PROTOBUF',
+      serialized: bufbuildEvent().serialized,
     },
   ])
 }

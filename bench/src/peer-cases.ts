@@ -8,7 +8,14 @@ import { MessageField, SerializationContext } from '@x/wire-format'
 import { Ajv } from 'ajv'
 import type { BenchEnv, CaseDef, PreparedCase } from './cases.js'
 import { EVENT_ARTIFACT, EVENT_RECORD, GROUP_ID } from './fixtures.js'
-import { EVENT_JSON_SCHEMA, JSON_ARTIFACT, PROTO_ARTIFACT, protoEventType } from './peer-fixtures.js'
+import {
+  EVENT_JSON_SCHEMA,
+  EVENT_PROTO,
+  JSON_ARTIFACT,
+  PROTO_ARTIFACT,
+  protoEventType,
+} from './peer-fixtures.js'
+import { type BufbuildSchema, bufbuildSchema } from './peers/bufbuild-descriptor.js'
 import type { Body } from './timing.js'
 
 // The serdes a user would pick instead (@kafkajs/confluent-schema-registry 3.9.0 and @confluentinc/schemaregistry
@@ -350,6 +357,52 @@ export const PEER_CASES: readonly CaseDef[] = [
     },
   },
   {
+    name: 'ours.proto.serialize',
+    group: 'proto-encode',
+    label: '`await ProtobufSerializer#serialize(r, ctx)` (`framing: confluent`, as the peer writes)',
+    ceiling: 'protobufjs.encode-framed',
+    usesRegistry: true,
+    async prepare(env): Promise<PreparedCase> {
+      const c = await client(env)
+      const serializer = new ProtobufSerializer(c, PROTO_ARTIFACT, { framing: 'confluent' })
+      await serializer.prepare(protoCtx)
+      return {
+        expect: protoConfluentFrame(env.protoId).length,
+        body: asyncBody(
+          () => serializer.serialize(EVENT_RECORD, protoCtx),
+          (bytes) => bytes.length,
+        ),
+        close: () => c.close(),
+      }
+    },
+  },
+  {
+    name: 'confluent.proto.serialize',
+    group: 'proto-encode',
+    label:
+      '@confluentinc/schemaregistry `await ProtobufSerializer#serialize(topic, message)` (a @bufbuild message made from the record)',
+    ceiling: 'protobufjs.encode-framed',
+    peerOf: 'ours.proto.serialize',
+    usesRegistry: true,
+    async prepare(env): Promise<PreparedCase> {
+      const schema = bufbuildEvent()
+      const serializer = new confluent.ProtobufSerializer(confluentClient(env), confluent.SerdeType.VALUE, {
+        useLatestVersion: true,
+        autoRegisterSchemas: false,
+        registry: schema.registry,
+      })
+      // A user holds plain data too: making the @bufbuild message is part of each call, as fromObject is for ours.
+      const init = { ...EVENT_RECORD, kind: 1 }
+      return {
+        expect: protoConfluentFrame(env.protoId).length,
+        body: asyncBody(
+          () => serializer.serialize(PROTO_TOPIC, schema.create(init)),
+          (bytes) => bytes.length,
+        ),
+      }
+    },
+  },
+  {
     name: 'protobufjs.decode-framed',
     group: 'proto-decode',
     label: 'protobufjs `Type.toObject(Type.decode(…))` after the header and `Ref` (**ceiling**)',
@@ -365,6 +418,44 @@ export const PEER_CASES: readonly CaseDef[] = [
           if (frame[0] !== 0 || frame.readUInt32BE(1) !== env.protoId) throw new TypeError('not our frame')
           return (type.toObject(type.decode(frame.subarray(start)), options) as { seq: number }).seq
         }),
+      }
+    },
+  },
+  {
+    name: 'ours.proto.deserialize',
+    group: 'proto-decode',
+    label: '`await ProtobufDeserializer#deserialize(frame, ctx)` (`framing: confluent`)',
+    ceiling: 'protobufjs.decode-framed',
+    usesRegistry: true,
+    async prepare(env): Promise<PreparedCase> {
+      const c = await client(env)
+      const deserializer = new ProtobufDeserializer(c, { framing: 'confluent' })
+      await deserializer.prepare(env.protoId)
+      const frame = protoConfluentFrame(env.protoId)
+      return {
+        expect: EVENT_RECORD.seq,
+        body: asyncBody(() => deserializer.deserialize(frame, protoCtx), seqOf),
+        close: () => c.close(),
+      }
+    },
+  },
+  {
+    name: 'confluent.proto.deserialize',
+    group: 'proto-decode',
+    label: '@confluentinc/schemaregistry `await ProtobufDeserializer#deserialize(topic, frame)`',
+    ceiling: 'protobufjs.decode-framed',
+    peerOf: 'ours.proto.deserialize',
+    usesRegistry: true,
+    async prepare(env): Promise<PreparedCase> {
+      const deserializer = new confluent.ProtobufDeserializer(
+        confluentClient(env),
+        confluent.SerdeType.VALUE,
+        {},
+      )
+      const frame = protoConfluentFrame(env.protoId)
+      return {
+        expect: EVENT_RECORD.seq,
+        body: asyncBody(() => deserializer.deserialize(PROTO_TOPIC, frame), seqOf),
       }
     },
   },
@@ -410,6 +501,24 @@ export function protoHeader(id: number): Buffer {
   out[5] = ref.length
   ref.copy(out, 6)
   return out
+}
+
+/** The topic of the Protobuf record: its value subject is `bench-proto-value`. */
+export const PROTO_TOPIC = 'bench-proto'
+
+let bufbuild: BufbuildSchema | undefined
+/** `bench.Event` as @bufbuild/protobuf describes it (built once per process). */
+export function bufbuildEvent(): BufbuildSchema {
+  bufbuild ??= bufbuildSchema(EVENT_PROTO, 'bench/event.proto', 'bench.Event')
+  return bufbuild
+}
+
+/** The record in Confluent's Protobuf framing: header, message index `[0]` as one `0x00`, then the message. */
+export function protoConfluentFrame(id: number): Buffer {
+  const type = protoEventType()
+  const header = Buffer.alloc(6)
+  header.writeUInt32BE(id, 1)
+  return Buffer.concat([header, Buffer.from(type.encode(type.fromObject(EVENT_RECORD)).finish())])
 }
 
 /** The Protobuf frame of the record, as protobufjs encodes it after the header. */

@@ -9,7 +9,15 @@ import { MessageField, SerializationContext } from '@x/wire-format'
 import type { BenchEnv } from './cases.js'
 import { EVENT_ARTIFACT, EVENT_RECORD, GROUP_ID } from './fixtures.js'
 import { plain } from './frames.js'
-import { JSON_TOPIC, jsonFrame, PEER_TOPIC, protoFrame } from './peer-cases.js'
+import {
+  bufbuildEvent,
+  JSON_TOPIC,
+  jsonFrame,
+  PEER_TOPIC,
+  PROTO_TOPIC,
+  protoConfluentFrame,
+  protoFrame,
+} from './peer-cases.js'
 import { JSON_ARTIFACT, PROTO_ARTIFACT } from './peer-fixtures.js'
 
 /**
@@ -89,6 +97,54 @@ export async function checkPeers(env: BenchEnv): Promise<string[]> {
       'we read it',
     )
     done.push(`Protobuf: our ${proto.length}-byte frame = header + Ref + protobufjs bytes, read back equal`)
+    const confluentCtx = new SerializationContext(PROTO_TOPIC, MessageField.VALUE)
+    const oursConfluent = Buffer.from(
+      await new ProtobufSerializer(client, PROTO_ARTIFACT, { framing: 'confluent' }).serialize(
+        EVENT_RECORD,
+        confluentCtx,
+      ),
+    )
+    deepStrictEqual(oursConfluent, protoConfluentFrame(env.protoId), 'our Confluent-framed Protobuf frame')
+    const schema = bufbuildEvent()
+    const protoSerializer = new confluent.ProtobufSerializer(registryClient, confluent.SerdeType.VALUE, {
+      useLatestVersion: true,
+      autoRegisterSchemas: false,
+      registry: schema.registry,
+    })
+    const theirs = await protoSerializer.serialize(PROTO_TOPIC, schema.create({ ...EVENT_RECORD, kind: 1 }))
+    deepStrictEqual(theirs, oursConfluent, 'Confluent Protobuf bytes = ours (framing: confluent)')
+    const protoReader = new confluent.ProtobufDeserializer(registryClient, confluent.SerdeType.VALUE, {})
+    const read = (await protoReader.deserialize(PROTO_TOPIC, oursConfluent)) as unknown as Record<
+      string,
+      unknown
+    >
+    deepStrictEqual(
+      {
+        id: read.id,
+        seq: read.seq,
+        ts: Number(read.ts),
+        kind: read.kind,
+        tags: read.tags,
+        attrs: read.attrs,
+      },
+      {
+        id: EVENT_RECORD.id,
+        seq: EVENT_RECORD.seq,
+        ts: EVENT_RECORD.ts,
+        kind: 1,
+        tags: EVENT_RECORD.tags,
+        attrs: EVENT_RECORD.attrs,
+      },
+      'Confluent reads our Protobuf frame',
+    )
+    deepStrictEqual(
+      await new ProtobufDeserializer(client, { framing: 'confluent' }).deserialize(theirs, confluentCtx),
+      EVENT_RECORD,
+      'we read the Confluent Protobuf frame',
+    )
+    done.push(
+      `Protobuf: ours (framing confluent) and Confluent write the same ${theirs.length}-byte frame; each reads the other's`,
+    )
   } finally {
     await client.close()
   }

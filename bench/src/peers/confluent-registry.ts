@@ -7,6 +7,8 @@ export interface StubSchema {
   subject: string
   schema: string
   schemaType: 'AVRO' | 'JSON' | 'PROTOBUF'
+  /** What `?format=serialized` asks for (Confluent's Protobuf serde): the FileDescriptorProto in base64. */
+  serialized?: string
 }
 
 /**
@@ -50,11 +52,13 @@ export class ConfluentStub {
 
   #answer(method: string, url: URL): { status: number; answer: unknown } {
     const path = url.pathname
+    const serialized = url.searchParams.get('format') === 'serialized'
+    const text = (s: StubSchema) => (serialized && s.serialized !== undefined ? s.serialized : s.schema)
     const byId = /^\/schemas\/ids\/(\d+)$/.exec(path)
     if (byId !== null) {
       const id = Number(byId[1])
       const found = this.#schemas.find((s) => s.id === id) ?? { ...this.#schemas[0]!, id }
-      return { status: 200, answer: { schema: found.schema, schemaType: found.schemaType } }
+      return { status: 200, answer: { schema: text(found), schemaType: found.schemaType } }
     }
     const subject = /^\/subjects\/([^/]+)/.exec(path)?.[1]
     const found = this.#schemas.find((s) => s.subject === decodeURIComponent(subject ?? ''))

@@ -1,5 +1,4 @@
 import { AuthenticationError, isSerdeError, RegistryConnectionError, redactSecrets } from '@x/errors'
-import ky from 'ky'
 import pRetry, { AbortError } from 'p-retry'
 import type { ResolvedOptions } from './registry-client-options.js'
 import { parseRetryAfter, RETRYABLE_STATUSES, retryDelayMs } from './retry-policy.js'
@@ -307,15 +306,13 @@ export class RegistryHttp {
     signal.addEventListener('abort', relay, { once: true })
     let answer: RegistryAnswer
     try {
-      const response = await ky(options.baseUrl + request.path, {
+      // `fetch` itself, not a wrapper: a wrapper that links its own signal to ours (`AbortSignal.any`, as ky does)
+      // left a registration per request in Node 24's signal cleanup registry (see linked-signal.ts).
+      const response = await options.fetch(options.baseUrl + request.path, {
         method: request.method,
         headers,
         body: request.body ?? null,
         signal: controller.signal,
-        fetch: options.fetch,
-        retry: 0,
-        timeout: false,
-        throwHttpErrors: false,
       })
       const text = await response.text()
       // An error body may quote the request's credentials (a registry or proxy echoing `Authorization`): every

@@ -1,6 +1,7 @@
 import type { CaseDef } from './cases.js'
 import type { ColdResult } from './cold.js'
 import { renderCold } from './cold.js'
+import { type NodeRun, renderNodeTable } from './node-runs.js'
 import type { RoundResult, Row } from './report.js'
 import { renderPeers, renderTables } from './report.js'
 
@@ -16,6 +17,8 @@ export function renderBenchmarksMd(input: {
   rows: readonly Row[]
   cold: readonly ColdResult[]
   warning: string | undefined
+  /** The saved full runs of each Node line (this one's included). */
+  byNode: readonly NodeRun[]
 }): string {
   const { rows } = input
   const ratio = (name: string) => rows.find((row) => row.def.name === name)?.ratio
@@ -32,6 +35,11 @@ export function renderBenchmarksMd(input: {
     `| Avro sync ≥ 0.95× of the avsc ceiling | encode ${fmt(ratio('ours.serializeSync'))}, decode ${fmt(ratio('ours.deserializeSync'))} |`,
     `| Avro async ≥ 0.9× of the awaited ceiling | encode ${fmt(ratioOf(rows, 'ours.serialize', 'avsc.encode-prealloc-copy-awaited'))}, decode ${fmt(ratioOf(rows, 'ours.deserialize', 'avsc.decode-framed-awaited'))} |`,
     `| Avro ≥ 1.5× kafkajs-SR async | encode ${vs('ours.serialize', 'kafkajs.serialize')}, decode ${vs('ours.deserialize', 'kafkajs.deserialize')} |`,
+    ...(ops('kafkajs4.serialize') === undefined
+      ? []
+      : [
+          `| Avro ≥ 1.5× kafkajs-SR 4.x async | encode ${vs('ours.serialize', 'kafkajs4.serialize')}, decode ${vs('ours.deserialize', 'kafkajs4.deserialize')} |`,
+        ]),
     `| Avro ≥ 2× kafkajs-SR (ours sync) | encode ${vs('ours.serializeSync', 'kafkajs.serialize')}, decode ${vs('ours.deserializeSync', 'kafkajs.deserialize')} |`,
     `| Avro ≥ 10× Confluent | encode ${vs('ours.serialize', 'confluent.serialize')}, decode ${vs('ours.deserialize', 'confluent.deserialize')} |`,
     `| JSON Schema ≥ 0.9× of the hand-written ceiling (sync) | encode ${fmt(ratio('ours.json.serializeSync'))}, decode ${fmt(ratio('ours.json.deserializeSync'))} |`,
@@ -55,7 +63,15 @@ ${input.warning === undefined ? '' : `\n> ${input.warning}\n`}
 
 ${summary}
 
-## Results
+## Node 20, 22 and 24 side by side
+
+The medians of the last full run on each Node line (\`pnpm bench\` on 20, \`pnpm bench:node22\`, \`pnpm bench:node24\`;
+each keeps its figures in \`bench/results/\`). V8 moves these ratios between lines; \`n/a\`: the peer does not run on
+that line (kafkajs-SR 4.x needs Node 22).
+
+${renderNodeTable(input.byNode)}
+
+## Results (this run: ${input.machine})
 
 ${renderTables(rows)}
 ${renderPeers(input.cases, input.results)}
@@ -65,6 +81,7 @@ ${renderCold(input.cold)}
 \`\`\`sh
 pnpm install --frozen-lockfile
 pnpm bench                        # every case, 5 rounds: a few minutes on 2 cores; rewrites this file
+pnpm bench:node22                 # the same on Node 22 (from npm; adds the Node 22 peers), then bench:node24
 pnpm bench --quick                # smoke run (CI runs it): checks everything runs, figures meaningless
 pnpm bench --filter=json          # only the matching cases (and the ceilings they are divided by)
 BENCH_ROUNDS=11 BENCH_SECONDS=2 pnpm bench        # steadier figures
@@ -80,8 +97,9 @@ BENCH_CPU_PROF=/tmp/prof BENCH_FILTER='^ours.proto' BENCH_ROUNDS=1 BENCH_SECONDS
   figure is warm, no HTTP.
 - **Correctness first.** Before timing, every library writes the same bytes (5-byte header + identical body) and
   reads the frames back to values deep-equal to the record; a mismatch aborts the bench.
-- **Peers and their settings.** \`@kafkajs/confluent-schema-registry\` 3.9.0 (4.x needs Node 22): \`registry.encode(id,
-  value)\` / \`registry.decode(buffer)\`, which is how its users write a known schema id. \`@confluentinc/schemaregistry\`
+- **Peers and their settings.** \`@kafkajs/confluent-schema-registry\` 3.9.0, and its newest line 4.x on Node 22 and
+  24 (it needs Node 22: the bench installs it as the optional \`kafkajs-schema-registry-4\`, which pnpm skips on Node
+  20): \`registry.encode(id, value)\` / \`registry.decode(buffer)\`, which is how its users write a known schema id. \`@confluentinc/schemaregistry\`
   1.10.1, the newest release, runs on Node 20 once its Azure key-vault dependencies are held at their last Node 20
   releases (\`overrides\` in \`pnpm-workspace.yaml\`): \`AvroSerializer\`/\`JsonSerializer\` with \`useLatestVersion: true,
   autoRegisterSchemas: false\` (a user writing an existing subject's schema has no other way), \`validate: true\` for

@@ -62,6 +62,8 @@ export interface CaseDef {
   peerOf?: string
   /** Whether the case talks to the registry (during setup only; the measured run must make no request). */
   usesRegistry: boolean
+  /** Why the case cannot run on this Node or install (a peer that needs a newer Node), or `undefined` when it can. */
+  unavailable?: (() => string | undefined) | undefined
   prepare(env: BenchEnv): Promise<PreparedCase>
 }
 

@@ -11,10 +11,12 @@ import { checkCorrectness } from './checks.js'
 import { measureColdStarts, renderCold } from './cold.js'
 import { type BenchConfig, readConfig, USAGE } from './config.js'
 import { EVENT_ARTIFACT, EVENT_SCHEMA, GROUP_ID, PAYMENT_ARTIFACT, PAYMENT_SCHEMA } from './fixtures.js'
+import { loadRuns, runOf, saveRun } from './node-runs.js'
 import { bufbuildEvent, JSON_TOPIC, PEER_TOPIC, PROTO_TOPIC } from './peer-cases.js'
 import { checkPeers } from './peer-checks.js'
 import { EVENT_JSON_SCHEMA, EVENT_PROTO, JSON_ARTIFACT, PROTO_ARTIFACT } from './peer-fixtures.js'
 import { ConfluentStub } from './peers/confluent-registry.js'
+import { kafkajs4Version } from './peers/kafkajs-4.js'
 import { busyWarning, median, type RoundResult, renderPeers, renderTables, summarize } from './report.js'
 import type { RunMessage, WorkerMessage } from './worker.js'
 
@@ -36,25 +38,47 @@ class BenchFailure extends Error {
   override name = 'BenchFailure'
 }
 
+/** The cases that can run here (a peer needing a newer Node is left out, and said so). */
+function runnableCases(): CaseDef[] {
+  const skipped = new Map<string, string[]>()
+  const runnable = CASES.filter((def) => {
+    const reason = def.unavailable?.()
+    if (reason === undefined) return true
+    skipped.set(reason, [...(skipped.get(reason) ?? []), def.name])
+    return false
+  })
+  for (const [reason, names] of skipped) console.log(`skipped ${names.join(', ')}: ${reason}`)
+  return runnable
+}
+
 function selectCases(config: BenchConfig): CaseDef[] {
-  if (config.filter === undefined) return [...CASES]
+  const runnable = runnableCases()
+  if (config.filter === undefined) return runnable
   const wanted = new Set<string>()
-  for (const def of CASES) {
+  for (const def of runnable) {
     if (!config.filter.test(def.name)) continue
     wanted.add(def.name)
     if (def.ceiling !== undefined) wanted.add(def.ceiling)
   }
   if (wanted.size === 0) throw new BenchFailure(`BENCH_FILTER ${config.filter} matches no case`)
-  return CASES.filter((def) => wanted.has(def.name))
+  return runnable.filter((def) => wanted.has(def.name))
 }
 
 /** The versions of the engines and peers measured. */
 function versions(): string {
   const require = createRequire(import.meta.url)
   const version = (name: string) => (require(`${name}/package.json`) as { version: string }).version
-  return ['avsc', 'ajv', 'protobufjs', '@kafkajs/confluent-schema-registry', '@confluentinc/schemaregistry']
-    .map((name) => `${name} ${version(name)}`)
-    .join(', ')
+  const names = [
+    'avsc',
+    'ajv',
+    'protobufjs',
+    '@kafkajs/confluent-schema-registry',
+    '@confluentinc/schemaregistry',
+  ]
+  const all = names.map((name) => `${name} ${version(name)}`)
+  const four = kafkajs4Version()
+  if (four !== undefined) all.splice(4, 0, `@kafkajs/confluent-schema-registry ${four}`)
+  return all.join(', ')
 }
 
 function machine(): string {
@@ -215,11 +239,11 @@ async function main(): Promise<void> {
     console.log(USAGE)
     return
   }
-  const cases = selectCases(config)
   const started = Date.now()
   const loadBefore = loadNow()
   console.log(`# pnpm bench${config.quick ? ' (quick smoke run: figures are not meaningful)' : ''}`)
   console.log(`${machine()}`)
+  const cases = selectCases(config)
   console.log(
     `${cases.length} cases × ${config.rounds} round(s), each a fresh process: ${config.warmupSeconds} s warm-up + ` +
       `${config.seconds} s measured in ${config.slices} slices\n`,
@@ -264,6 +288,7 @@ async function main(): Promise<void> {
     if (!config.quick && config.filter === undefined) {
       const when = new Date().toISOString().slice(0, 16).replace('T', ' ')
       writeFileSync(new URL('../chart.svg', import.meta.url), renderChart(rows, `${machine()}; ${when} UTC`))
+      saveRun(runOf(process.version, `${when} UTC, ${config.rounds} rounds`, versions(), rows))
       writeFileSync(
         new URL('../../BENCHMARKS.md', import.meta.url),
         renderBenchmarksMd({
@@ -277,9 +302,12 @@ async function main(): Promise<void> {
           rows,
           cold,
           warning,
+          byNode: loadRuns(),
         }),
       )
-      console.log('\nWrote BENCHMARKS.md and bench/chart.svg.')
+      console.log(
+        `\nWrote BENCHMARKS.md, bench/chart.svg and bench/results/node-${process.versions.node.split('.')[0]}.json.`,
+      )
     }
     if (config.jsonFile !== undefined) {
       writeFileSync(config.jsonFile, `${JSON.stringify({ machine: machine(), config, results }, null, 2)}\n`)

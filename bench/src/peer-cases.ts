@@ -16,10 +16,11 @@ import {
   protoEventType,
 } from './peer-fixtures.js'
 import { type BufbuildSchema, bufbuildSchema } from './peers/bufbuild-descriptor.js'
+import { type KafkajsRegistry, kafkajs4Registry, kafkajs4Unavailable } from './peers/kafkajs-4.js'
 import type { Body } from './timing.js'
 
-// The serdes a user would pick instead (@kafkajs/confluent-schema-registry 3.9.0 and @confluentinc/schemaregistry
-// 1.10.1) against ours on the same records, warm, and our JSON Schema and Protobuf serdes against their engines
+// The serdes a user would pick instead (@kafkajs/confluent-schema-registry 3.9.0, and 4.x on Node 22+, and
+// @confluentinc/schemaregistry 1.10.1) against ours on the same records, warm, and our JSON Schema and Protobuf serdes against their engines
 // done by hand. Each peer talks to the in-process Confluent stub (peers/confluent-registry.ts), which serves every
 // schema under the id our registry gave it, so every library writes the same frame (checked before timing).
 
@@ -65,17 +66,41 @@ function confluentClient(env: BenchEnv): confluent.SchemaRegistryClient {
 
 const seqOf = (value: unknown): number => (value as { seq: number }).seq
 
-export const PEER_CASES: readonly CaseDef[] = [
-  // ---- Avro peers ---------------------------------------------------------------------------------------------
+/** One line of @kafkajs/confluent-schema-registry: 3.9.0 on every Node, 4.x where it runs (Node 22+). */
+interface KafkajsLine {
+  /** Case-name prefix: `kafkajs` (3.9.0) or `kafkajs4`. */
+  prefix: string
+  /** How the label names it. */
+  title: string
+  registry(env: BenchEnv): Promise<KafkajsRegistry>
+  unavailable?: () => string | undefined
+}
+
+const KAFKAJS_LINES: readonly KafkajsLine[] = [
   {
-    name: 'kafkajs.serialize',
+    prefix: 'kafkajs',
+    title: '@kafkajs/confluent-schema-registry',
+    registry: async (env) => new SchemaRegistry({ host: env.confluentUrl }),
+  },
+  {
+    prefix: 'kafkajs4',
+    title: '@kafkajs/confluent-schema-registry 4.x',
+    registry: (env) => kafkajs4Registry(env.confluentUrl),
+    unavailable: kafkajs4Unavailable,
+  },
+]
+
+function kafkajsSerialize(line: KafkajsLine): CaseDef {
+  return {
+    name: `${line.prefix}.serialize`,
     group: 'encode',
-    label: '@kafkajs/confluent-schema-registry `await registry.encode(id, r)`',
+    label: `${line.title} \`await registry.encode(id, r)\``,
     ceiling: 'avsc.encode-prealloc-copy',
     peerOf: 'ours.serialize',
     usesRegistry: true,
+    unavailable: line.unavailable,
     async prepare(env): Promise<PreparedCase> {
-      const registry = new SchemaRegistry({ host: env.confluentUrl })
+      const registry = await line.registry(env)
       return {
         expect: EVENT_FRAME_LENGTH,
         body: asyncBody(
@@ -84,7 +109,68 @@ export const PEER_CASES: readonly CaseDef[] = [
         ),
       }
     },
-  },
+  }
+}
+
+function kafkajsDeserialize(line: KafkajsLine): CaseDef {
+  return {
+    name: `${line.prefix}.deserialize`,
+    group: 'decode',
+    label: `${line.title} \`await registry.decode(frame)\``,
+    ceiling: 'avsc.decode-framed',
+    peerOf: 'ours.deserialize',
+    usesRegistry: true,
+    unavailable: line.unavailable,
+    async prepare(env): Promise<PreparedCase> {
+      const registry = await line.registry(env)
+      const frame = await ourAvroFrame(env)
+      return { expect: EVENT_RECORD.seq, body: asyncBody(() => registry.decode(frame), seqOf) }
+    },
+  }
+}
+
+function kafkajsJsonSerialize(line: KafkajsLine): CaseDef {
+  return {
+    name: `${line.prefix}.json.serialize`,
+    group: 'json-encode',
+    label: `${line.title} \`await registry.encode(id, r)\` (JSON, validates)`,
+    ceiling: 'json.stringify-validate-frame',
+    peerOf: 'ours.json.serialize',
+    usesRegistry: true,
+    unavailable: line.unavailable,
+    async prepare(env): Promise<PreparedCase> {
+      const registry = await line.registry(env)
+      return {
+        expect: jsonFrameLength(),
+        body: asyncBody(
+          () => registry.encode(env.jsonId, EVENT_RECORD),
+          (bytes) => bytes.length,
+        ),
+      }
+    },
+  }
+}
+
+function kafkajsJsonDeserialize(line: KafkajsLine): CaseDef {
+  return {
+    name: `${line.prefix}.json.deserialize`,
+    group: 'json-decode',
+    label: `${line.title} \`await registry.decode(frame)\` (JSON)`,
+    ceiling: 'json.parse-frame',
+    peerOf: 'ours.json.deserialize',
+    usesRegistry: true,
+    unavailable: line.unavailable,
+    async prepare(env): Promise<PreparedCase> {
+      const registry = await line.registry(env)
+      const frame = jsonFrame(env.jsonId)
+      return { expect: EVENT_RECORD.seq, body: asyncBody(() => registry.decode(frame), seqOf) }
+    },
+  }
+}
+
+export const PEER_CASES: readonly CaseDef[] = [
+  // ---- Avro peers ---------------------------------------------------------------------------------------------
+  ...KAFKAJS_LINES.map(kafkajsSerialize),
   {
     name: 'confluent.serialize',
     group: 'encode',
@@ -106,19 +192,7 @@ export const PEER_CASES: readonly CaseDef[] = [
       }
     },
   },
-  {
-    name: 'kafkajs.deserialize',
-    group: 'decode',
-    label: '@kafkajs/confluent-schema-registry `await registry.decode(frame)`',
-    ceiling: 'avsc.decode-framed',
-    peerOf: 'ours.deserialize',
-    usesRegistry: true,
-    async prepare(env): Promise<PreparedCase> {
-      const registry = new SchemaRegistry({ host: env.confluentUrl })
-      const frame = await ourAvroFrame(env)
-      return { expect: EVENT_RECORD.seq, body: asyncBody(() => registry.decode(frame), seqOf) }
-    },
-  },
+  ...KAFKAJS_LINES.map(kafkajsDeserialize),
   {
     name: 'confluent.deserialize',
     group: 'decode',
@@ -195,24 +269,7 @@ export const PEER_CASES: readonly CaseDef[] = [
       }
     },
   },
-  {
-    name: 'kafkajs.json.serialize',
-    group: 'json-encode',
-    label: '@kafkajs/confluent-schema-registry `await registry.encode(id, r)` (JSON, validates)',
-    ceiling: 'json.stringify-validate-frame',
-    peerOf: 'ours.json.serialize',
-    usesRegistry: true,
-    async prepare(env): Promise<PreparedCase> {
-      const registry = new SchemaRegistry({ host: env.confluentUrl })
-      return {
-        expect: jsonFrameLength(),
-        body: asyncBody(
-          () => registry.encode(env.jsonId, EVENT_RECORD),
-          (bytes) => bytes.length,
-        ),
-      }
-    },
-  },
+  ...KAFKAJS_LINES.map(kafkajsJsonSerialize),
   {
     name: 'confluent.json.serialize',
     group: 'json-encode',
@@ -287,19 +344,7 @@ export const PEER_CASES: readonly CaseDef[] = [
       }
     },
   },
-  {
-    name: 'kafkajs.json.deserialize',
-    group: 'json-decode',
-    label: '@kafkajs/confluent-schema-registry `await registry.decode(frame)` (JSON)',
-    ceiling: 'json.parse-frame',
-    peerOf: 'ours.json.deserialize',
-    usesRegistry: true,
-    async prepare(env): Promise<PreparedCase> {
-      const registry = new SchemaRegistry({ host: env.confluentUrl })
-      const frame = jsonFrame(env.jsonId)
-      return { expect: EVENT_RECORD.seq, body: asyncBody(() => registry.decode(frame), seqOf) }
-    },
-  },
+  ...KAFKAJS_LINES.map(kafkajsJsonDeserialize),
   {
     name: 'confluent.json.deserialize',
     group: 'json-decode',

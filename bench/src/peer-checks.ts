@@ -19,6 +19,7 @@ import {
   protoFrame,
 } from './peer-cases.js'
 import { JSON_ARTIFACT, PROTO_ARTIFACT } from './peer-fixtures.js'
+import { kafkajs4Registry, kafkajs4Unavailable, kafkajs4Version } from './peers/kafkajs-4.js'
 
 /**
  * Before timing the peers: each writes exactly the bytes we write (5-byte header + identical body) and reads our
@@ -53,6 +54,12 @@ export async function checkPeers(env: BenchEnv): Promise<string[]> {
     done.push(
       `Avro: ours, kafkajs-SR and Confluent write the same ${ours.length}-byte frame and read it back equal`,
     )
+    const four = kafkajs4Unavailable() === undefined ? await kafkajs4Registry(env.confluentUrl) : undefined
+    if (four !== undefined) {
+      deepStrictEqual(await four.encode(env.eventId, EVENT_RECORD), ours, 'kafkajs-SR 4.x Avro bytes = ours')
+      deepStrictEqual(plain(await four.decode(ours)), EVENT_RECORD, 'kafkajs-SR 4.x reads our Avro frame')
+      done.push(`Avro: kafkajs-SR ${kafkajs4Version()} writes the same frame and reads ours back equal`)
+    }
 
     const jsonCtx = new SerializationContext(JSON_TOPIC, MessageField.VALUE)
     const json = Buffer.from(
@@ -85,6 +92,13 @@ export async function checkPeers(env: BenchEnv): Promise<string[]> {
     done.push(
       `JSON Schema: ours, kafkajs-SR and Confluent write the same ${json.length}-byte frame and read it back equal`,
     )
+    if (four !== undefined) {
+      deepStrictEqual(await four.encode(env.jsonId, EVENT_RECORD), json, 'kafkajs-SR 4.x JSON bytes = ours')
+      deepStrictEqual(await four.decode(json), EVENT_RECORD, 'kafkajs-SR 4.x reads our JSON frame')
+      done.push(
+        `JSON Schema: kafkajs-SR ${kafkajs4Version()} writes the same frame and reads ours back equal`,
+      )
+    }
 
     const protoCtx = new SerializationContext('bench-proto', MessageField.VALUE)
     const proto = Buffer.from(

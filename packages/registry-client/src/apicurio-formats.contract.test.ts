@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest'
+import { RegistryClient } from './registry-client.js'
 import { contractTarget, data, http } from './test-support/contract-target.js'
 
 // JSON Schema and Protobuf artifacts, as a real Apicurio Registry 3.3.3 stores and serves them: content types,
@@ -121,5 +122,29 @@ describe('Protobuf artifacts', () => {
       query: '?ifExists=FIND_OR_CREATE_VERSION&canonical=true',
     })
     expect(added.version).toBe('2')
+  })
+})
+
+describe('the artifact type behind an id', () => {
+  it('is told by the content lookup of a globalId, for Avro, JSON Schema and Protobuf alike, not of a contentId', async () => {
+    const avro = await create('typed-avro', 'AVRO', '{"type":"record","name":"T","fields":[]}')
+    const json = await create('typed-json', 'JSON', ADDRESS)
+    const proto = await create('typed-proto', 'PROTOBUF', MONEY)
+    // A client that registered nothing: everything it knows comes from the id lookups.
+    const client = new RegistryClient({ url: target.url, groupId: target.group })
+    try {
+      const types = [
+        (await client.getSchemaByGlobalId(avro.globalId)).artifactType,
+        (await client.getSchemaByContentId(avro.contentId)).artifactType,
+        (await client.getSchemaByGlobalId(json.globalId)).artifactType,
+        (await client.getSchemaByContentId(json.contentId)).artifactType,
+        (await client.getSchemaByGlobalId(proto.globalId)).artifactType,
+        (await client.getSchemaByContentId(proto.contentId)).artifactType,
+      ]
+      // A content may be shared by versions of several artifacts: its lookup names no type.
+      expect(types).toEqual(['AVRO', undefined, 'JSON', undefined, 'PROTOBUF', undefined])
+    } finally {
+      await client.close()
+    }
   })
 })

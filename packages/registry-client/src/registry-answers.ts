@@ -14,6 +14,8 @@ export interface VersionFacts {
   groupId?: string
   artifactId?: string
   version?: string
+  /** The artifact type (`AVRO`, `JSON`, `PROTOBUF`, …), when the answer tells it. */
+  artifactType?: string
 }
 
 function parseJson(text: string, what: string): LosslessJson {
@@ -68,6 +70,8 @@ function versionFacts(
   if (groupId !== undefined) facts.groupId = groupId
   if (artifactId !== undefined) facts.artifactId = artifactId
   if (version !== undefined) facts.version = version
+  const artifactType = optionalString(object.artifactType)
+  if (artifactType !== undefined) facts.artifactType = artifactType
   return facts
 }
 

@@ -347,7 +347,7 @@ describe('Basic authentication from the URL', () => {
     await client.getSchemaByGlobalId(1)
     const expected = `Basic ${Buffer.from('dev client:p@ss:wörd', 'utf8').toString('base64')}`
     expect(fixture.requests[0]?.headers.authorization).toBe(expected)
-    expect(fixture.requests[0]?.path).toBe('/ids/globalIds/1')
+    expect(fixture.requests[0]?.path).toBe('/ids/globalIds/1?returnArtifactType=true')
   })
 
   it('uses the token provider instead when auth is given', async () => {
@@ -365,8 +365,8 @@ describe('Basic authentication from the URL', () => {
     const secret = 'hunter2-secret'
     const shown: string[] = []
     fixture.handle((request, res) => {
-      if (request.path.startsWith('/ids/globalIds/1')) problem(res, 401, 'No')
-      else if (request.path.startsWith('/ids/globalIds/2')) problem(res, 500, 'Boom')
+      if (request.path.startsWith('/ids/globalIds/1?returnArtifactType=true')) problem(res, 401, 'No')
+      else if (request.path.startsWith('/ids/globalIds/2?returnArtifactType=true')) problem(res, 500, 'Boom')
       else problem(res, 404, 'None')
     })
     client = new RegistryClient({ url: urlWithUserinfo('alice', secret), groupId: 'g', maxRetries: 0 })

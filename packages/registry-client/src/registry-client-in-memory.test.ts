@@ -66,6 +66,7 @@ describe('RegistryClient against InMemoryRegistry', () => {
       groupId: 'orders',
       artifactId: 'user',
       version: '1',
+      artifactType: 'AVRO',
       references: [],
     })
     expect(seen()).toEqual([
@@ -79,6 +80,8 @@ describe('RegistryClient against InMemoryRegistry', () => {
       references: [],
     })
     expect(registry.requests).toHaveLength(2)
+    // One content lookup tells the format too: the reader of any format needs no other request.
+    expect(registry.requests[1]?.query).toEqual({ returnArtifactType: 'true' })
   })
 
   it('finds the same version again with FIND_OR_CREATE_VERSION, adds one with CREATE_VERSION, refuses with FAIL', async () => {

@@ -42,7 +42,7 @@ describe('getSchema (latest version)', () => {
             contentId: 64,
           }),
         },
-        'GET /ids/globalIds/47': { body: SCHEMA },
+        'GET /ids/globalIds/47?returnArtifactType=true': { body: SCHEMA },
       }),
     )
     const schema = await newClient().getSchema('user')
@@ -53,11 +53,12 @@ describe('getSchema (latest version)', () => {
       groupId: 'orders',
       artifactId: 'user',
       version: '3',
+      artifactType: 'AVRO',
       references: [],
     })
     expect(fixture.requests.map((r) => `${r.method} ${r.path}`)).toEqual([
       'GET /groups/orders/artifacts/user/versions/branch=latest',
-      'GET /ids/globalIds/47',
+      'GET /ids/globalIds/47?returnArtifactType=true',
     ])
   })
 
@@ -67,7 +68,7 @@ describe('getSchema (latest version)', () => {
         'GET /groups/a%2Fb%20c/artifacts/x%2Fy%20z%3F%23%25/versions/branch=latest': {
           body: versionMetadata({ groupId: 'a/b c', artifactId: 'x/y z?#%', globalId: 1, contentId: 2 }),
         },
-        'GET /ids/globalIds/1': { body: SCHEMA },
+        'GET /ids/globalIds/1?returnArtifactType=true': { body: SCHEMA },
       }),
     )
     const schema = await newClient({ groupId: 'a/b c' }).getSchema('x/y z?#%')
@@ -81,7 +82,7 @@ describe('getSchema (latest version)', () => {
         'GET /groups/default/artifacts/user/versions/branch=latest': {
           body: versionMetadata({ artifactId: 'user', globalId: 5, contentId: 6 }),
         },
-        'GET /ids/globalIds/5': { body: SCHEMA },
+        'GET /ids/globalIds/5?returnArtifactType=true': { body: SCHEMA },
       }),
     )
     expect((await newClient({ groupId: 'default' }).getSchema('user')).groupId).toBe('default')
@@ -90,7 +91,7 @@ describe('getSchema (latest version)', () => {
   it('makes no content request when the globalId is already cached', async () => {
     fixture.handle(
       routes({
-        'GET /ids/globalIds/47': { body: SCHEMA },
+        'GET /ids/globalIds/47?returnArtifactType=true': { body: SCHEMA },
         'GET /groups/orders/artifacts/user/versions/branch=latest': {
           body: versionMetadata({ groupId: 'orders', artifactId: 'user', globalId: 47, contentId: 64 }),
         },
@@ -100,7 +101,7 @@ describe('getSchema (latest version)', () => {
     await c.getSchemaByGlobalId(47)
     const latest = await c.getSchema('user')
     expect(latest.schema).toBe(SCHEMA)
-    expect(fixture.count('/ids/globalIds/47')).toBe(1)
+    expect(fixture.count('/ids/globalIds/47?returnArtifactType=true')).toBe(1)
     expect(fixture.requests).toHaveLength(2)
     // The lookup by globalId now tells the coordinates learnt from the metadata.
     await expect(c.getSchemaByGlobalId(47)).resolves.toEqual(latest)
@@ -113,7 +114,7 @@ describe('getSchema (latest version)', () => {
         'GET /groups/orders/artifacts/user/versions/branch=latest': {
           body: versionMetadata({ groupId: 'orders', artifactId: 'user', globalId: 47, contentId: 64 }),
         },
-        'GET /ids/globalIds/47': { body: SCHEMA },
+        'GET /ids/globalIds/47?returnArtifactType=true': { body: SCHEMA },
       }),
     )
     const c = newClient()
@@ -131,8 +132,8 @@ describe('getSchema (latest version)', () => {
         'GET /groups/orders/artifacts/user/versions/branch=latest': () => ({
           body: versionMetadata({ groupId: 'orders', artifactId: 'user', globalId, contentId: 64 }),
         }),
-        'GET /ids/globalIds/47': { body: SCHEMA },
-        'GET /ids/globalIds/48': { body: '"string"' },
+        'GET /ids/globalIds/47?returnArtifactType=true': { body: SCHEMA },
+        'GET /ids/globalIds/48?returnArtifactType=true': { body: '"string"' },
       }),
     )
     let now = 1_000
@@ -144,7 +145,7 @@ describe('getSchema (latest version)', () => {
     now = 61_000
     await c.getSchema('user')
     expect(fixture.count(/versions/)).toBe(2)
-    expect(fixture.count('/ids/globalIds/47')).toBe(1)
+    expect(fixture.count('/ids/globalIds/47?returnArtifactType=true')).toBe(1)
     globalId = 48
     now = 200_000
     const newer = await c.getSchema('user')
@@ -152,7 +153,7 @@ describe('getSchema (latest version)', () => {
     // Entries by id never expire.
     now = 10 ** 12
     await c.getSchemaByGlobalId(47)
-    expect(fixture.count('/ids/globalIds/47')).toBe(1)
+    expect(fixture.count('/ids/globalIds/47?returnArtifactType=true')).toBe(1)
   })
 
   it('serves an expired latest version while the registry is down, without waiting, and refreshes it when it is back', async () => {
@@ -162,8 +163,8 @@ describe('getSchema (latest version)', () => {
       'GET /groups/orders/artifacts/user/versions/branch=latest': () => ({
         body: versionMetadata({ groupId: 'orders', artifactId: 'user', globalId, contentId: 64 }),
       }),
-      'GET /ids/globalIds/47': { body: SCHEMA },
-      'GET /ids/globalIds/48': { body: '"string"' },
+      'GET /ids/globalIds/47?returnArtifactType=true': { body: SCHEMA },
+      'GET /ids/globalIds/48?returnArtifactType=true': { body: '"string"' },
     })
     fixture.handle((request, res) =>
       down ? problem(res, 503, 'Down for maintenance') : healthy(request, res),
@@ -197,7 +198,7 @@ describe('getSchema (latest version)', () => {
       'GET /groups/orders/artifacts/user/versions/branch=latest': {
         body: versionMetadata({ groupId: 'orders', artifactId: 'user', globalId: 47, contentId: 64 }),
       },
-      'GET /ids/globalIds/47': { body: SCHEMA },
+      'GET /ids/globalIds/47?returnArtifactType=true': { body: SCHEMA },
     })
     fixture.handle((request, res) =>
       answer === 'gone' ? problem(res, 404, 'No artifact with ID user') : healthy(request, res),
@@ -233,7 +234,9 @@ describe('getSchemaVersion', () => {
             contentId: 10,
           }),
         },
-        'GET /ids/globalIds/9': { body: '{"type":"fixed","name":"Address","size":4}' },
+        'GET /ids/globalIds/9?returnArtifactType=true': {
+          body: '{"type":"fixed","name":"Address","size":4}',
+        },
       }),
     )
     const c = newClient()
@@ -245,6 +248,7 @@ describe('getSchemaVersion', () => {
       groupId: 'common',
       artifactId: 'com.example.Address',
       version: '1.0+b',
+      artifactType: 'AVRO',
       references: [],
     })
     await c.getSchemaVersion('com.example.Address', '1.0+b', { groupId: 'common' })
@@ -257,7 +261,7 @@ describe('getSchemaVersion', () => {
         'GET /groups/orders/artifacts/user/versions/branch=latest': {
           body: versionMetadata({ groupId: 'orders', artifactId: 'user', globalId: 3, contentId: 4 }),
         },
-        'GET /ids/globalIds/3': { body: SCHEMA },
+        'GET /ids/globalIds/3?returnArtifactType=true': { body: SCHEMA },
       }),
     )
     await expect(newClient().getSchemaVersion('user', 'branch=latest')).resolves.toMatchObject({
@@ -280,7 +284,7 @@ describe('getSchemaVersion', () => {
 describe('lookups by identifier', () => {
   it('reads content by globalId and by contentId as text whatever the Content-Type', async () => {
     fixture.handle((request, res) => {
-      if (request.path === '/ids/globalIds/7')
+      if (request.path === '/ids/globalIds/7?returnArtifactType=true')
         reply(res, 200, SCHEMA, { 'content-type': 'application/octet-stream' })
       else if (request.path === '/ids/contentIds/8') reply(res, 200, SCHEMA, { 'content-type': 'text/plain' })
       else problem(res, 404, 'nope')
@@ -288,7 +292,10 @@ describe('lookups by identifier', () => {
     const c = newClient()
     await expect(c.getSchemaByGlobalId(7)).resolves.toEqual({ schema: SCHEMA, globalId: 7, references: [] })
     await expect(c.getSchemaByContentId(8)).resolves.toEqual({ schema: SCHEMA, contentId: 8, references: [] })
-    expect(fixture.requests.map((r) => r.path)).toEqual(['/ids/globalIds/7', '/ids/contentIds/8'])
+    expect(fixture.requests.map((r) => r.path)).toEqual([
+      '/ids/globalIds/7?returnArtifactType=true',
+      '/ids/contentIds/8',
+    ])
   })
 
   it('makes exactly one request for 1000 concurrent lookups of one globalId', async () => {
@@ -314,14 +321,17 @@ describe('lookups by identifier', () => {
 
   it('does not hold up one key behind a slow one', async () => {
     fixture.handle(async (request, res) => {
-      if (request.path === '/ids/globalIds/1') await fixture.hang()
+      if (request.path === '/ids/globalIds/1?returnArtifactType=true') await fixture.hang()
       reply(res, 200, SCHEMA)
     })
     const c = newClient()
     const slow = c.getSchemaByGlobalId(1)
     slow.catch(() => undefined)
     await expect(c.getSchemaByGlobalId(2)).resolves.toEqual({ schema: SCHEMA, globalId: 2, references: [] })
-    expect(fixture.requests.map((r) => r.path).sort()).toEqual(['/ids/globalIds/1', '/ids/globalIds/2'])
+    expect(fixture.requests.map((r) => r.path).sort()).toEqual([
+      '/ids/globalIds/1?returnArtifactType=true',
+      '/ids/globalIds/2?returnArtifactType=true',
+    ])
   })
 
   it('is a true LRU: with cacheMaxSize 2, A B A C evicts B and keeps A', async () => {
@@ -329,15 +339,15 @@ describe('lookups by identifier', () => {
     const c = newClient({ cacheMaxSize: 2 })
     for (const id of [1, 2, 1, 3]) await c.getSchemaByGlobalId(id)
     expect(fixture.requests.map((r) => r.path)).toEqual([
-      '/ids/globalIds/1',
-      '/ids/globalIds/2',
-      '/ids/globalIds/3',
+      '/ids/globalIds/1?returnArtifactType=true',
+      '/ids/globalIds/2?returnArtifactType=true',
+      '/ids/globalIds/3?returnArtifactType=true',
     ])
     await c.getSchemaByGlobalId(1)
     expect(fixture.requests).toHaveLength(3)
     await c.getSchemaByGlobalId(2)
     expect(fixture.requests).toHaveLength(4)
-    expect(fixture.requests[3]?.path).toBe('/ids/globalIds/2')
+    expect(fixture.requests[3]?.path).toBe('/ids/globalIds/2?returnArtifactType=true')
   })
 
   it('peekSchemaById answers from the cache only and promotes the entry', async () => {
@@ -392,13 +402,13 @@ describe('identifiers are exact', () => {
             contentId: '9223372036854775807',
           }),
         },
-        'GET /ids/globalIds/9007199254740993': { body: SCHEMA },
+        'GET /ids/globalIds/9007199254740993?returnArtifactType=true': { body: SCHEMA },
       }),
     )
     const schema = await newClient().getSchema('big')
     expect(schema.globalId).toBe(9007199254740993n)
     expect(schema.contentId).toBe(9223372036854775807n)
-    expect(fixture.requests[1]?.path).toBe('/ids/globalIds/9007199254740993')
+    expect(fixture.requests[1]?.path).toBe('/ids/globalIds/9007199254740993?returnArtifactType=true')
   })
 
   it('refuses globalId 9223372036854775808 in metadata with a RangeError naming globalId', async () => {
@@ -535,6 +545,7 @@ describe('registerSchema', () => {
       groupId: 'orders',
       artifactId: 'user',
       version: '1',
+      artifactType: 'AVRO',
       references: [],
     })
   })

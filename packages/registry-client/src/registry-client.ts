@@ -57,6 +57,14 @@ import type {
   SchemaVersionOptions,
 } from './types.js'
 
+/**
+ * What the contentId cache holds of a version: its text and references, as a lookup by contentId would answer (no
+ * coordinates and no artifact type: one content may be shared by versions of several artifacts).
+ */
+function contentIdCopy(schema: RegisteredSchema, contentId: SchemaId): RegisteredSchema {
+  return { schema: schema.schema, contentId, references: [...schema.references] }
+}
+
 function freezeSchema(schema: RegisteredSchema): RegisteredSchema {
   Object.freeze(schema.references)
   return Object.freeze(schema)
@@ -332,6 +340,7 @@ export class RegistryClient {
       if (!(error instanceof UnusableAnswer)) throw error
       throw registrationUnusable(this.#place, answer, groupId, artifactId, error.message)
     }
+    facts.artifactType ??= artifactType
     const registered = this.#registered(
       registration.content,
       facts,
@@ -439,6 +448,8 @@ export class RegistryClient {
       throw unusableLookup(this.#place, `the content of ${idType} ${idKey(id)} is empty`)
     // The content answer carries no references: the array is empty (the references lookups tell them).
     const schema: RegisteredSchema = { schema: answer.text, [idType]: id, references: [] }
+    const artifactType = answer.headers.get('x-registry-artifacttype')
+    if (artifactType !== null && artifactType !== '') schema.artifactType = artifactType
     // Ids and coordinates in response headers, where a registry sends them (e.g. for deprecated versions).
     const otherType: IdType = idType === 'globalId' ? 'contentId' : 'globalId'
     const other = idFromHeaders(answer.headers, otherType)
@@ -513,14 +524,7 @@ export class RegistryClient {
     const schema = this.#registered(byGlobalId.schema, facts, groupId, artifactId, byGlobalId.references)
     this.#byGlobalId.set(idKey(facts.globalId), schema)
     if (this.#byContentId.get(idKey(facts.contentId)) === undefined) {
-      this.#byContentId.set(
-        idKey(facts.contentId),
-        freezeSchema({
-          schema: schema.schema,
-          contentId: facts.contentId,
-          references: [...schema.references],
-        }),
-      )
+      this.#byContentId.set(idKey(facts.contentId), freezeSchema(contentIdCopy(schema, facts.contentId)))
     }
     return schema
   }
@@ -542,6 +546,7 @@ export class RegistryClient {
       references: references === undefined ? [] : [...references],
     }
     if (facts.version !== undefined) schema.version = facts.version
+    if (facts.artifactType !== undefined) schema.artifactType = facts.artifactType
     return freezeSchema(schema)
   }
 
@@ -554,10 +559,7 @@ export class RegistryClient {
   ): void {
     const references = registered.references
     this.#byGlobalId.set(idKey(facts.globalId), registered)
-    this.#byContentId.set(
-      idKey(facts.contentId),
-      freezeSchema({ schema: registered.schema, contentId: facts.contentId, references: [...references] }),
-    )
+    this.#byContentId.set(idKey(facts.contentId), freezeSchema(contentIdCopy(registered, facts.contentId)))
     this.#referencesByGlobalId.set(idKey(facts.globalId), Object.freeze([...references]))
     this.#referencesByContentId.set(idKey(facts.contentId), Object.freeze([...references]))
     if (facts.version !== undefined)

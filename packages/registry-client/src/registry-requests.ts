@@ -59,8 +59,12 @@ export function versionMetadataRequest(
 
 /** `GET /ids/{globalIds|contentIds}/{id}`: the content. */
 export function contentRequest(idType: IdType, id: SchemaId): RegistryRequest {
+  // By globalId, `returnArtifactType=true` (Apicurio 3.0.4 and newer; older versions ignore it) adds
+  // `X-Registry-ArtifactType`, so that one lookup tells a reader of any format which format the schema is. A
+  // contentId has no such parameter: one content may be shared by versions of several artifacts.
+  const query = idType === 'globalId' ? '?returnArtifactType=true' : ''
   return get(
-    `/ids/${ID_SEGMENT[idType]}/${String(id)}`,
+    `/ids/${ID_SEGMENT[idType]}/${String(id)}${query}`,
     idFacts(idType, id, `/ids/${ID_SEGMENT[idType]}/{${idType}}`),
   )
 }

@@ -23,6 +23,13 @@ export interface RegisteredSchema {
   artifactId?: string
   version?: string
   /**
+   * The artifact type: `AVRO`, `JSON` (JSON Schema), `PROTOBUF`, or another type the registry holds. Lookups by
+   * globalId ask for it (Apicurio Registry 3.0.4 and newer tell it); registrations and version lookups read it from
+   * the answer. Absent when the registry did not say, and from lookups by contentId (a content may be shared by
+   * versions of several artifacts, so the registry names no type for it).
+   */
+  artifactType?: string
+  /**
    * The artifact references of this version as far as the answers read tell them; always an array. A registration
    * fills it with the references it registered. Lookups read the content (and version metadata), which do not list
    * references, so theirs is empty unless the version was cached from a registration: an empty array means "none

@@ -6,8 +6,9 @@ import type { TestProject } from 'vitest/node'
 import { freePort, logTail, runTool, sleep, stopProcess } from './processes.js'
 
 // Global setup of the integration stage: a real Apicurio Registry 3 from Maven Central, run on 127.0.0.1 and handed
-// to the tests as `inject('registryUrl')` (`http://127.0.0.1:<port>/apis/registry/v3`). With REGISTRY_URL set, that
-// registry is used instead and nothing is started.
+// to the tests as `inject('registryUrl')` (`http://127.0.0.1:<port>/apis/registry/v3`). With X_SERDE_TEST_REGISTRY_URL set,
+// that registry is used instead and nothing is started (REGISTRY_URL, which a developer may have exported for the CLI
+// or the demo, is never read here: the suites write test artifacts into the registry they use).
 //
 // 3.3.3 (`io.apicurio:apicurio-registry-app:3.3.3:tar.gz:all`, a Quarkus fast-jar, `quarkus-run.jar` at the root)
 // needs a JDK 21 or newer: JAVA_HOME if it is one, else the newest under /usr/lib/jvm. Without one, 3.0.9
@@ -29,9 +30,13 @@ const JVM_FLAGS = ['-Xmx512m', '-XX:+UseSerialGC', '-XX:TieredStopAtLevel=1', '-
 
 export default async function setup(project: TestProject): Promise<(() => Promise<void>) | undefined> {
   // biome-ignore lint/suspicious/noUndeclaredEnvVars: read by vitest's global setup, which runs outside any turbo task
-  const external = process.env.REGISTRY_URL
+  const external = process.env.X_SERDE_TEST_REGISTRY_URL
   if (external) {
-    project.provide('registryUrl', external.replace(/\/+$/, ''))
+    const url = external.replace(/\/+$/, '')
+    console.log(
+      `apicurio: using the registry at ${redactUserinfo(url)} (X_SERDE_TEST_REGISTRY_URL); starting none`,
+    )
+    project.provide('registryUrl', url)
     return undefined
   }
   const started = Date.now()
@@ -189,4 +194,9 @@ async function waitUntilReady(registry: ChildProcess, url: string): Promise<void
   throw new Error(
     `apicurio: ${url} was not ready after ${READY_TIMEOUT_MS / 1000} s (last: ${lastError})\n${logTail(logFile)}`,
   )
+}
+
+/** The URL without a password in its userinfo, for the log. */
+function redactUserinfo(url: string): string {
+  return url.replace(/\/\/([^/@:]*):[^/@]*@/, '//$1:***@')
 }

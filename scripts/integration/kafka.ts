@@ -17,8 +17,9 @@ import type { TestProject } from 'vitest/node'
 import { freePort, logTail, runTool, sleep, stopProcess } from './processes.js'
 
 // Global setup of the integration stage: a real Kafka broker (3.9, KRaft, one node acting as broker and controller)
-// run from Maven Central jars on 127.0.0.1, handed to the tests as `inject('kafkaBrokers')`. With KAFKA_BROKERS set,
-// that broker is used instead and nothing is started.
+// run from Maven Central jars on 127.0.0.1, handed to the tests as `inject('kafkaBrokers')`. With X_SERDE_TEST_KAFKA_BROKERS
+// set, that broker is used instead and nothing is started (KAFKA_BROKERS, which the kafka example reads, is never read
+// here).
 
 const here = dirname(fileURLToPath(import.meta.url))
 const repo = resolve(here, '../..')
@@ -53,8 +54,9 @@ const JVM_FLAGS = ['-Xmx512m', '-XX:+UseSerialGC', '-XX:TieredStopAtLevel=1', '-
 
 export default async function setup(project: TestProject): Promise<(() => Promise<void>) | undefined> {
   // biome-ignore lint/suspicious/noUndeclaredEnvVars: read by vitest's global setup, which runs outside any turbo task
-  const external = process.env.KAFKA_BROKERS
+  const external = process.env.X_SERDE_TEST_KAFKA_BROKERS
   if (external) {
+    console.log(`kafka: using the broker at ${external} (X_SERDE_TEST_KAFKA_BROKERS); starting none`)
     project.provide('kafkaBrokers', external)
     return undefined
   }

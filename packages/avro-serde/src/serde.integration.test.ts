@@ -8,11 +8,11 @@ import { AvroDeserializer } from './avro-deserializer.js'
 import { AvroSerializer } from './avro-serializer.js'
 import { TopicIdStrategy } from './index.js'
 
-// The serde against a real Apicurio Registry 3 (integration stage: `inject('registryUrl')`, or REGISTRY_URL). All
+// The serde against a real Apicurio Registry 3 (integration stage: `inject('registryUrl')`, or X_SERDE_TEST_REGISTRY_URL). All
 // artifacts live in a group unique to the run, so the suite also passes against a long-lived registry; ids are taken
 // from the registry's answers, never assumed.
 
-const url = (inject('registryUrl') ?? process.env.REGISTRY_URL ?? '').replace(/\/+$/, '')
+const url = (inject('registryUrl') ?? process.env.X_SERDE_TEST_REGISTRY_URL ?? '').replace(/\/+$/, '')
 const group = `serde-${Date.now().toString(36)}-${randomBytes(3).toString('hex')}`
 const ctx = new SerializationContext('users')
 const clients: RegistryClient[] = []

@@ -7,12 +7,12 @@ import { RegistryClient } from './index.js'
 
 // The contract between this package and Apicurio Registry 3: one suite, run against InMemoryRegistry in the unit
 // stage and against a real Apicurio Registry in the integration stage (the registry the integration global setup
-// starts, `inject('registryUrl')`, or the one REGISTRY_URL names). Whatever differs is a bug in InMemoryRegistry.
+// starts, `inject('registryUrl')`, or the one X_SERDE_TEST_REGISTRY_URL names). Whatever differs is a bug in InMemoryRegistry.
 //
 // It must pass against a long-lived registry too: everything lives in a group (and artifact ids) unique to the run,
 // and ids are compared with each other, never with fixed numbers.
 
-const target = inject('registryUrl') ?? process.env.REGISTRY_URL
+const target = inject('registryUrl') ?? process.env.X_SERDE_TEST_REGISTRY_URL
 const run = `${Date.now().toString(36)}-${randomBytes(3).toString('hex')}`
 const group = `contract-${run}`
 

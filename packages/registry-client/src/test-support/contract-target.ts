@@ -22,12 +22,12 @@ export interface ContractTarget {
 
 /**
  * The registry a contract suite runs against: the real Apicurio the integration stage started (`inject('registryUrl')`,
- * or `REGISTRY_URL`), else an InMemoryRegistry started for the file. Call at the top of a test file: it registers
+ * or `X_SERDE_TEST_REGISTRY_URL`; never `REGISTRY_URL`, which a developer may have set for the CLI or the demo), else an InMemoryRegistry started for the file. Call at the top of a test file: it registers
  * the hooks that start and stop it. Everything the suite creates lives in a group unique to the run, so it passes
  * against a long-lived registry too.
  */
 export function contractTarget(): ContractTarget {
-  const external = inject('registryUrl') ?? process.env.REGISTRY_URL
+  const external = inject('registryUrl') ?? process.env.X_SERDE_TEST_REGISTRY_URL
   const run = `${Date.now().toString(36)}-${randomBytes(3).toString('hex')}`
   let local: InMemoryRegistry | undefined
   const target = { url: '', group: `contract-${run}`, run, real: external !== undefined }

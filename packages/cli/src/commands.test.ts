@@ -256,6 +256,60 @@ describe('check', () => {
   })
 })
 
+describe('check against a rule the registry cannot evaluate', () => {
+  it("quotes the registry's own report and exits 1 (refused), not 3 (unreachable)", async () => {
+    const schema = { type: 'object', properties: { cents: { type: 'integer' } } }
+    writeFileSync(join(folder.path, 'payment.json'), JSON.stringify(schema))
+    const registered = await cli(['register', 'payment.json', '--artifact', 'payments-value'], {
+      cwd: folder.path,
+      env,
+    })
+    expect(registered.code).toBe(0)
+    await fetch(`${registry.url}/groups/default/artifacts/payments-value/rules`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ ruleType: 'COMPATIBILITY', config: 'BACKWARD' }),
+    })
+    const checked = await cli(['check', 'payment.json', '--artifact', 'payments-value'], {
+      cwd: folder.path,
+      env,
+    })
+    // InMemoryRegistry, like Apicurio's JSON Schema checker on a 2020-12 schema, answers a 500 with its reason.
+    expect(checked).toEqual({
+      code: 1,
+      stdout:
+        'refused  payment.json → default/payments-value: UnsupportedOperationException: InMemoryRegistry checks COMPATIBILITY rules of AVRO artifacts only, not JSON: test this against a real Apicurio Registry\n',
+      stderr: 'x-serde: 1 of 1 schemas would be refused\n',
+    })
+  })
+})
+
+describe('a registry that refuses with a report of its own', () => {
+  it('is quoted and exits 1; a 503 from an outage still means unreachable (exit 3)', async () => {
+    const refused = registry.inject({
+      path: /\/groups\/default\/artifacts\/orders-value\/versions\//,
+      status: 500,
+      body: { title: 'Internal error', detail: 'IllegalStateException: storage is read-only', status: 500 },
+    })
+    const pulled = await cli(
+      ['pull', '--artifact', 'orders-value', '--out-dir', 'refused', '--lockfile', 'refused.lock.json'],
+      { cwd: folder.path, env },
+    )
+    refused.remove()
+    expect([pulled.code, pulled.stderr]).toEqual([
+      1,
+      `pulling default/orders-value (1/1)\nx-serde: The registry at ${registry.url} refused GET /groups/default/artifacts/orders-value/versions/branch=latest (HTTP 500): Internal error: IllegalStateException: storage is read-only\n`,
+    ])
+    const outage = registry.inject({ path: /\/groups\//, status: 503 })
+    const down = await cli(
+      ['pull', '--artifact', 'orders-value', '--out-dir', 'refused', '--lockfile', 'refused.lock.json'],
+      { cwd: folder.path, env },
+    )
+    outage.remove()
+    expect(down.code).toBe(3)
+  })
+})
+
 describe('exit codes and errors', () => {
   it('0 for help with an example, 2 for usage errors, 3 for an unreachable registry; never a secret', async () => {
     const help = await cli(['check', '--help'], { cwd: folder.path, env })

@@ -3,7 +3,7 @@ import { IdpAuth } from '@x/idp-auth'
 import { RegistryClient } from '@x/registry-client'
 import type { Config } from './config.js'
 import type { Io } from './io.js'
-import { UsageError } from './usage-error.js'
+import { RegistryRefused, UsageError } from './usage-error.js'
 
 /** The options every command that talks to a registry takes. */
 export interface ConnectionFlags {
@@ -88,8 +88,19 @@ export class Connection implements AsyncDisposable {
     return redactUrl(this.#url)
   }
 
-  /** A request the client has no method for (search, dry runs), with the same credentials. */
-  async rest(method: 'GET' | 'POST', path: string, body?: unknown): Promise<RestAnswer> {
+  /**
+   * A request the client has no method for (search, dry runs), with the same credentials. An answer of 500 that is
+   * the registry's own problem report (JSON with a `title` or `detail`, as Apicurio answers a rule it cannot
+   * evaluate) means the registry was reached and refused: it is returned to a caller that passes
+   * `{ problems: true }`, else thrown as a {@link RegistryRefused} quoting it (exit 1). Any other 5xx (a gateway, an
+   * outage), 401 and 403 are `RegistryConnectionError` (exit 3).
+   */
+  async rest(
+    method: 'GET' | 'POST',
+    path: string,
+    body?: unknown,
+    options: { problems?: boolean } = {},
+  ): Promise<RestAnswer> {
     const headers: Record<string, string> = { Accept: 'application/json' }
     if (body !== undefined) headers['Content-Type'] = 'application/json'
     if (this.#basic !== undefined) headers.Authorization = this.#basic
@@ -109,6 +120,15 @@ export class Connection implements AsyncDisposable {
       })
     }
     const text = await response.text()
+    // A 500 with the registry's own report: it was reached and refused. 502/503/504 mean it was not (a gateway, an
+    // outage), whatever the body says.
+    const problem = response.status === 500 ? problemOf(text) : undefined
+    if (problem !== undefined) {
+      if (options.problems) return { status: response.status, text }
+      throw new RegistryRefused(
+        `The registry at ${this.displayUrl} refused ${method} ${path.replace(/\?.*/, '')} (HTTP ${response.status}): ${problem}`,
+      )
+    }
     if (response.status >= 500 || response.status === 401 || response.status === 403) {
       throw new RegistryConnectionError(
         `The registry at ${this.displayUrl} answered HTTP ${response.status} to ${method} ${path.replace(/\?.*/, '')}`,
@@ -159,4 +179,24 @@ export function connect(flags: ConnectionFlags, config: Config, io: Io): Connect
     },
     io,
   )
+}
+
+/**
+ * The registry's own problem report in an answer (`title`, and `detail` where it says more), or `undefined` when the
+ * body is not one (a proxy's error page, an empty body).
+ */
+export function problemOf(text: string): string | undefined {
+  let body: unknown
+  try {
+    body = JSON.parse(text)
+  } catch {
+    return undefined
+  }
+  if (typeof body !== 'object' || body === null) return undefined
+  const { title, detail } = body as { title?: unknown; detail?: unknown }
+  const parts = [title, detail].filter((part): part is string => typeof part === 'string' && part !== '')
+  if (parts.length === 0) return undefined
+  return parts[0] === parts[1] || (parts.length === 2 && parts[1]!.includes(parts[0]!))
+    ? parts.at(-1)
+    : parts.join(': ')
 }

@@ -7,3 +7,8 @@ export class UsageError extends Error {
 export class CheckFailed extends Error {
   override name = 'CheckFailed'
 }
+
+/** The registry was reached and refused a request with a problem report of its own: exit code 1, the report quoted. */
+export class RegistryRefused extends Error {
+  override name = 'RegistryRefused'
+}

@@ -1,5 +1,5 @@
 import type { Config } from '../config.js'
-import { type ConnectionFlags, connect } from '../connection.js'
+import { type ConnectionFlags, connect, problemOf } from '../connection.js'
 import type { Io } from '../io.js'
 import { CheckFailed } from '../usage-error.js'
 import { schemaFiles } from './register.js'
@@ -39,15 +39,21 @@ export async function check(
       'POST',
       `${base}/${encodeURIComponent(file.artifactId)}/versions?dryRun=true`,
       { content },
+      { problems: true },
     )
     let created = false
     if (answer.status === 404) {
       created = true
-      answer = await connection.rest('POST', `${base}?dryRun=true`, {
-        artifactId: file.artifactId,
-        artifactType: file.artifactType,
-        firstVersion: { content },
-      })
+      answer = await connection.rest(
+        'POST',
+        `${base}?dryRun=true`,
+        {
+          artifactId: file.artifactId,
+          artifactType: file.artifactType,
+          firstVersion: { content },
+        },
+        { problems: true },
+      )
     }
     const target = `${file.groupId}/${file.artifactId}`
     if (answer.status === 200) {
@@ -66,7 +72,9 @@ export async function check(
     } catch {
       problem = { title: answer.text.slice(0, 200) }
     }
-    io.stdout(`refused  ${file.path} → ${target}: ${problem.title ?? `HTTP ${answer.status}`}\n`)
+    // A rule the registry could not evaluate (a 500 with its problem report) is a refusal too, its detail quoted.
+    const said = answer.status === 500 ? problemOf(answer.text) : problem.title
+    io.stdout(`refused  ${file.path} → ${target}: ${said ?? `HTTP ${answer.status}`}\n`)
     for (const cause of problem.causes ?? []) {
       io.stdout(`         - ${cause.description}${cause.context ? ` at ${cause.context}` : ''}\n`)
     }

@@ -159,6 +159,46 @@ describe('inspect', () => {
     }
   })
 
+  it('falls back to the id lookup where /search/versions lists nothing: the format from its answer or the text', async () => {
+    const object = { type: 'object', properties: { n: { type: 'integer' } } }
+    const byContent = new JsonSchemaSerializer(admin, 'unlisted-value', {
+      autoRegister: true,
+      schema: object,
+      useId: 'contentId',
+    })
+    const contentFrame = Buffer.from(await byContent.serialize({ n: 1 }, ctx))
+    // `{"type":"string"}` reads as Avro and as JSON Schema: only the registry can say which.
+    const text = new JsonSchemaSerializer(admin, 'unlisted-text', {
+      autoRegister: true,
+      schema: { type: 'string' },
+    })
+    const textFrame = Buffer.from(await text.serialize('hi', ctx))
+    const textByContent = new JsonSchemaSerializer(admin, 'unlisted-text', { useId: 'contentId' })
+    const textContentFrame = Buffer.from(await textByContent.serialize('hi', ctx))
+    const empty = registry.inject({
+      path: '/search/versions',
+      status: 200,
+      body: { count: 0, versions: [] },
+      times: 3,
+    })
+    const run = (frame: Buffer, ...flags: string[]) =>
+      cli(['inspect', frame.toString('hex'), ...flags], { cwd: folder.path, env })
+    const fromText = await run(contentFrame, '--use-id', 'contentId')
+    const fromLookup = await run(textFrame)
+    const ambiguous = await run(textContentFrame, '--use-id', 'contentId')
+    empty.remove()
+    expect([fromText.code, fromText.stderr]).toEqual([0, ''])
+    expect(fromText.stdout).toContain('artifact: (the registry names none for this id)\nformat:   JSON\n')
+    expect(fromText.stdout).toContain('"n": 1')
+    expect([fromLookup.code, fromLookup.stderr]).toEqual([0, ''])
+    expect(fromLookup.stdout).toContain('format:   JSON\nvalue:    "hi"\n')
+    expect(ambiguous).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: `x-serde: The registry does not say which format contentId ${textContentFrame.readUInt32BE(1)} is, and its text does not tell (it reads as Avro and as JSON Schema, or as neither): inspect the message by its globalId\n`,
+    })
+  })
+
   it('refuses input that is not a frame with a usage error (exit 2) naming what came', async () => {
     const run = await cli(['inspect', '0102'], { cwd: folder.path, env })
     expect(run.code).toBe(2)
@@ -166,7 +206,10 @@ describe('inspect', () => {
       'x-serde: Not an Apicurio frame (2 bytes, expected 0x00 and a 4-byte id): for a bare payload, pass its id with --headers apicurio.value.globalId=<id>\n',
     )
     const unknown = await cli(['inspect', '00000f423f02'], { cwd: folder.path, env })
-    expect([unknown.code, unknown.stderr]).toEqual([1, 'x-serde: Schema not found: globalId 999999\n'])
+    expect([unknown.code, unknown.stderr]).toEqual([
+      1,
+      `x-serde: Schema not found: globalId 999999 (the registry at ${registry.url} answered HTTP 404 (No version with global ID '999999' found.))\n`,
+    ])
   })
 })
 

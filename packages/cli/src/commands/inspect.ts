@@ -1,7 +1,6 @@
 import { readFile } from 'node:fs/promises'
 import { resolve } from 'node:path'
 import { AvroDeserializer } from '@x/avro-serde'
-import { SchemaNotFoundError } from '@x/errors'
 import { JsonSchemaDeserializer } from '@x/jsonschema-serde'
 import { ProtobufDeserializer } from '@x/protobuf-serde'
 import { type IdType, isIdType, SerializationContext } from '@x/wire-format'
@@ -9,6 +8,7 @@ import { Connection, type ConnectionFlags } from '../connection.js'
 import type { Io } from '../io.js'
 import { toJsonText } from '../json-output.js'
 import { UsageError } from '../usage-error.js'
+import { formatOfContent } from './content-format.js'
 
 export interface InspectFlags extends ConnectionFlags {
   headers?: string[]
@@ -77,10 +77,7 @@ export async function inspect(input: string | undefined, flags: InspectFlags, io
     version: v.version,
     artifactType: v.artifactType,
   }))
-  const artifactType = found.versions[0]?.artifactType
-  if (artifactType === undefined) {
-    throw new SchemaNotFoundError(undefined, { idType: found.idType, idValue: BigInt(found.id) })
-  }
+  const artifactType = found.versions[0]?.artifactType ?? (await typeFromIdLookup(connection, found))
   const framing = flags.framing ?? 'apicurio'
   if (framing !== 'apicurio' && framing !== 'confluent') {
     throw new UsageError(`--framing must be apicurio or confluent, got ${framing}`)
@@ -117,7 +114,10 @@ export async function inspect(input: string | undefined, flags: InspectFlags, io
     )
     return
   }
-  const artifacts = found.versions.map((v) => `${v.groupId}/${v.artifactId} version ${v.version}`).join(', ')
+  const artifacts =
+    found.versions.length === 0
+      ? '(the registry names none for this id)'
+      : found.versions.map((v) => `${v.groupId}/${v.artifactId} version ${v.version}`).join(', ')
   io.stdout(
     [
       `framing:  ${found.framing === 'framed' ? 'framed (0x00 + 4-byte id)' : `headers mode (apicurio.${found.field}.${found.idType})`}`,
@@ -128,6 +128,34 @@ export async function inspect(input: string | undefined, flags: InspectFlags, io
       '',
     ].join('\n'),
   )
+}
+
+/**
+ * When `/search/versions` lists nothing for the id (a registry that does not index it, or an older one): the id's
+ * own lookup, whose answer names the artifact type by globalId, and else the schema's text tells the format. The
+ * lookup is cached by the client, so the deserializer asks nothing more. Names the artifact where the answer did.
+ */
+async function typeFromIdLookup(connection: Connection, found: Found): Promise<string> {
+  const id = BigInt(found.id)
+  const registered =
+    found.idType === 'globalId'
+      ? await connection.client.getSchemaByGlobalId(id)
+      : await connection.client.getSchemaByContentId(id)
+  const type = registered.artifactType ?? formatOfContent(registered.schema)
+  if (type === undefined) {
+    throw new UsageError(
+      `The registry does not say which format ${found.idType} ${found.id} is, and its text does not tell (it reads as Avro and as JSON Schema, or as neither): inspect the message by its globalId`,
+    )
+  }
+  if (registered.artifactId !== undefined && registered.version !== undefined) {
+    found.versions.push({
+      groupId: registered.groupId ?? 'default',
+      artifactId: registered.artifactId,
+      version: registered.version,
+      artifactType: type,
+    })
+  }
+  return type
 }
 
 /** The message: hex, base64, `@file` (raw bytes) or `-` (stdin: hex or base64 text, else raw bytes). */

@@ -7,6 +7,7 @@ const JOBS: { title: string; cases: [string, string][] }[] = [
     cases: [
       ['ours', 'ours.serialize'],
       ['kafkajs-SR', 'kafkajs.serialize'],
+      ['kafkajs-SR 4.x', 'kafkajs4.serialize'],
       ['Confluent', 'confluent.serialize'],
     ],
   },
@@ -15,6 +16,7 @@ const JOBS: { title: string; cases: [string, string][] }[] = [
     cases: [
       ['ours', 'ours.deserialize'],
       ['kafkajs-SR', 'kafkajs.deserialize'],
+      ['kafkajs-SR 4.x', 'kafkajs4.deserialize'],
       ['Confluent', 'confluent.deserialize'],
     ],
   },
@@ -23,6 +25,7 @@ const JOBS: { title: string; cases: [string, string][] }[] = [
     cases: [
       ['ours', 'ours.json.serialize'],
       ['kafkajs-SR', 'kafkajs.json.serialize'],
+      ['kafkajs-SR 4.x', 'kafkajs4.json.serialize'],
       ['Confluent', 'confluent.json.serialize'],
     ],
   },
@@ -31,6 +34,7 @@ const JOBS: { title: string; cases: [string, string][] }[] = [
     cases: [
       ['ours', 'ours.json.deserialize'],
       ['kafkajs-SR', 'kafkajs.json.deserialize'],
+      ['kafkajs-SR 4.x', 'kafkajs4.json.deserialize'],
       ['Confluent', 'confluent.json.deserialize'],
     ],
   },
@@ -50,9 +54,18 @@ const JOBS: { title: string; cases: [string, string][] }[] = [
   },
 ]
 
-const COLORS: Record<string, string> = { ours: '#2f6fdb', 'kafkajs-SR': '#8a8a8a', Confluent: '#c9a227' }
+const COLORS: Record<string, string> = {
+  ours: '#2f6fdb',
+  'kafkajs-SR': '#8a8a8a',
+  'kafkajs-SR 4.x': '#b4b4b4',
+  Confluent: '#c9a227',
+}
 
-/** A horizontal bar chart (log scale, ops/s) of ours against the peers per job, as SVG text. */
+/**
+ * A horizontal bar chart of ours against the peers per job, as SVG text. Each job has its own linear scale (its
+ * fastest library fills the width), so a bar twice as long is twice as fast; each peer's bar says how many times
+ * faster ours is.
+ */
 export function renderChart(rows: readonly Row[], subtitle: string): string {
   const byName = new Map(rows.map((row) => [row.def.name, row.opsPerSec]))
   const width = 760
@@ -61,44 +74,38 @@ export function renderChart(rows: readonly Row[], subtitle: string): string {
   const gap = 4
   const groupGap = 18
   const top = 58
-  const max = Math.max(...rows.map((row) => row.opsPerSec), 10)
-  const min = 1_000
-  const x = (ops: number) =>
-    left +
-    ((Math.log10(Math.max(ops, min)) - Math.log10(min)) / (Math.log10(max * 1.5) - Math.log10(min))) *
-      (width - left - 90)
+  const span = width - left - 190
   const parts: string[] = []
   let y = top
   for (const job of JOBS) {
-    parts.push(`<text x="10" y="${y + barHeight + 4}" font-weight="bold">${job.title}</text>`)
-    for (const [library, name] of job.cases) {
+    const present = job.cases.flatMap(([library, name]) => {
       const ops = byName.get(name)
-      if (ops === undefined) continue
-      const end = x(ops)
+      return ops === undefined ? [] : [{ library, ops }]
+    })
+    if (present.length === 0) continue
+    const fastest = Math.max(...present.map((bar) => bar.ops))
+    const ours = present.find((bar) => bar.library === 'ours')?.ops
+    parts.push(`<text x="10" y="${y + barHeight + 4}" font-weight="bold">${job.title}</text>`)
+    for (const { library, ops } of present) {
+      const end = left + (ops / fastest) * span
+      const ratio =
+        library === 'ours' || ours === undefined ? '' : ` (ours ${(ours / ops).toFixed(2)}× faster)`
       parts.push(
         `<text x="${left - 8}" y="${y + 12}" text-anchor="end">${library}</text>`,
         `<rect x="${left}" y="${y}" width="${Math.max(1, end - left).toFixed(1)}" height="${barHeight}" fill="${COLORS[library]}"/>`,
-        `<text x="${(end + 6).toFixed(1)}" y="${y + 12}">${Math.round(ops).toLocaleString('en-US')}/s</text>`,
+        `<text x="${(end + 6).toFixed(1)}" y="${y + 12}">${Math.round(ops).toLocaleString('en-US')}/s${ratio}</text>`,
       )
       y += barHeight + gap
     }
     y += groupGap
   }
   const height = y + 10
-  const ticks = [1e3, 1e4, 1e5, 1e6].filter((t) => t <= max * 1.5)
-  const axis = ticks
-    .map(
-      (t) =>
-        `<line x1="${x(t).toFixed(1)}" y1="${top - 6}" x2="${x(t).toFixed(1)}" y2="${height - 10}" stroke="#ddd"/><text x="${x(t).toFixed(1)}" y="${top - 10}" text-anchor="middle" fill="#666">${t.toLocaleString('en-US')}</text>`,
-    )
-    .join('')
   return [
     `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" font-family="sans-serif" font-size="12" role="img">`,
     '<title>@x/serde against @kafkajs/confluent-schema-registry and @confluentinc/schemaregistry, ops/s</title>',
     '<rect width="100%" height="100%" fill="white"/>',
-    `<text x="10" y="20" font-size="15" font-weight="bold">@x/serde against the serdes users pick instead (ops/s, log scale, warm)</text>`,
+    `<text x="10" y="20" font-size="15" font-weight="bold">@x/serde against the serdes users pick instead (ops/s, warm; linear, one scale per job)</text>`,
     `<text x="10" y="36" fill="#666">${subtitle}</text>`,
-    axis,
     ...parts,
     '</svg>',
     '',

@@ -1,8 +1,8 @@
-import { readFileSync, writeFileSync } from 'node:fs'
-import { join } from 'node:path'
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { dirname, join } from 'node:path'
 import { AvroSerializer } from '@x/avro-serde'
 import { JsonSchemaSerializer } from '@x/jsonschema-serde'
-import { ProtobufSerializer } from '@x/protobuf-serde'
+import { ProtobufDeserializer, ProtobufSerializer } from '@x/protobuf-serde'
 import { RegistryClient } from '@x/registry-client'
 import { InMemoryRegistry } from '@x/registry-testing'
 import { SerializationContext } from '@x/wire-format'
@@ -264,6 +264,77 @@ describe('pull', () => {
     expect(moved.stdout).toMatch(
       /^moved: {2}default\/orders-value version 1 \(globalId 40\) → version 2 \(globalId \d+\)\n$/,
     )
+  })
+})
+
+describe('register with files that use each other', () => {
+  it('registers what a file imports, refers to or takes a type from first, and links it as a reference', async () => {
+    const files: Record<string, unknown> = {
+      'proto/shop/order.proto':
+        'syntax = "proto3";\npackage shop;\nimport "shop/money.proto";\nmessage Order { int64 id = 1; shop.Money total = 2; }\n',
+      'proto/shop/money.proto':
+        'syntax = "proto3";\npackage shop;\nmessage Money { string currency = 1; int64 units = 2; }\n',
+      'json/purchase.json': JSON.stringify({
+        type: 'object',
+        properties: { ship: { $ref: 'address.json#' } },
+      }),
+      'json/address.json': JSON.stringify({ type: 'object', properties: { city: { type: 'string' } } }),
+      'avro/line.avsc': JSON.stringify({
+        type: 'record',
+        name: 'Line',
+        namespace: 'shop',
+        fields: [{ name: 'price', type: 'Price' }],
+      }),
+      'avro/price.avsc': JSON.stringify({
+        type: 'record',
+        name: 'Price',
+        namespace: 'shop',
+        fields: [{ name: 'cents', type: 'long' }],
+      }),
+    }
+    for (const [path, text] of Object.entries(files)) {
+      mkdirSync(join(folder.path, dirname(path)), { recursive: true })
+      writeFileSync(join(folder.path, path), text as string)
+    }
+    const run = await cli(['register', ...Object.keys(files)], { cwd: folder.path, env })
+    expect([run.code, run.stderr]).toEqual([0, ''])
+    const lines = run.stdout
+      .trim()
+      .split('\n')
+      .map((line) => line.replace(/ \(globalId \d+, contentId \d+/, ' ('))
+    expect(lines).toEqual([
+      'proto/shop/money.proto → default/money version 1 ()',
+      'proto/shop/order.proto → default/order version 1 (, referencing shop/money.proto)',
+      'json/address.json → default/address version 1 ()',
+      'json/purchase.json → default/purchase version 1 (, referencing address.json)',
+      'avro/price.avsc → default/price version 1 ()',
+      'avro/line.avsc → default/line version 1 (, referencing shop.Price)',
+    ])
+    const order = await admin.getSchemaVersion('order', '1')
+    expect(await admin.getReferencesByGlobalId(order.globalId!)).toEqual([
+      { artifactId: 'money', version: '1', name: 'shop/money.proto' },
+    ])
+    const line = await admin.getSchema('line')
+    expect(await admin.getReferencesByGlobalId(line.globalId!)).toEqual([
+      { artifactId: 'price', version: '1', name: 'shop.Price' },
+    ])
+    // The linked artifacts are usable: a reader resolves the import through the reference.
+    const writer = new ProtobufSerializer(admin, 'order')
+    const frame = await writer.serialize({ id: 1, total: { currency: 'EUR', units: 5 } }, ctx)
+    expect(await new ProtobufDeserializer(admin).deserialize(frame, ctx)).toEqual({
+      id: 1,
+      total: { currency: 'EUR', units: 5 },
+    })
+  })
+
+  it('refuses files that use each other in a cycle, naming it', async () => {
+    writeFileSync(join(folder.path, 'a.json'), JSON.stringify({ $ref: 'b.json' }))
+    writeFileSync(join(folder.path, 'b.json'), JSON.stringify({ $ref: 'a.json' }))
+    const run = await cli(['register', 'a.json', 'b.json'], { cwd: folder.path, env })
+    expect([run.code, run.stderr]).toEqual([
+      2,
+      'x-serde: The schema files use each other in a cycle: a.json → b.json → a.json\n',
+    ])
   })
 })
 

@@ -4,6 +4,7 @@ import type { Config, FileEntry } from '../config.js'
 import { artifactTypeOfFile, type ConnectionFlags, connect } from '../connection.js'
 import { type Io, readText } from '../io.js'
 import { UsageError } from '../usage-error.js'
+import { orderByDependencies } from './file-references.js'
 
 export interface RegisterFlags extends ConnectionFlags {
   artifact?: string
@@ -53,7 +54,11 @@ export async function schemaFiles(
   return files
 }
 
-/** `x-serde register FILE…`: registers each file under its artifact, honouring `--if-exists`; prints the ids. */
+/**
+ * `x-serde register FILE…`: registers each file under its artifact, honouring `--if-exists`; prints the ids. A file
+ * that uses another given file (a `.proto` import, a JSON Schema `$ref`, an Avro type defined there) is registered
+ * after it, with a reference to the version just registered, besides the config's `references`.
+ */
 export async function register(
   paths: readonly string[],
   flags: RegisterFlags,
@@ -64,14 +69,29 @@ export async function register(
   if (!IF_EXISTS.includes(ifExists))
     throw new UsageError(`--if-exists must be one of ${IF_EXISTS.join(', ')}, got ${ifExists}`)
   await using connection = connect(flags, config, io)
-  for (const file of await schemaFiles(paths, flags, config, connection.groupId, io)) {
+  const { order, uses } = orderByDependencies(await schemaFiles(paths, flags, config, connection.groupId, io))
+  const versions = new Map<SchemaFile, string>()
+  for (const file of order) {
+    const linked = (uses.get(file) ?? []).map(({ name, file: target }) => ({
+      name,
+      groupId: target.groupId,
+      artifactId: target.artifactId,
+      version: versions.get(target)!,
+    }))
+    const known = new Set(file.references.map((reference) => reference.name))
+    const references = [...file.references, ...linked.filter((reference) => !known.has(reference.name))]
     const registered = await connection.clientFor(file.groupId).registerSchema(file.artifactId, file.text, {
       artifactType: file.artifactType,
       ifExists,
-      references: file.references,
+      references,
     })
+    if (registered.version === undefined)
+      throw new Error(`The registry named no version for ${file.groupId}/${file.artifactId}`)
+    versions.set(file, registered.version)
+    const via =
+      linked.length === 0 ? '' : `, referencing ${linked.map((reference) => reference.name).join(', ')}`
     io.stdout(
-      `${file.path} → ${file.groupId}/${file.artifactId} version ${registered.version ?? '?'} (globalId ${registered.globalId}, contentId ${registered.contentId})\n`,
+      `${file.path} → ${file.groupId}/${file.artifactId} version ${registered.version} (globalId ${registered.globalId}, contentId ${registered.contentId}${via})\n`,
     )
   }
 }

@@ -83,7 +83,7 @@ export class JsonSchemaCodec implements SchemaCodec {
     const written = parseExact(text)
     const data = written.hasBigInt ? bigintsAsNumbers(written.value) : written.value
     if (this.#validator(data)) return
-    throw validationError('Value does not match the JSON Schema', this.#validator.errors ?? [])
+    throw validationError('Value does not match the JSON Schema', data, this.#validator.errors ?? [])
   }
 
   decode(bytes: Buffer, offset: number, end: number, _writer?: SchemaCodec): unknown {
@@ -96,7 +96,11 @@ export class JsonSchemaCodec implements SchemaCodec {
     if (this.#validateOnRead) {
       const data = hasBigInt ? bigintsAsNumbers(value) : value
       if (!this.#validator(data)) {
-        throw validationError('The message does not match the JSON Schema', this.#validator.errors ?? [])
+        throw validationError(
+          'The message does not match the JSON Schema',
+          data,
+          this.#validator.errors ?? [],
+        )
       }
     }
     return value

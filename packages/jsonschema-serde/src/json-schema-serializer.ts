@@ -23,7 +23,8 @@ export interface JsonSchemaSerializerOptions<T = unknown> extends SerializerOpti
   /**
    * Validate every value against the schema before writing it (as Apicurio's Java serde does with
    * `apicurio.registry.serde.validation-enabled`, default true). A value that does not match is a `TypeError` (code
-   * `INVALID_DATA`) whose `paths` are JSON Pointers with the failing keyword (`/address/zip (pattern)`).
+   * `INVALID_DATA`) whose `paths` name every failing place as every format does (`address.zip`, `lines[1]`), the
+   * failing keyword in the message (`address.zip: expected to match pattern "^[0-9]{5}$", got string "1" (pattern)`).
    * @default true
    */
   validate?: boolean

@@ -97,7 +97,7 @@ describe('union values that match no branch', () => {
     const error = thrown(() => codec.encodeInto({ u: 5 }, Buffer.alloc(8), 0))
     expect(error.paths).toEqual(['u'])
     expect(error.message).toBe(
-      'Value does not match the Avro schema R: u: expected one of null, string, got 5',
+      'Value does not match the Avro schema R: u: expected one of null, string, got number 5',
     )
   })
 
@@ -105,7 +105,7 @@ describe('union values that match no branch', () => {
     const codec = codecOf(['int', 'long'])
     const error = thrown(() => codec.encodeInto(5, Buffer.alloc(8), 0))
     expect(error.message).toBe(
-      'Value does not match the Avro schema union: (value): expected a wrapped union value { "<branch>": value } with a branch of int, long, got 5',
+      'Value does not match the Avro schema union: (value): expected a wrapped union value { "<branch>": value } with a branch of int, long, got number 5',
     )
   })
 

@@ -1,7 +1,8 @@
 import { invalidDataError } from '@x/errors'
+import { parseExactJson } from '@x/registry-client/json'
 import type { SchemaCodec } from '@x/serde-core'
 import type { ValidateFunction } from 'ajv'
-import { bigintsAsNumbers, parseExact, stringifyExact } from './exact-json.js'
+import { bigintsAsNumbers, stringifyExact } from './exact-json.js'
 import { validationError } from './validator.js'
 
 /** A JSON payload that is not UTF-8, or not JSON: what came, and where. */
@@ -80,7 +81,7 @@ export class JsonSchemaCodec implements SchemaCodec {
    */
   #checkWritten(value: unknown, text: string, exact: boolean): void {
     if (this.#validator(exact ? bigintsAsNumbers(value) : value)) return
-    const written = parseExact(text)
+    const written = parseExactJson(text)
     const data = written.hasBigInt ? bigintsAsNumbers(written.value) : written.value
     if (this.#validator(data)) return
     throw validationError('Value does not match the JSON Schema', data, this.#validator.errors ?? [])
@@ -90,7 +91,7 @@ export class JsonSchemaCodec implements SchemaCodec {
     let text = utf8(bytes, offset, end)
     // Jackson (Java) skips a byte order mark; so do we.
     if (text.charCodeAt(0) === 0xfeff) text = text.slice(1)
-    const { value, hasBigInt } = parseExact(text)
+    const { value, hasBigInt } = parseExactJson(text)
     // `this` is the reader's schema when the deserializer has one (`writer` is then the message's), else the
     // message's own: the message is validated against the reader's chosen schema.
     if (this.#validateOnRead) {

@@ -44,6 +44,7 @@ const KNOWN_EXPORTS = {
   '@x/wire-format': { encodeFrame: 'function', decodeFrame: 'function', MessageField: 'object' },
   '@x/registry-client': { RegistryClient: 'function' },
   '@x/registry-client/json': { parseExactJson: 'function', JsonSyntaxError: 'function' },
+  '@x/registry-client/cache': { SingleFlightCache: 'function' },
   '@x/registry-testing': { InMemoryRegistry: 'function' },
   '@x/idp-auth': { IdpAuth: 'function' },
   '@x/serde-core': {

@@ -1,7 +1,8 @@
-import { describeValue, invalidConfigError, messageOf } from '@x/errors'
+import { describeValue, invalidConfigError } from '@x/errors'
 import type { ArtifactReference } from '@x/registry-client'
 import {
   checkBoolean,
+  checkSchemaToRegister,
   normalizeSerializerOptions,
   type RegistryPort,
   SchemaSerializer,
@@ -47,7 +48,7 @@ function setupOf<T>(client: unknown, artifactIdOrOptions: unknown, options: unkn
   let schemaToRegister: string | undefined
   if (shared.autoRegister) {
     schemaToRegister = schemaText(shared.schema)
-    checkSchemaToRegister(format, schemaToRegister, shared.references)
+    checkSchemaToRegister(OWNER, format, schemaToRegister, shared.references)
   }
   return { owner: OWNER, client, format, options: shared, schemaToRegister }
 }
@@ -60,26 +61,6 @@ function schemaText(schema: unknown): string {
   throw invalidConfigError(
     `${OWNER}: schema must be a JSON Schema object or its JSON text, got ${describeValue(schema)}`,
   )
-}
-
-/**
- * The schema `autoRegister` registers must compile before anything is registered. A `$ref` to another document is
- * accepted when one of `references` names it (the registry resolves those).
- */
-function checkSchemaToRegister(
-  format: JsonSchemaFormat,
-  text: string,
-  references: readonly ArtifactReference[] | undefined,
-): void {
-  try {
-    format.parse(text)
-  } catch (error) {
-    if (format.needsReferences(error) && references !== undefined && references.length > 0) return
-    throw invalidConfigError(
-      `${OWNER}: the schema to register (autoRegister) is not a valid JSON Schema: ${messageOf(error)}`,
-      error,
-    )
-  }
 }
 
 /**

@@ -3,6 +3,7 @@ import { parseExactJson } from '@x/registry-client/json'
 import type { SchemaCodec } from '@x/serde-core'
 import type { ValidateFunction } from 'ajv'
 import { bigintsAsNumbers, stringifyExact } from './exact-json.js'
+import { JSON_SCHEMA_RECORD_NAME } from './json-schema-strategies.js'
 import { validationError } from './validator.js'
 
 /** A JSON payload that is not UTF-8, or not JSON: what came, and where. */
@@ -42,9 +43,7 @@ export class JsonSchemaCodec implements SchemaCodec {
     validateOnRead: boolean,
   ) {
     this.schema = schema
-    const title =
-      typeof schema === 'object' && schema !== null ? (schema as { title?: unknown }).title : undefined
-    this.recordName = typeof title === 'string' && title !== '' ? title : undefined
+    this.recordName = JSON_SCHEMA_RECORD_NAME.nameOf(schema)
     this.#validator = validator
     this.#validateOnWrite = validateOnWrite
     this.#validateOnRead = validateOnRead

@@ -53,6 +53,7 @@ const KNOWN_EXPORTS = {
     TopicIdStrategy: 'function',
   },
   '@x/avro-serde': { AvroSerializer: 'function', AvroDeserializer: 'function' },
+  '@x/avro-serde/union-rule': { unwrapsUnion: 'function' },
   '@x/jsonschema-serde': { JsonSchemaSerializer: 'function', JsonSchemaDeserializer: 'function' },
   '@x/protobuf-serde': { ProtobufSerializer: 'function', ProtobufDeserializer: 'function' },
   '@x/serde': { AvroSerializer: 'function', encodeFrame: 'function', SerdeError: 'function' },

@@ -1,5 +1,6 @@
 import avro from 'avsc'
 import { describe, expect, test } from 'vitest'
+import { unwrapsUnion } from '../union-rule.js'
 import { codecOf, encode, fromHex, hex, thrown } from './test-support/fixtures.js'
 
 const cat = { type: 'record', name: 'Cat', namespace: 'pets', fields: [{ name: 'lives', type: 'int' }] }
@@ -113,5 +114,20 @@ describe('union values that match no branch', () => {
     expect(thrown(() => codecOf(['int', 'long']).encodeInto(null, Buffer.alloc(8), 0)).message).toContain(
       'got null (no null branch)',
     )
+  })
+})
+
+describe('the rule of unions: auto (shared with code generation)', () => {
+  test('unwraps when every kind of value is taken by one branch at most, and wraps otherwise', () => {
+    expect(unwrapsUnion([['null'], ['string']])).toBe(true)
+    expect(unwrapsUnion([['null'], ['number', 'bigint'], ['string']])).toBe(true)
+    expect(unwrapsUnion([['number'], ['number', 'bigint']])).toBe(false)
+    expect(unwrapsUnion([['date', 'number'], ['number']])).toBe(false)
+  })
+
+  test('a branch that may take anything is unwrapped beside null only', () => {
+    expect(unwrapsUnion([['null'], undefined])).toBe(true)
+    expect(unwrapsUnion([['string'], undefined])).toBe(false)
+    expect(unwrapsUnion([undefined, undefined])).toBe(false)
   })
 })

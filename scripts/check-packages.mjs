@@ -43,6 +43,8 @@ const KNOWN_EXPORTS = {
   '@x/errors': { SerdeError: 'function', isSerdeError: 'function' },
   '@x/wire-format': { encodeFrame: 'function', decodeFrame: 'function', MessageField: 'object' },
   '@x/registry-client': { RegistryClient: 'function' },
+  '@x/registry-client/json': { parseExactJson: 'function', JsonSyntaxError: 'function' },
+  '@x/registry-client/cache': { SingleFlightCache: 'function' },
   '@x/registry-testing': { InMemoryRegistry: 'function' },
   '@x/idp-auth': { IdpAuth: 'function' },
   '@x/serde-core': {
@@ -51,6 +53,7 @@ const KNOWN_EXPORTS = {
     TopicIdStrategy: 'function',
   },
   '@x/avro-serde': { AvroSerializer: 'function', AvroDeserializer: 'function' },
+  '@x/avro-serde/union-rule': { unwrapsUnion: 'function' },
   '@x/jsonschema-serde': { JsonSchemaSerializer: 'function', JsonSchemaDeserializer: 'function' },
   '@x/protobuf-serde': { ProtobufSerializer: 'function', ProtobufDeserializer: 'function' },
   '@x/serde': { AvroSerializer: 'function', encodeFrame: 'function', SerdeError: 'function' },

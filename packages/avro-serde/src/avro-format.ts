@@ -59,8 +59,9 @@ export class AvroFormat implements SchemaFormat {
     return isMissingNamedType(error) !== undefined
   }
 
-  /** The full name of the named type whose absence made `parse` fail, if that was the failure. */
-  missingNamedType(error: unknown): string | undefined {
-    return isMissingNamedType(error)
+  /** The full name of the named type whose absence made `parse` fail. */
+  referencesNeeded(error: unknown): readonly string[] {
+    const missing = isMissingNamedType(error)
+    return missing === undefined ? [] : [missing]
   }
 }

@@ -1,7 +1,7 @@
-import { invalidConfigError, messageOf } from '@x/errors'
 import type { ArtifactReference } from '@x/registry-client'
 import {
   checkBoolean,
+  checkSchemaToRegister,
   normalizeSerializerOptions,
   type RegistryPort,
   SchemaSerializer,
@@ -56,30 +56,9 @@ function setupOf<T>(client: unknown, artifactIdOrOptions: unknown, options: unkn
   if (shared.autoRegister) {
     // An object is registered as compact JSON, a text verbatim; checked now, so an invalid schema registers nothing.
     schemaToRegister = typeof schema === 'string' ? schema : JSON.stringify(schema)
-    checkSchemaToRegister(format, schemaToRegister, shared.references)
+    checkSchemaToRegister(owner, format, schemaToRegister, shared.references)
   }
   return { owner, client, format, options: shared, schemaToRegister }
-}
-
-/**
- * `autoRegister`'s schema must be valid Avro before anything is registered: parsed at construction. A named type it
- * does not define is accepted only when one of `references` names it (the registry resolves those).
- */
-function checkSchemaToRegister(
-  format: AvroFormat,
-  schema: string,
-  references: readonly { name: string }[] | undefined,
-): void {
-  try {
-    format.parse(schema)
-  } catch (error) {
-    const missing = format.missingNamedType(error)
-    if (missing !== undefined && references?.some((reference) => reference.name === missing)) return
-    throw invalidConfigError(
-      `AvroSerializer: the schema to register (autoRegister) is not a valid Avro schema: ${messageOf(error)}`,
-      error,
-    )
-  }
 }
 
 /**

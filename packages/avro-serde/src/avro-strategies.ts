@@ -1,5 +1,5 @@
-import { invalidConfigError, messageOf } from '@x/errors'
 import {
+  type RecordNameReader,
   QualifiedRecordIdStrategy as RecordNameStrategy,
   TopicRecordIdStrategy as TopicRecordNameStrategy,
 } from '@x/serde-core'
@@ -8,47 +8,24 @@ import {
  * The full name of a record (or enum, fixed) schema, following the Avro rules: a dotted `name` is the full name
  * itself, otherwise `namespace.name` (just `name` without a namespace).
  */
-export function avroFullNameOf(schema: unknown, strategy: string): string {
-  let parsed = schema
-  if (typeof schema === 'string') {
-    try {
-      parsed = JSON.parse(schema)
-    } catch (error) {
-      throw invalidConfigError(
-        `${strategy} needs an Avro schema object or JSON text, got text that is not JSON (${messageOf(error)})`,
-        error,
-      )
-    }
-  }
-  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
-    throw invalidConfigError(
-      `${strategy} needs a named Avro schema (record, enum or fixed) with a non-empty 'name', got ${
-        Array.isArray(parsed) ? 'a union' : typeof parsed
-      }`,
-    )
-  }
-  const { name, namespace } = parsed as { name?: unknown; namespace?: unknown }
-  if (typeof name !== 'string' || name === '') {
-    throw invalidConfigError(
-      `${strategy} needs a named Avro schema (record, enum or fixed) with a non-empty 'name'`,
-    )
-  }
-  if (name.includes('.')) return name
-  return typeof namespace === 'string' && namespace !== '' ? `${namespace}.${name}` : name
+const AVRO_RECORD_NAME: RecordNameReader = {
+  wanted: "a named Avro schema (record, enum or fixed) with a non-empty 'name'",
+  nameOf(schema) {
+    if (typeof schema !== 'object' || schema === null || Array.isArray(schema)) return undefined
+    const { name, namespace } = schema as { name?: unknown; namespace?: unknown }
+    if (typeof name !== 'string' || name === '') return undefined
+    if (name.includes('.')) return name
+    return typeof namespace === 'string' && namespace !== '' ? `${namespace}.${name}` : name
+  },
 }
 
 /**
  * The full name of the record schema given at construction, whatever the topic (Java `QualifiedRecordIdStrategy`),
- * e.g. `com.example.Order`.
+ * e.g. `com.example.Order`. `new QualifiedRecordIdStrategy(schema)` takes the record schema as an object or its JSON
+ * text; one without a non-empty `name` is a `TypeError` (code `INVALID_CONFIG`).
  */
 export class QualifiedRecordIdStrategy extends RecordNameStrategy {
-  /**
-   * @param schema - The record schema (object or JSON text) whose full name is the artifact id.
-   * @throws `TypeError` (code `INVALID_CONFIG`) when the schema has no non-empty `name`.
-   */
-  constructor(schema: object | string) {
-    super(avroFullNameOf(schema, 'QualifiedRecordIdStrategy'))
-  }
+  static override readonly recordNames: RecordNameReader = AVRO_RECORD_NAME
 }
 
 /**
@@ -57,13 +34,10 @@ export class QualifiedRecordIdStrategy extends RecordNameStrategy {
  * Note: Apicurio's Java `TopicRecordIdStrategy` puts the record's namespace in the group id and uses
  * `<topic>-<simple name>` as the artifact id; this strategy keeps the client's group and the full name, as
  * Confluent's `TopicRecordNameStrategy` does.
+ *
+ * `new TopicRecordIdStrategy(schema)` takes the record schema as an object or its JSON text; one without a non-empty
+ * `name` is a `TypeError` (code `INVALID_CONFIG`).
  */
 export class TopicRecordIdStrategy extends TopicRecordNameStrategy {
-  /**
-   * @param schema - The record schema (object or JSON text) whose full name follows the topic.
-   * @throws `TypeError` (code `INVALID_CONFIG`) when the schema has no non-empty `name`.
-   */
-  constructor(schema: object | string) {
-    super(avroFullNameOf(schema, 'TopicRecordIdStrategy'))
-  }
+  static override readonly recordNames: RecordNameReader = AVRO_RECORD_NAME
 }

@@ -19,6 +19,8 @@ describe('describeValue', () => {
     [new Map(), 'a Map'],
     [new Uint8Array(1), 'a Uint8Array'],
     [new Error('e'), 'an Error'],
+    [new Date(Date.UTC(2026, 0, 2)), 'Date 2026-01-02T00:00:00.000Z'],
+    [new Date(Number.NaN), 'an invalid Date'],
   ])('describes %s as %s', (value, text) => {
     expect(describeValue(value)).toBe(text)
   })

@@ -4,7 +4,8 @@ const MAX_MESSAGE = 300
 
 /**
  * A short description of a value for an error message, saying what came: its type or class and, for primitives, a
- * truncated value (`string "abc"`, `number 5`, `bigint 12n`, `null`, `an array`, `a Map`, `an object`). Bounded in
+ * truncated value (`string "abc"`, `number 5`, `bigint 12n`, `null`, `an array`, `a Map`, `an object`; a `Date` with
+ * its time, `Date 2026-01-01T00:00:00.000Z`). The one description of a value in every `@x/*` message. Bounded in
  * length and time whatever the value, and it never throws (a Proxy whose traps throw is `a value that cannot be
  * inspected`). Never use it for values that may be secrets.
  */
@@ -29,6 +30,9 @@ export function describeValue(value: unknown): string {
       default: {
         if (value === null) return 'null'
         if (Array.isArray(value)) return 'an array'
+        if (value instanceof Date) {
+          return Number.isNaN(value.getTime()) ? 'an invalid Date' : `Date ${value.toISOString()}`
+        }
         const name = (value as { constructor?: { name?: unknown } }).constructor?.name
         if (typeof name !== 'string' || name === '' || name === 'Object') return 'an object'
         return `${/^[AEIO]/.test(name) ? 'an' : 'a'} ${name}`

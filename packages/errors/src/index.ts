@@ -1,5 +1,16 @@
 export type { ErrorCode, MisuseErrorCode, SerdeErrorCode } from './codes.js'
 export { ERROR_CODES } from './codes.js'
+export type { DataIssue, DataRangeError, PathSegment } from './data-issues.js'
+export {
+  dataIssue,
+  dataIssuesError,
+  fieldPath,
+  firstItems,
+  formatPath,
+  indexPath,
+  keyPath,
+  unsafeIntegerError,
+} from './data-issues.js'
 export { describeKind, describeValue, messageOf } from './describe.js'
 export type {
   AuthenticationErrorOptions,

@@ -8,7 +8,14 @@ import { type CachedToken, refreshRetryDelayMs, scheduleToken } from './refresh-
 import { buildTokenRequest } from './token-request.js'
 import { parseTokenResponse, unexpectedStatusError } from './token-response.js'
 
-/** One token request shared by every caller that asked while it ran. */
+/**
+ * One token request shared by every caller that asked while it ran.
+ *
+ * Hand-written on purpose, beside `@x/registry-client`'s `SingleFlightCache` (the one single flight of the client
+ * and the serdes): this package depends on `@x/errors` alone, so that an application can fetch tokens without the
+ * registry client, and it holds one slot (the token), not a keyed cache. The waiting logic (each caller may give up
+ * with its own signal; the request is aborted when the last one has) is the same as the cache's.
+ */
 interface Flight {
   readonly promise: Promise<CachedToken>
   readonly controller: AbortController

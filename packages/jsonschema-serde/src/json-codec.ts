@@ -1,7 +1,9 @@
 import { invalidDataError } from '@x/errors'
+import { parseExactJson } from '@x/registry-client/json'
 import type { SchemaCodec } from '@x/serde-core'
 import type { ValidateFunction } from 'ajv'
-import { bigintsAsNumbers, parseExact, stringifyExact } from './exact-json.js'
+import { bigintsAsNumbers, stringifyExact } from './exact-json.js'
+import { JSON_SCHEMA_RECORD_NAME } from './json-schema-strategies.js'
 import { validationError } from './validator.js'
 
 /** A JSON payload that is not UTF-8, or not JSON: what came, and where. */
@@ -41,9 +43,7 @@ export class JsonSchemaCodec implements SchemaCodec {
     validateOnRead: boolean,
   ) {
     this.schema = schema
-    const title =
-      typeof schema === 'object' && schema !== null ? (schema as { title?: unknown }).title : undefined
-    this.recordName = typeof title === 'string' && title !== '' ? title : undefined
+    this.recordName = JSON_SCHEMA_RECORD_NAME.nameOf(schema)
     this.#validator = validator
     this.#validateOnWrite = validateOnWrite
     this.#validateOnRead = validateOnRead
@@ -80,23 +80,27 @@ export class JsonSchemaCodec implements SchemaCodec {
    */
   #checkWritten(value: unknown, text: string, exact: boolean): void {
     if (this.#validator(exact ? bigintsAsNumbers(value) : value)) return
-    const written = parseExact(text)
+    const written = parseExactJson(text)
     const data = written.hasBigInt ? bigintsAsNumbers(written.value) : written.value
     if (this.#validator(data)) return
-    throw validationError('Value does not match the JSON Schema', this.#validator.errors ?? [])
+    throw validationError('Value does not match the JSON Schema', data, this.#validator.errors ?? [])
   }
 
   decode(bytes: Buffer, offset: number, end: number, _writer?: SchemaCodec): unknown {
     let text = utf8(bytes, offset, end)
     // Jackson (Java) skips a byte order mark; so do we.
     if (text.charCodeAt(0) === 0xfeff) text = text.slice(1)
-    const { value, hasBigInt } = parseExact(text)
+    const { value, hasBigInt } = parseExactJson(text)
     // `this` is the reader's schema when the deserializer has one (`writer` is then the message's), else the
     // message's own: the message is validated against the reader's chosen schema.
     if (this.#validateOnRead) {
       const data = hasBigInt ? bigintsAsNumbers(value) : value
       if (!this.#validator(data)) {
-        throw validationError('The message does not match the JSON Schema', this.#validator.errors ?? [])
+        throw validationError(
+          'The message does not match the JSON Schema',
+          data,
+          this.#validator.errors ?? [],
+        )
       }
     }
     return value

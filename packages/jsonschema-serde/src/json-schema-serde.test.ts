@@ -113,7 +113,7 @@ describe('JsonSchemaSerializer', () => {
     expect(hex(message.headers['apicurio.value.contentId']!)).toBe(idHex(orderIds.contentId, 8))
   })
 
-  it('refuses a value the schema does not allow with INVALID_DATA, every failing path a JSON Pointer with its keyword', async () => {
+  it('refuses a value the schema does not allow with INVALID_DATA, every failing path dotted and its keyword in the message', async () => {
     const serializer = new JsonSchemaSerializer(newClient(), 'orders-value')
     await serializer.prepare()
     let error: (Error & { code?: string; paths?: string[] }) | undefined
@@ -124,18 +124,39 @@ describe('JsonSchemaSerializer', () => {
     }
     expect(error).toBeInstanceOf(TypeError)
     expect(error?.code).toBe('INVALID_DATA')
-    expect(error?.paths).toEqual([
-      '(additionalProperties)',
-      '/id (type)',
-      '/sku (pattern)',
-      '/qty (minimum)',
-      '/at (format)',
-    ])
-    expect(error?.message).toMatch(
-      /^Value does not match the JSON Schema: \(additionalProperties\): must NOT have additional properties; \/id \(type\): must be integer; /,
+    expect(error?.paths).toEqual(['extra', 'id', 'sku', 'qty', 'at'])
+    expect(error?.message).toBe(
+      'Value does not match the JSON Schema: ' +
+        'extra: expected no such property, got boolean true (additionalProperties); ' +
+        'id: expected integer, got number 1.5 (type); ' +
+        'sku: expected to match pattern "^[A-Z]{3}-[0-9]+$", got string "abc" (pattern); ' +
+        'qty: expected to be >= 1, got number 0 (minimum); ' +
+        'at: expected to match format "date-time", got string "yesterday" (format)',
     )
     const missing = await rejection(serializer.serialize({ sku: 'ABC-1' }, ctx))
-    expect(missing.paths).toEqual(['/id (required)', '/qty (required)'])
+    expect(missing.paths).toEqual(['id', 'qty'])
+    expect(missing.message).toBe(
+      'Value does not match the JSON Schema: id: expected a value, got undefined (required); ' +
+        'qty: expected a value, got undefined (required)',
+    )
+  })
+
+  it('writes array items as [i] and property names that are not identifiers as ["name"]', async () => {
+    const schema = {
+      type: 'object',
+      properties: {
+        lines: { type: 'array', items: { type: 'object', properties: { 'unit price': { type: 'number' } } } },
+        counts: { type: 'object', additionalProperties: { type: 'integer' } },
+      },
+    }
+    const serializer = new JsonSchemaSerializer(newClient(), 'path-notation', { autoRegister: true, schema })
+    const error = await rejection(
+      serializer.serialize(
+        { lines: [{ 'unit price': 1 }, { 'unit price': 'x' }], counts: { a: 1, '0': 'y' } },
+        ctx,
+      ),
+    )
+    expect(error.paths).toEqual(['lines[1]["unit price"]', 'counts["0"]'])
   })
 
   it('validates what is written: a Date counts as the ISO text it becomes', async () => {
@@ -287,7 +308,7 @@ describe('JsonSchemaDeserializer', () => {
       ),
     )
     expect(error.name).toBe('DeserializationError')
-    expect(error.cause).toMatchObject({ name: 'TypeError', code: 'INVALID_DATA', paths: ['/id (type)'] })
+    expect(error.cause).toMatchObject({ name: 'TypeError', code: 'INVALID_DATA', paths: ['id'] })
     // A long beyond 2^53 passes `type: integer`.
     await expect(
       new JsonSchemaDeserializer(newClient(), { validate: true }).deserialize(
@@ -303,7 +324,7 @@ describe('JsonSchemaDeserializer', () => {
       readerSchema: { type: 'object', required: ['note'] },
     })
     const error = await rejection(deserializer.deserialize(frame(orderIds.globalId, ORDER_TEXT), ctx))
-    expect(error.cause).toMatchObject({ paths: ['/note (required)'] })
+    expect(error.cause).toMatchObject({ paths: ['note'] })
   })
 })
 
@@ -334,7 +355,7 @@ describe('JSON Schema references', () => {
     const bytes = await serializer.serialize({ home: { zip: '12345' }, work: { zip: '54321' } }, ctx)
     expect(bytes.subarray(5).toString()).toBe('{"home":{"zip":"12345"},"work":{"zip":"54321"}}')
     await expect(serializer.serialize({ home: { zip: 'x' } }, ctx)).rejects.toMatchObject({
-      paths: ['/home/zip (pattern)'],
+      paths: ['home.zip'],
     })
     const deserializer = new JsonSchemaDeserializer(newClient(), { validate: true })
     const id = Number.parseInt(hex(bytes.subarray(1, 5)), 16)

@@ -1,7 +1,8 @@
-import { describeValue, invalidConfigError, messageOf } from '@x/errors'
+import { describeValue, invalidConfigError } from '@x/errors'
 import type { ArtifactReference } from '@x/registry-client'
 import {
   checkBoolean,
+  checkSchemaToRegister,
   normalizeSerializerOptions,
   type RegistryPort,
   SchemaSerializer,
@@ -23,7 +24,8 @@ export interface JsonSchemaSerializerOptions<T = unknown> extends SerializerOpti
   /**
    * Validate every value against the schema before writing it (as Apicurio's Java serde does with
    * `apicurio.registry.serde.validation-enabled`, default true). A value that does not match is a `TypeError` (code
-   * `INVALID_DATA`) whose `paths` are JSON Pointers with the failing keyword (`/address/zip (pattern)`).
+   * `INVALID_DATA`) whose `paths` name every failing place as every format does (`address.zip`, `lines[1]`), the
+   * failing keyword in the message (`address.zip: expected to match pattern "^[0-9]{5}$", got string "1" (pattern)`).
    * @default true
    */
   validate?: boolean
@@ -46,7 +48,7 @@ function setupOf<T>(client: unknown, artifactIdOrOptions: unknown, options: unkn
   let schemaToRegister: string | undefined
   if (shared.autoRegister) {
     schemaToRegister = schemaText(shared.schema)
-    checkSchemaToRegister(format, schemaToRegister, shared.references)
+    checkSchemaToRegister(OWNER, format, schemaToRegister, shared.references)
   }
   return { owner: OWNER, client, format, options: shared, schemaToRegister }
 }
@@ -59,26 +61,6 @@ function schemaText(schema: unknown): string {
   throw invalidConfigError(
     `${OWNER}: schema must be a JSON Schema object or its JSON text, got ${describeValue(schema)}`,
   )
-}
-
-/**
- * The schema `autoRegister` registers must compile before anything is registered. A `$ref` to another document is
- * accepted when one of `references` names it (the registry resolves those).
- */
-function checkSchemaToRegister(
-  format: JsonSchemaFormat,
-  text: string,
-  references: readonly ArtifactReference[] | undefined,
-): void {
-  try {
-    format.parse(text)
-  } catch (error) {
-    if (format.needsReferences(error) && references !== undefined && references.length > 0) return
-    throw invalidConfigError(
-      `${OWNER}: the schema to register (autoRegister) is not a valid JSON Schema: ${messageOf(error)}`,
-      error,
-    )
-  }
 }
 
 /**

@@ -1,5 +1,5 @@
 import { createRequire } from 'node:module'
-import { invalidDataError } from '@x/errors'
+import { type DataIssue, dataIssue, dataIssuesError, fieldPath, indexPath } from '@x/errors'
 import type { ResolvedReference } from '@x/serde-core'
 import { Ajv, type AnySchema, type ErrorObject, MissingRefError, type ValidateFunction } from 'ajv'
 import Ajv2019 from 'ajv/dist/2019.js'
@@ -104,29 +104,85 @@ export function compileValidator(
   return ajv.compile(schema as AnySchema)
 }
 
-/** Longest list of failures written into a message; `paths` holds them all. */
-const MAX_IN_MESSAGE = 10
-
 /**
- * The path of one failure: the JSON Pointer of the failing value (of the missing property, for `required` and
- * `dependentRequired`) and, in parentheses, the keyword that failed: `/address/zip (pattern)`, `/id (required)`,
- * `(type)` for the value itself.
+ * One failure in the notation every format shares (`@x/errors`' data issues): the path of the failing value (of the
+ * missing or extra property, for `required`, `dependentRequired`, `additionalProperties` and
+ * `unevaluatedProperties`), dotted with `[i]` for array items and `["key"]` for names that are not identifiers, read
+ * from ajv's JSON Pointer against the validated `data`; the sentence says what the keyword expected and what came,
+ * and names the keyword in parentheses: `address.zip: expected to match pattern "^[0-9]{5}$", got string "1"
+ * (pattern)`.
  */
-function pathOf(error: ErrorObject): string {
-  let pointer = error.instancePath
-  const params = error.params as { missingProperty?: unknown }
-  if (typeof params.missingProperty === 'string') {
-    pointer += `/${params.missingProperty.replaceAll('~', '~0').replaceAll('/', '~1')}`
+function issueOf(data: unknown, error: ErrorObject): DataIssue {
+  const params = error.params as {
+    missingProperty?: unknown
+    additionalProperty?: unknown
+    unevaluatedProperty?: unknown
+    type?: unknown
+    allowedValues?: unknown
   }
-  return pointer === '' ? `(${error.keyword})` : `${pointer} (${error.keyword})`
+  const segments =
+    error.instancePath === '' ? [] : error.instancePath.slice(1).split('/').map(unescapePointer)
+  const property = params.missingProperty ?? params.additionalProperty ?? params.unevaluatedProperty
+  if (typeof property === 'string') segments.push(property)
+  let path = ''
+  let value = data
+  for (const segment of segments) {
+    if (Array.isArray(value) && /^(?:0|[1-9][0-9]*)$/.test(segment)) {
+      path = indexPath(path, Number(segment))
+      value = value[Number(segment)]
+    } else {
+      path = fieldPath(path, segment)
+      value = isObject(value) && Object.hasOwn(value, segment) ? value[segment] : undefined
+    }
+  }
+  return dataIssue(path, expectationOf(error, params), value, error.keyword)
 }
 
-/** A `TypeError` (code `INVALID_DATA`) for what ajv refused: every failure's path, the first ten in the message. */
-export function validationError(prefix: string, errors: readonly ErrorObject[]): TypeError {
-  const paths = errors.map(pathOf)
-  const shown = errors
-    .slice(0, MAX_IN_MESSAGE)
-    .map((error, i) => `${paths[i]}: ${error.message ?? 'invalid'}`)
-  const more = errors.length > MAX_IN_MESSAGE ? `; and ${errors.length - MAX_IN_MESSAGE} more` : ''
-  return invalidDataError(`${prefix}: ${shown.join('; ')}${more}`, paths)
+function unescapePointer(segment: string): string {
+  return segment.replaceAll('~1', '/').replaceAll('~0', '~')
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null
+}
+
+/** What the failing keyword asked for, as the words after `expected`. */
+function expectationOf(
+  error: ErrorObject,
+  params: { missingProperty?: unknown; type?: unknown; allowedValues?: unknown },
+): string {
+  switch (error.keyword) {
+    case 'type':
+      return (Array.isArray(params.type) ? params.type : String(params.type).split(',')).join(' or ')
+    case 'required':
+    case 'dependentRequired':
+    case 'dependencies':
+      if (typeof params.missingProperty === 'string') return 'a value'
+      break
+    case 'additionalProperties':
+    case 'unevaluatedProperties':
+      return 'no such property'
+    case 'enum':
+      if (Array.isArray(params.allowedValues)) {
+        const shown = params.allowedValues
+          .slice(0, 10)
+          .map((allowed) => JSON.stringify(allowed) ?? 'undefined')
+        return `one of ${shown.join(', ')}${params.allowedValues.length > 10 ? ', …' : ''}`
+      }
+      break
+  }
+  // ajv's own words, which all say what the value `must` do: `must be >= 1` → `to be >= 1`.
+  const message = error.message ?? 'to be valid'
+  return message.startsWith('must ') ? `to ${message.slice(5).replace(/^NOT /, 'not ')}` : message
+}
+
+/**
+ * A `TypeError` (code `INVALID_DATA`) for what ajv refused when it validated `data`: every failure's path, the
+ * first ten failures in the message.
+ */
+export function validationError(prefix: string, data: unknown, errors: readonly ErrorObject[]): TypeError {
+  return dataIssuesError(
+    prefix,
+    errors.map((error) => issueOf(data, error)),
+  )
 }

@@ -1,6 +1,6 @@
 import type { ResolvedReference, SchemaFormat } from '@x/serde-core'
 import type { Framing } from './framing.js'
-import { MissingImportError, parseProto } from './proto-schema.js'
+import { importsNeedingReferences, MissingImportError, parseProto } from './proto-schema.js'
 import { ProtobufCodec, type ReadOptions, type WriteOptions } from './protobuf-codec.js'
 
 /**
@@ -27,5 +27,10 @@ export class ProtobufFormat implements SchemaFormat<ProtobufCodec> {
 
   needsReferences(error: unknown): boolean {
     return error instanceof MissingImportError
+  }
+
+  /** The imports of the schema that are not well-known types: each needs a reference named by its import path. */
+  referencesNeeded(_error: unknown, schema: string): readonly string[] {
+    return importsNeedingReferences(schema)
   }
 }

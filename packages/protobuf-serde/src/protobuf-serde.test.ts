@@ -485,14 +485,17 @@ describe('autoRegister', () => {
 
   it('refuses at construction, registering nothing, a .proto that does not parse, an unknown messageType, an import without a reference', async () => {
     const attempts: [object, RegExp][] = [
-      [{ schema: 'syntax = "proto3"; message {' }, /not valid/],
+      [
+        { schema: 'syntax = "proto3"; message {' },
+        /^ProtobufSerializer: the schema to register \(autoRegister\) is not a valid Protobuf schema: the schema: illegal type name '\{' \(line 1\)$/,
+      ],
       [
         { schema: ADDRESS_PROTO, messageType: 'interop.common.Nope' },
         /messageType 'interop.common.Nope' is no message/,
       ],
       [
         { schema: ORDER_PROTO },
-        /imports 'common\/address.proto': give each as a reference named by its import path/,
+        /^ProtobufSerializer: the schema to register \(autoRegister\) is not a valid Protobuf schema: it imports 'common\/address.proto', which needs its references \(give 'common\/address.proto' as a reference named as the schema names it\)$/,
       ],
       [{ schema: 5 }, /schema must be the .proto text/],
     ]

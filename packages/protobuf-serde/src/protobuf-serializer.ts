@@ -1,6 +1,7 @@
-import { describeValue, invalidConfigError, messageOf } from '@x/errors'
+import { describeValue, invalidConfigError } from '@x/errors'
 import type { ArtifactReference } from '@x/registry-client'
 import {
+  checkSchemaToRegister,
   normalizeSerializerOptions,
   type RegistryPort,
   SchemaSerializer,
@@ -8,7 +9,7 @@ import {
   type SerializerSetup,
 } from '@x/serde-core'
 import type { Framing } from './framing.js'
-import { importsNeedingReferences, importsOf, isWellKnownImport, MissingImportError } from './proto-schema.js'
+import { importsOf, isWellKnownImport } from './proto-schema.js'
 import { ProtobufFormat } from './protobuf-format.js'
 import { checkFraming, checkProtoText, checkReadOptions } from './protobuf-options.js'
 import { WELL_KNOWN_IMPORTS, wellKnownText } from './well-known.js'
@@ -64,7 +65,7 @@ function setupOf<T>(client: unknown, artifactIdOrOptions: unknown, options: unkn
   let schemaToRegister: string | undefined
   if (shared.autoRegister) {
     schemaToRegister = checkProtoText(shared.schema, OWNER)
-    checkSchemaToRegister(format, schemaToRegister, shared.references)
+    checkSchemaToRegister(OWNER, format, schemaToRegister, shared.references)
   }
   const registerDependencies =
     schemaToRegister === undefined ? undefined : wellKnownRegistrar(schemaToRegister, shared.references ?? [])
@@ -108,34 +109,6 @@ function wellKnownRegistrar(
     const out: ArtifactReference[] = []
     for (const path of imports) out.push(await register(path))
     return out
-  }
-}
-
-/**
- * The `.proto` text `autoRegister` registers must parse, declare `messageType`, and have a reference for each import
- * that is not a well-known type, before anything is registered.
- */
-function checkSchemaToRegister(
-  format: ProtobufFormat,
-  text: string,
-  references: readonly ArtifactReference[] | undefined,
-): void {
-  try {
-    format.parse(text)
-  } catch (error) {
-    if (error instanceof MissingImportError) {
-      const names = new Set((references ?? []).map((reference) => reference.name))
-      const lacking = importsNeedingReferences(text).filter((path) => !names.has(path))
-      if (lacking.length === 0) return
-      throw invalidConfigError(
-        `${OWNER}: the schema to register imports ${lacking.map((l) => `'${l}'`).join(', ')}: give each as a reference named by its import path`,
-        error,
-      )
-    }
-    throw invalidConfigError(
-      `${OWNER}: the schema to register (autoRegister) is not valid: ${messageOf(error)}`,
-      error,
-    )
   }
 }
 

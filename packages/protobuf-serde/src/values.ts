@@ -1,4 +1,13 @@
-import { describeValue, invalidDataError } from '@x/errors'
+import {
+  type DataIssue,
+  dataIssue,
+  dataIssuesError,
+  fieldPath,
+  indexPath,
+  invalidDataError,
+  keyPath,
+  unsafeIntegerError,
+} from '@x/errors'
 import { INT64_MAX, INT64_MIN } from '@x/wire-format'
 import protobuf from 'protobufjs'
 
@@ -122,19 +131,14 @@ const INT32_MAX = 0x7fffffff
 const UINT32_MAX = 0xffffffff
 const UINT64_MAX = 2n ** 64n - 1n
 
-/** One failure, by path (`order.lines[2]`, `counts["a"]`). */
-interface Issue {
-  path: string
-  message: string
-}
-
 /**
  * Checks and converts a value for the encoder. Paths cost a string per field, so a first pass runs without them
  * (`withPaths` false: a failure only sets `failed`); only a value that fails is walked again with paths, for the
  * error message.
  */
 class Writer {
-  readonly issues: Issue[] = []
+  /** Failures, by path (`order.lines[2]`, `counts["a"]`) in the notation every format shares. */
+  readonly issues: DataIssue[] = []
   readonly withPaths: boolean
   failed = false
 
@@ -142,15 +146,10 @@ class Writer {
     this.withPaths = withPaths
   }
 
-  fail(path: string, expected: string, value: unknown, detail = ''): undefined {
+  fail(path: string, expected: string, value: unknown, detail?: string): undefined {
     this.failed = true
     if (!this.withPaths) return undefined
-    if (this.issues.length < 100) {
-      this.issues.push({
-        path,
-        message: `${path === '' ? '(value)' : path}: expected ${expected}, got ${describeValue(value)}${detail}`,
-      })
-    }
+    if (this.issues.length < 100) this.issues.push(dataIssue(path, expected, value, detail))
     return undefined
   }
 
@@ -164,7 +163,7 @@ class Writer {
     for (const field of plan.fields) {
       const item = source[field.name]
       if (item === undefined || item === null) continue
-      const at = this.withPaths ? (path === '' ? field.name : `${path}.${field.name}`) : ''
+      const at = this.withPaths ? fieldPath(path, field.name) : ''
       const converted = field.map
         ? this.mapValue(field, item, at)
         : field.repeated
@@ -182,7 +181,7 @@ class Writer {
           path,
           `at most one of ${members.join(', ')} (a oneof)`,
           value,
-          ` with ${set.join(' and ')} set`,
+          `with ${set.join(' and ')} set`,
         )
       }
     }
@@ -197,7 +196,7 @@ class Writer {
     let out: unknown[] | undefined
     for (let i = 0; i < value.length; i++) {
       const item = value[i]
-      const converted = this.single(field, item, this.withPaths ? `${path}[${i}]` : '')
+      const converted = this.single(field, item, this.withPaths ? indexPath(path, i) : '')
       if (converted !== item) {
         out ??= value.slice()
         out[i] = converted
@@ -221,7 +220,7 @@ class Writer {
     for (const [key, item] of entries) {
       const keyText = this.mapKey(field.keyScalar!, key, path)
       if (keyText === undefined) continue
-      const at = this.withPaths ? `${path}[${JSON.stringify(keyText)}]` : ''
+      const at = this.withPaths ? keyPath(path, keyText) : ''
       const converted =
         item === undefined || item === null
           ? this.fail(at, describeField(field), item)
@@ -257,7 +256,7 @@ class Writer {
           : scalar === 'int64'
             ? n >= INT64_MIN && n <= INT64_MAX
             : n >= 0n && n <= UINT64_MAX
-    return ok ? text : this.fail(path, `${scalar} map keys`, key, ' (out of range)')
+    return ok ? text : this.fail(path, `${scalar} map keys`, key, 'out of range')
   }
 
   single(field: FieldPlan, value: unknown, path: string): unknown {
@@ -311,7 +310,7 @@ class Writer {
         path,
         what,
         value,
-        Number.isInteger(value) ? ' (beyond 2^53 a number may already be rounded: use a bigint)' : '',
+        Number.isInteger(value) ? 'beyond 2^53 a number may already be rounded: use a bigint' : undefined,
       )
     }
     if (typeof value === 'bigint') {
@@ -347,9 +346,6 @@ function describeEnum(type: protobuf.Enum): string {
   return `enum ${type.fullName.slice(1)} (one of ${shown.join(', ')}, or its number)`
 }
 
-/** Longest list of failures in a message; `paths` holds them all (up to 100). */
-const MAX_IN_MESSAGE = 10
-
 /**
  * `value` as protobufjs's encoder takes it, or a `TypeError` (code `INVALID_DATA`) naming every failing path with
  * what it expected. Nothing is copied when nothing needs converting.
@@ -372,27 +368,13 @@ export function toEncodable(plan: MessagePlan, value: unknown): unknown {
   }
   const { issues } = writer
   if (issues.length === 0) return converted
-  const shown = issues.slice(0, MAX_IN_MESSAGE).map((issue) => issue.message)
-  const more = issues.length > MAX_IN_MESSAGE ? `; and ${issues.length - MAX_IN_MESSAGE} more` : ''
-  throw invalidDataError(
-    `Value does not match the Protobuf message ${plan.type.fullName.slice(1)}: ${shown.join('; ')}${more}`,
-    issues.map((issue) => issue.path),
-  )
+  throw dataIssuesError(`Value does not match the Protobuf message ${plan.type.fullName.slice(1)}`, issues)
 }
 
 // ---------------------------------------------------------------------------------------------------------------
 // Read: finish what toObject gives.
 
 const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER)
-
-/** A 64-bit value out of `number` mode's range, as api.md's longs option says: a RangeError (INVALID_DATA). */
-function unsafeLong(value: bigint): RangeError {
-  const error = new RangeError(
-    `A 64-bit integer ${value} is beyond the safe integer range of a number (longs: 'number'); use longs: 'auto' or 'bigint'`,
-  )
-  Object.defineProperty(error, 'code', { value: 'INVALID_DATA', enumerable: true })
-  return error
-}
 
 function longOut(value: unknown, unsigned: boolean, mode: LongMode): unknown {
   if (typeof value === 'number') return mode === 'bigint' ? BigInt(value) : value
@@ -402,7 +384,7 @@ function longOut(value: unknown, unsigned: boolean, mode: LongMode): unknown {
     : (BigInt(long.high | 0) << 32n) | BigInt(long.low >>> 0)
   if (mode === 'bigint') return big
   if (big >= -MAX_SAFE && big <= MAX_SAFE) return Number(big)
-  if (mode === 'number') throw unsafeLong(big)
+  if (mode === 'number') throw unsafeIntegerError('Protobuf 64-bit integer', big, 'longs')
   return big
 }
 

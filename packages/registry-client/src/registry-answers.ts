@@ -1,5 +1,5 @@
 import { type IdType, parseIdText, type SchemaId } from '@x/wire-format'
-import { isJsonObject, type LosslessJson, parseLosslessJson } from './lossless-json.js'
+import { type ExactJson, isJsonObject, parseExactJson } from './exact-json.js'
 import type { ArtifactReference } from './types.js'
 
 /** A 200 answer the client cannot use. Internal: mapped to the caller-facing error by the client. */
@@ -18,9 +18,9 @@ export interface VersionFacts {
   artifactType?: string
 }
 
-function parseJson(text: string, what: string): LosslessJson {
+function parseJson(text: string, what: string): ExactJson {
   try {
-    return parseLosslessJson(text)
+    return parseExactJson(text).value
   } catch (error) {
     throw new UnusableAnswer(`${what} is not JSON (${(error as Error).message})`)
   }
@@ -30,7 +30,7 @@ function parseJson(text: string, what: string): LosslessJson {
  * An identifier from a JSON value, exact: a safe integer `number` or a `bigint` (from an integer literal beyond the
  * safe range). Outside signed 64-bit → RangeError naming the field.
  */
-function idFromJson(value: LosslessJson | undefined, field: IdType): SchemaId | undefined {
+function idFromJson(value: ExactJson | undefined, field: IdType): SchemaId | undefined {
   if (typeof value === 'bigint') return parseIdText(value.toString(), field)
   if (typeof value === 'number' && Number.isSafeInteger(value)) return value
   if (typeof value === 'number' && Number.isFinite(value) && Math.abs(value) >= 2 ** 63) {
@@ -47,12 +47,12 @@ export function idFromHeaders(headers: Headers, field: IdType): SchemaId | undef
   return text === null || !/^-?\d+$/.test(text.trim()) ? undefined : parseIdText(text.trim(), field)
 }
 
-function optionalString(value: LosslessJson | undefined): string | undefined {
+function optionalString(value: ExactJson | undefined): string | undefined {
   return typeof value === 'string' ? value : undefined
 }
 
 function versionFacts(
-  object: { [key: string]: LosslessJson },
+  object: { [key: string]: ExactJson },
   headers: Headers | undefined,
   what: string,
 ): VersionFacts {

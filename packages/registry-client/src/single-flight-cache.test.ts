@@ -16,6 +16,26 @@ function deferred<T>(): {
 }
 
 describe('SingleFlightCache', () => {
+  it('is a true LRU however often the last key is read again, with keys of any type', () => {
+    const cache = new SingleFlightCache<string, number | bigint>({ max: 2 })
+    cache.set(1, 'one')
+    cache.set(2n, 'two')
+    expect([cache.get(1), cache.get(1), cache.get(1)]).toEqual(['one', 'one', 'one'])
+    cache.set(3, 'three')
+    expect([cache.get(1), cache.get(2n), cache.get(3)]).toEqual(['one', undefined, 'three'])
+    cache.set(3, 'three again')
+    expect(cache.get(3)).toBe('three again')
+    cache.clear()
+    expect([cache.get(3), cache.size]).toEqual([undefined, 0])
+  })
+
+  it('keeps a lower bound of one entry and no expiry without a clock', () => {
+    const cache = new SingleFlightCache<string>({ max: 0.5 })
+    cache.set('a', 'x')
+    cache.set('b', 'y')
+    expect([cache.get('a'), cache.get('b'), cache.size]).toEqual([undefined, 'y', 1])
+  })
+
   it('runs one load for concurrent misses of a key and caches its result', async () => {
     const cache = new SingleFlightCache<{ v: string }>({ max: 10, now: () => 0 })
     const gate = deferred<{ v: string }>()

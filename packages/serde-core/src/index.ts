@@ -13,9 +13,10 @@ export { SchemaDeserializer } from './schema-deserializer.js'
 export type { ResolvedReference, SchemaCodec, SchemaFormat } from './schema-format.js'
 export type { SerializerSetup } from './schema-serializer.js'
 export { SchemaSerializer } from './schema-serializer.js'
+export { checkSchemaToRegister } from './schema-to-register.js'
 export type { NormalizedSerializerOptions, SerializerOptions } from './serializer-options.js'
 export { normalizeSerializerOptions, SERIALIZER_OPTION_NAMES } from './serializer-options.js'
-export type { ArtifactResolver, ResolveFunction } from './strategies.js'
+export type { ArtifactResolver, RecordNameReader, ResolveFunction } from './strategies.js'
 export {
   QualifiedRecordIdStrategy,
   SimpleTopicIdStrategy,

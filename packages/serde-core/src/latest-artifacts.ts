@@ -1,5 +1,4 @@
-import { Lru } from './lru.js'
-import { SingleFlight } from './single-flight.js'
+import { SingleFlightCache } from '@x/registry-client/cache'
 
 /** @internal One cached artifact: what was built from its latest version, and when to look for a newer one. */
 export interface ArtifactSlot<E> {
@@ -21,14 +20,13 @@ export type ArtifactLoader<E> = (artifactId: string, previous: E | undefined) =>
  * nor waits, because of a refresh.
  */
 export class LatestArtifacts<E> {
-  readonly #slots: Lru<string, ArtifactSlot<E>>
-  readonly #loads = new SingleFlight<string, ArtifactSlot<E>>()
+  readonly #slots: SingleFlightCache<ArtifactSlot<E>>
   readonly #ttlMs: number | undefined
   readonly #load: ArtifactLoader<E>
 
   constructor(load: ArtifactLoader<E>, maxSize: number, ttlMs: number | undefined) {
     this.#load = load
-    this.#slots = new Lru(maxSize)
+    this.#slots = new SingleFlightCache({ max: maxSize })
     this.#ttlMs = ttlMs
   }
 
@@ -65,13 +63,9 @@ export class LatestArtifacts<E> {
 
   /** The slot of an artifact, loading it on a miss (one load per artifact at a time; failures are not cached). */
   load(artifactId: string): Promise<ArtifactSlot<E>> {
-    const slot = this.#slots.get(artifactId)
-    if (slot !== undefined) return Promise.resolve(slot)
-    return this.#loads.run(artifactId, async () => {
+    return this.#slots.load(artifactId, async () => {
       const entry = await this.#load(artifactId, undefined)
-      const loaded: ArtifactSlot<E> = { entry, staleAt: this.#nextStale(), refreshing: false }
-      this.#slots.set(artifactId, loaded)
-      return loaded
+      return { entry, staleAt: this.#nextStale(), refreshing: false }
     })
   }
 

@@ -6,6 +6,7 @@ import {
   recordFailedMessage,
   SerdeError,
 } from '@x/errors'
+import { SingleFlightCache } from '@x/registry-client/cache'
 import {
   decodeFrame,
   FRAME_HEADER_SIZE,
@@ -17,7 +18,6 @@ import {
 } from '@x/wire-format'
 import type { NormalizedDeserializerOptions } from './deserializer-options.js'
 import { LatestArtifacts } from './latest-artifacts.js'
-import { Lru } from './lru.js'
 import {
   type HeaderId,
   type IdHeaderNames,
@@ -29,7 +29,6 @@ import {
 import { cacheBoundOf, cacheTtlOf, checkClient, fetchById, type RegistryPort } from './registry-port.js'
 import type { SchemaCodec, SchemaFormat } from './schema-format.js'
 import { parseRegistered } from './schema-loader.js'
-import { SingleFlight } from './single-flight.js'
 
 /** What a format's deserializer class hands to the core. */
 export interface DeserializerSetup<T> {
@@ -64,8 +63,7 @@ export class SchemaDeserializer<T = unknown> {
   readonly #client: RegistryPort
   readonly #format: SchemaFormat
   readonly #options: NormalizedDeserializerOptions<T>
-  readonly #writers: Record<IdType, Lru<SchemaId, WriterSchema>>
-  readonly #loads = new SingleFlight<string, WriterSchema>()
+  readonly #writers: Record<IdType, SingleFlightCache<WriterSchema, SchemaId>>
   readonly #reader: SchemaCodec | undefined
   readonly #readers: LatestArtifacts<SchemaCodec> | undefined
   readonly #headerNames: Readonly<Record<'key' | 'value', IdHeaderNames>>
@@ -78,7 +76,10 @@ export class SchemaDeserializer<T = unknown> {
     this.#options = setup.options
     this.#reader = setup.reader
     const bound = cacheBoundOf(this.#client)
-    this.#writers = { globalId: new Lru(bound), contentId: new Lru(bound) }
+    this.#writers = {
+      globalId: new SingleFlightCache({ max: bound }),
+      contentId: new SingleFlightCache({ max: bound }),
+    }
     this.#headerNames = Object.freeze(idHeaderNamesFor(this.#options.useId))
     if (this.#options.useLatestVersion) {
       this.#readers = new LatestArtifacts(
@@ -272,9 +273,7 @@ export class SchemaDeserializer<T = unknown> {
 
   /** The parsed writer schema of an id: cached, or fetched and parsed once (concurrent callers share the load). */
   #writer(idType: IdType, id: SchemaId): Promise<WriterSchema> {
-    const cached = this.#writers[idType].get(id)
-    if (cached !== undefined) return Promise.resolve(cached)
-    return this.#loads.run(`${idType}:${String(id)}`, () => this.#loadWriter(idType, id))
+    return this.#writers[idType].load(id, () => this.#loadWriter(idType, id))
   }
 
   async #loadWriter(idType: IdType, id: SchemaId): Promise<WriterSchema> {
@@ -286,9 +285,7 @@ export class SchemaDeserializer<T = unknown> {
       { idType, id, label: `${idType} ${String(id)}` },
       (message, cause) => new DeserializationError(message, { cause, schemaId: id }),
     )
-    const writer: WriterSchema = { idType, id, codec }
-    this.#writers[idType].set(id, writer)
-    return writer
+    return { idType, id, codec }
   }
 
   #preparedWriter(idType: IdType, id: SchemaId): WriterSchema {

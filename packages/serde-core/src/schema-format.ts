@@ -58,4 +58,10 @@ export interface SchemaFormat<C extends SchemaCodec = SchemaCodec> {
   parse(schema: string, references?: readonly ResolvedReference[]): C
   /** True when a `parse` failure may be cured by the schema's references (a type, `$ref` or import not found). */
   needsReferences(error: unknown): boolean
+  /**
+   * For a `parse` failure that `needsReferences`: the reference names the schema needs (the named type or the
+   * imports not found), so that `autoRegister` can tell which `references` are missing. Without it, any reference
+   * given is taken to cure the failure.
+   */
+  referencesNeeded?(error: unknown, schema: string): readonly string[]
 }

@@ -35,12 +35,45 @@ export class SimpleTopicIdStrategy {
   }
 }
 
-/** @internal Checks a record name given to a record strategy. */
-function checkRecordName(recordName: unknown, strategy: string): string {
-  if (typeof recordName !== 'string' || recordName === '') {
-    throw invalidConfigError(`${strategy} needs a non-empty record name, got ${describeValue(recordName)}`)
+/** @internal How the record strategies of a format read a record name from the schema they are given. */
+export interface RecordNameReader {
+  /** What the strategies need, for messages: `a JSON Schema with a non-empty 'title' (its record name)`. */
+  readonly wanted: string
+  /** The record name of a parsed schema, or undefined when it has none. */
+  nameOf(schema: unknown): string | undefined
+}
+
+/**
+ * The record name that a record strategy of a format (its subclass of the strategies below) takes from the schema it
+ * is given, as an object or its JSON text. A `TypeError` (code `INVALID_CONFIG`) naming the strategy and
+ * what it needs when the text is not JSON or the schema has no record name.
+ */
+function recordNameOfSchema(schema: unknown, strategy: string, reader: RecordNameReader): string {
+  let parsed = schema
+  if (typeof schema === 'string') {
+    try {
+      parsed = JSON.parse(schema)
+    } catch (error) {
+      throw invalidConfigError(
+        `${strategy} needs ${reader.wanted} as an object or its JSON text, got text that is not JSON (${messageOf(error)})`,
+        error,
+      )
+    }
   }
-  return recordName
+  const name = reader.nameOf(parsed)
+  if (name === undefined || name === '') {
+    throw invalidConfigError(`${strategy} needs ${reader.wanted}, got ${describeValue(parsed)}`)
+  }
+  return name
+}
+
+/** @internal The record name given to a record strategy, or read from its schema by the format's `reader`. */
+function recordNameFrom(given: unknown, strategy: string, reader: RecordNameReader | undefined): string {
+  if (reader !== undefined) return recordNameOfSchema(given, strategy, reader)
+  if (typeof given !== 'string' || given === '') {
+    throw invalidConfigError(`${strategy} needs a non-empty record name, got ${describeValue(given)}`)
+  }
+  return given
 }
 
 /**
@@ -52,11 +85,18 @@ export class QualifiedRecordIdStrategy {
   readonly #recordName: string
 
   /**
-   * @param recordName - The record's full name, which is the artifact id.
-   * @throws `TypeError` (code `INVALID_CONFIG`) for an empty name.
+   * How a format's subclass reads the record name from the schema it is given (set by the subclass); without one
+   * (this class itself), the argument is the record name.
    */
-  constructor(recordName: string) {
-    this.#recordName = checkRecordName(recordName, new.target.name)
+  static readonly recordNames: RecordNameReader | undefined = undefined
+
+  /**
+   * @param recordNameOrSchema - The record's full name, which is the artifact id; for a format's subclass, the
+   *   schema (an object or its JSON text) whose record name it is.
+   * @throws `TypeError` (code `INVALID_CONFIG`) for an empty name, or a schema without a record name.
+   */
+  constructor(recordNameOrSchema: string | object) {
+    this.#recordName = recordNameFrom(recordNameOrSchema, new.target.name, new.target.recordNames)
   }
 
   /** @returns the record's full name, e.g. `com.example.Order` */
@@ -76,12 +116,16 @@ export class QualifiedRecordIdStrategy {
 export class TopicRecordIdStrategy {
   readonly #suffix: string
 
+  /** As {@link QualifiedRecordIdStrategy.recordNames}. */
+  static readonly recordNames: RecordNameReader | undefined = undefined
+
   /**
-   * @param recordName - The record's full name, which follows the topic.
-   * @throws `TypeError` (code `INVALID_CONFIG`) for an empty name.
+   * @param recordNameOrSchema - The record's full name, which follows the topic; for a format's subclass, the
+   *   schema (an object or its JSON text) whose record name it is.
+   * @throws `TypeError` (code `INVALID_CONFIG`) for an empty name, or a schema without a record name.
    */
-  constructor(recordName: string) {
-    this.#suffix = `-${checkRecordName(recordName, new.target.name)}`
+  constructor(recordNameOrSchema: string | object) {
+    this.#suffix = `-${recordNameFrom(recordNameOrSchema, new.target.name, new.target.recordNames)}`
   }
 
   /** @returns `${ctx.topic}-${fullName}`, e.g. `orders-com.example.Order` */

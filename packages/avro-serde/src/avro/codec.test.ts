@@ -155,7 +155,7 @@ describe('encodeInto', () => {
     expect(error.code).toBe('INVALID_DATA')
     expect(error.paths).toEqual(['a', 'b.c'])
     expect(error.message).toBe(
-      'Value does not match the Avro schema Outer: a: expected int, got "x"; b.c: expected int, got true',
+      'Value does not match the Avro schema Outer: a: expected int, got string "x"; b.c: expected int, got boolean true',
     )
     expect(error.cause).toBeInstanceOf(Error)
   })
@@ -179,7 +179,7 @@ describe('encodeInto', () => {
       ),
     )
     expect(error.paths).toEqual(['tags[2]', 'attrs["k.1"]', 'choice["int"]', 'deep[1]["x"]'])
-    expect(error.message).toContain('deep[1]["x"]: expected one of null, string, got 1')
+    expect(error.message).toContain('deep[1]["x"]: expected one of null, string, got number 1')
   })
 
   test('a missing required field and a wrong top-level value are named', () => {
@@ -208,7 +208,7 @@ describe('encodeInto', () => {
   test('long strings are cut in messages', () => {
     const codec = codecOf('int')
     expect(thrown(() => codec.encodeInto('x'.repeat(100), Buffer.alloc(8), 0)).message).toBe(
-      `Value does not match the Avro schema int: (value): expected int, got "${'x'.repeat(32)}…"`,
+      `Value does not match the Avro schema int: (value): expected int, got string "${'x'.repeat(40)}…"`,
     )
   })
 })
@@ -264,6 +264,11 @@ describe('checkStrict', () => {
     expect(error.message).toBe(
       'Value has fields not in the Avro schema S (strict mode): extra, child.x, list[1].y, byKey["k"].z, maybe.w, either["Child"].v',
     )
+  })
+
+  test('quotes an undeclared name that is not an identifier, as every format writes such a name', () => {
+    const error = thrown(() => codec.checkStrict({ ...valid, 'first name': 1, child: { n: 1, 'a.b': 2 } }))
+    expect(error.paths).toEqual(['["first name"]', 'child["a.b"]'])
   })
 })
 

@@ -1,4 +1,11 @@
-import { DeserializationError, invalidConfigError, invalidDataError } from '@x/errors'
+import {
+  DeserializationError,
+  dataIssuesError,
+  firstItems,
+  invalidConfigError,
+  invalidDataError,
+  messageOf,
+} from '@x/errors'
 import type { AvscType, Resolver } from './avsc-internals.js'
 import { resetZeroByteBudget } from './limits.js'
 import { isUnsafeLongError } from './longs.js'
@@ -6,9 +13,6 @@ import type { NormalizedAvroOptions } from './options.js'
 import { missingNamedType, parseSchema } from './schema-parser.js'
 import { findUndeclaredFields } from './undeclared-fields.js'
 import { findIssues, type Issue } from './validate.js'
-
-/** Issues named in an error message; `paths` always holds all of them. */
-const MAX_ISSUES_IN_MESSAGE = 10
 
 /** One parsed Avro schema: encodes values to Avro binary and decodes Avro binary (with schema resolution). */
 export interface AvroCodec {
@@ -24,7 +28,7 @@ export interface AvroCodec {
    * Writes the Avro binary of `value` into `target` from `offset`. Returns the end offset, or a negative number:
    * the bytes missing when `target` is too small (grow it by at least that much and call again). A value that does
    * not match the schema: `TypeError` (code `INVALID_DATA`) whose `paths` (and message) name every failing path
-   * with the type it expected, e.g. `user.age: expected int, got "x"`. Nothing is validated before writing: the
+   * with the type it expected, e.g. `user.age: expected int, got string "x"`. Nothing is validated before writing: the
    * paths are collected only after avsc's writer refused the value.
    */
   encodeInto(value: unknown, target: Uint8Array, offset: number): number
@@ -53,26 +57,6 @@ function label(type: AvscType): string {
 
 function asBuffer(bytes: Uint8Array): Buffer {
   return Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)
-}
-
-/** Longest text of a foreign error quoted in a message. */
-const MAX_QUOTED = 200
-
-/** A foreign error's message, cut to a bounded length (it is kept whole as `cause`). */
-function boundedMessage(error: unknown): string {
-  let text: string
-  try {
-    text = error instanceof Error ? error.message : String(error)
-  } catch {
-    text = 'an error that cannot be printed'
-  }
-  return text.length > MAX_QUOTED ? `${text.slice(0, MAX_QUOTED)}…` : text
-}
-
-function issuesMessage(prefix: string, issues: readonly Issue[]): string {
-  const shown = issues.slice(0, MAX_ISSUES_IN_MESSAGE).map((issue) => issue.message)
-  const more = issues.length - shown.length
-  return `${prefix}: ${shown.join('; ')}${more > 0 ? `; and ${more} more` : ''}`
 }
 
 class Codec implements AvroCodec {
@@ -114,16 +98,12 @@ class Codec implements AvroCodec {
       issues = []
     }
     if (issues.length === 0) {
-      issues = [{ path: '', message: `(value): ${boundedMessage(cause)}` }]
+      issues = [{ path: '', message: `(value): ${messageOf(cause)}` }]
     }
     const stopped = truncated
       ? ` (stopped after ${issues.length} issue${issues.length === 1 ? '' : 's'})`
       : ''
-    return invalidDataError(
-      issuesMessage(`Value does not match the Avro schema ${this.#label}${stopped}`, issues),
-      issues.map((issue) => issue.path),
-      cause,
-    )
+    return dataIssuesError(`Value does not match the Avro schema ${this.#label}${stopped}`, issues, cause)
   }
 
   checkStrict(value: unknown): void {
@@ -133,17 +113,15 @@ class Codec implements AvroCodec {
     } catch (cause) {
       // Reading the value threw (a getter, a Proxy trap): a data error, not a foreign exception.
       throw invalidDataError(
-        `Value could not be read to check its fields against the Avro schema ${this.#label} (strict mode): ${boundedMessage(cause)}`,
+        `Value could not be read to check its fields against the Avro schema ${this.#label} (strict mode): ${messageOf(cause)}`,
         [''],
         cause,
       )
     }
     if (paths.length === 0) return
-    const shown = paths.slice(0, MAX_ISSUES_IN_MESSAGE)
-    const more = paths.length - shown.length
     throw invalidDataError(
       `Value has field${paths.length === 1 ? '' : 's'} not in the Avro schema ${this.#label} (strict mode): ` +
-        `${shown.join(', ')}${more > 0 ? `, and ${more} more` : ''}`,
+        firstItems(paths, ', '),
       paths,
     )
   }

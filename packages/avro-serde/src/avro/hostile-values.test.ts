@@ -114,7 +114,7 @@ describe('a JavaScript Map given for an Avro map', () => {
       ),
     )
     expect(error.code).toBe('INVALID_DATA')
-    expect(error.message).toContain('a Map key that is not a string: 2')
+    expect(error.message).toContain('a Map key that is not a string: number 2')
   })
 
   test('a Map value of the wrong type names its key', () => {

@@ -115,7 +115,7 @@ describe('values refused on write (TypeError INVALID_DATA, never rounded)', () =
       'a fractional millisecond',
       long('timestamp-millis'),
       1.5,
-      'expected timestamp-millis (a Date or a safe integer number of milliseconds), got 1.5 (not a safe integer)',
+      'expected timestamp-millis (a Date or a safe integer number of milliseconds), got number 1.5 (not a safe integer)',
     ],
     [
       'a micros Date beyond the nanos range',
@@ -133,39 +133,39 @@ describe('values refused on write (TypeError INVALID_DATA, never rounded)', () =
       'a malformed uuid',
       { type: 'string', logicalType: 'uuid' },
       'not-a-uuid',
-      'expected uuid (a string such as "123e4567-e89b-12d3-a456-426614174000"), got "not-a-uuid" (not in the 8-4-4-4-12 hexadecimal form)',
+      'expected uuid (a string such as "123e4567-e89b-12d3-a456-426614174000"), got string "not-a-uuid" (not in the 8-4-4-4-12 hexadecimal form)',
     ],
     [
       'a decimal with more fraction digits than the scale',
       decimalBytes(5, 2),
       '1.234',
-      'expected decimal(5,2) (a decimal string, number or bigint with at most 2 fraction digits and 5 digits), got "1.234" (more than 2 fraction digits)',
+      'expected decimal(5,2) (a decimal string, number or bigint with at most 2 fraction digits and 5 digits), got string "1.234" (more than 2 fraction digits)',
     ],
     [
       'a decimal with more digits than the precision',
       decimalBytes(5, 2),
       '1234.5',
-      'expected decimal(5,2) (a decimal string, number or bigint with at most 2 fraction digits and 5 digits), got "1234.5" (more than 5 digits)',
+      'expected decimal(5,2) (a decimal string, number or bigint with at most 2 fraction digits and 5 digits), got string "1234.5" (more than 5 digits)',
     ],
     [
       'a decimal with more digits than its fixed size can hold',
       decimalFixed(1, 2, 0),
       '-100',
-      'expected decimal(2,0) (a decimal string, number or bigint with at most 0 fraction digits and 2 digits in 1 byte), got "-100" (more than 2 digits)',
+      'expected decimal(2,0) (a decimal string, number or bigint with at most 0 fraction digits and 2 digits in 1 byte), got string "-100" (more than 2 digits)',
     ],
     [
       'a decimal number that may have been rounded',
       decimalBytes(30, 0),
       2 ** 60,
-      'got 1152921504606847000 (an unsafe integer number, which may already have been rounded: pass a string or a bigint)',
+      'got number 1152921504606847000 (an unsafe integer number, which may already have been rounded: pass a string or a bigint)',
     ],
     [
       'a decimal that is not a number',
       decimalBytes(5, 2),
       '1,5',
-      'expected decimal(5,2) (a decimal string, number or bigint with at most 2 fraction digits and 5 digits), got "1,5" (not a decimal number)',
+      'expected decimal(5,2) (a decimal string, number or bigint with at most 2 fraction digits and 5 digits), got string "1,5" (not a decimal number)',
     ],
-    ['a decimal NaN', decimalBytes(5, 2), Number.NaN, 'got NaN (not a finite number)'],
+    ['a decimal NaN', decimalBytes(5, 2), Number.NaN, 'got number NaN (not a finite number)'],
   ]
   test.each(cases)('%s', (_name, schema, value, message) => {
     const error = thrown(() => codecOf(schema).encodeInto(value, Buffer.alloc(64), 0))
@@ -296,7 +296,7 @@ describe('logical types in the options', () => {
     )
     const error = thrown(() => codec.encodeInto({ u: 5 }, Buffer.alloc(8), 0))
     expect(error.paths).toEqual(['u'])
-    expect(error.message).toBe('Value does not match the Avro schema R: u: expected upper, got 5')
+    expect(error.message).toBe('Value does not match the Avro schema R: u: expected upper, got number 5')
   })
 
   test('null turns a built-in off: the underlying type is used', () => {

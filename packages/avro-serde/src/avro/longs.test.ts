@@ -58,19 +58,19 @@ describe.each(['auto', 'number', 'bigint'] as const)('longs: %s', (mode) => {
     expect(error.paths).toEqual([''])
     expect(error.message).toBe(
       'Value does not match the Avro schema long: (value): expected long (a safe integer number or a bigint), ' +
-        'got 9007199254740992 (an unsafe integer number, which may already have been rounded: pass a bigint)',
+        'got number 9007199254740992 (an unsafe integer number, which may already have been rounded: pass a bigint)',
     )
   })
 
   test('a bigint outside the signed 64-bit range, a fraction and a string are refused', () => {
     expect(thrown(() => codec.encodeInto(2n ** 63n, Buffer.alloc(16), 0)).message).toContain(
-      'got 9223372036854775808n (outside the signed 64-bit range)',
+      'got bigint 9223372036854775808n (outside the signed 64-bit range)',
     )
     expect(thrown(() => codec.encodeInto(1.5, Buffer.alloc(16), 0)).message).toContain(
-      'got 1.5 (not an integer)',
+      'got number 1.5 (not an integer)',
     )
     expect(thrown(() => codec.encodeInto('1', Buffer.alloc(16), 0)).message).toContain(
-      'got "1" (not a number or bigint)',
+      'got string "1" (not a number or bigint)',
     )
   })
 })

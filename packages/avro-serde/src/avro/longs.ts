@@ -1,4 +1,4 @@
-import { DeserializationError } from '@x/errors'
+import { DeserializationError, unsafeIntegerError } from '@x/errors'
 import { INT64_MAX, INT64_MIN } from '@x/wire-format'
 import { type AvscConstructor, type AvscType, builtins, inherit, type Tap } from './avsc-internals.js'
 import type { LongMode } from './options.js'
@@ -140,12 +140,7 @@ export function readLongNumber(tap: Tap): number {
 
 /** The `RangeError` of `longs: 'number'` for a long that a `number` cannot hold exactly. */
 export function unsafeLongError(value: bigint): RangeError {
-  const error = new RangeError(
-    `Avro long ${value} is outside the safe integer range of a JavaScript number (avro.longs is 'number'); ` +
-      `use longs: 'auto' or 'bigint' to read it exactly`,
-  )
-  Object.defineProperty(error, 'code', { value: 'INVALID_DATA', enumerable: true })
-  return error
+  return unsafeIntegerError('Avro long', value, 'avro.longs')
 }
 
 /** True for an error thrown by `readLongNumber`. */

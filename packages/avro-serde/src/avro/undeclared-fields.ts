@@ -1,5 +1,5 @@
+import { formatPath, type PathSegment } from '@x/errors'
 import type { AvscField, AvscType } from './avsc-internals.js'
-import { formatPath, type Segment } from './paths.js'
 import { fieldValue, isMap, isObjectValue } from './values.js'
 
 /**
@@ -65,7 +65,7 @@ function holdsRecords(type: AvscType, visiting: Set<AvscType> = new Set()): bool
 /** Walks `value` for properties its record schemas do not declare; types without records are not entered. */
 class UndeclaredFinder {
   readonly found: string[] = []
-  readonly #path: Segment[] = []
+  readonly #path: PathSegment[] = []
 
   visit(type: AvscType, value: unknown): void {
     switch (type.typeName) {
@@ -117,7 +117,7 @@ class UndeclaredFinder {
     }
   }
 
-  within(segment: Segment, type: AvscType, value: unknown): void {
+  within(segment: PathSegment, type: AvscType, value: unknown): void {
     this.#path.push(segment)
     this.visit(type, value)
     this.#path.pop()

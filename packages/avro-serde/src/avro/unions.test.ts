@@ -1,5 +1,6 @@
 import avro from 'avsc'
 import { describe, expect, test } from 'vitest'
+import { unwrapsUnion } from '../union-rule.js'
 import { codecOf, encode, fromHex, hex, thrown } from './test-support/fixtures.js'
 
 const cat = { type: 'record', name: 'Cat', namespace: 'pets', fields: [{ name: 'lives', type: 'int' }] }
@@ -97,7 +98,7 @@ describe('union values that match no branch', () => {
     const error = thrown(() => codec.encodeInto({ u: 5 }, Buffer.alloc(8), 0))
     expect(error.paths).toEqual(['u'])
     expect(error.message).toBe(
-      'Value does not match the Avro schema R: u: expected one of null, string, got 5',
+      'Value does not match the Avro schema R: u: expected one of null, string, got number 5',
     )
   })
 
@@ -105,7 +106,7 @@ describe('union values that match no branch', () => {
     const codec = codecOf(['int', 'long'])
     const error = thrown(() => codec.encodeInto(5, Buffer.alloc(8), 0))
     expect(error.message).toBe(
-      'Value does not match the Avro schema union: (value): expected a wrapped union value { "<branch>": value } with a branch of int, long, got 5',
+      'Value does not match the Avro schema union: (value): expected a wrapped union value { "<branch>": value } with a branch of int, long, got number 5',
     )
   })
 
@@ -113,5 +114,20 @@ describe('union values that match no branch', () => {
     expect(thrown(() => codecOf(['int', 'long']).encodeInto(null, Buffer.alloc(8), 0)).message).toContain(
       'got null (no null branch)',
     )
+  })
+})
+
+describe('the rule of unions: auto (shared with code generation)', () => {
+  test('unwraps when every kind of value is taken by one branch at most, and wraps otherwise', () => {
+    expect(unwrapsUnion([['null'], ['string']])).toBe(true)
+    expect(unwrapsUnion([['null'], ['number', 'bigint'], ['string']])).toBe(true)
+    expect(unwrapsUnion([['number'], ['number', 'bigint']])).toBe(false)
+    expect(unwrapsUnion([['date', 'number'], ['number']])).toBe(false)
+  })
+
+  test('a branch that may take anything is unwrapped beside null only', () => {
+    expect(unwrapsUnion([['null'], undefined])).toBe(true)
+    expect(unwrapsUnion([['string'], undefined])).toBe(false)
+    expect(unwrapsUnion([undefined, undefined])).toBe(false)
   })
 })

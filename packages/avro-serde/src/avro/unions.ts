@@ -2,6 +2,7 @@ import { type AvscType, builtins, inherit, type Tap } from './avsc-internals.js'
 import { BuiltinLogicalType, type ValueKind } from './logical-base.js'
 import { isModeLong } from './longs.js'
 import type { UnionMode } from './options.js'
+import { kindTable } from './union-rule.js'
 import { invalid } from './values.js'
 
 /**
@@ -66,41 +67,11 @@ export function kindsOf(type: AvscType): readonly ValueKind[] | undefined {
   }
 }
 
-const ALL_KINDS: readonly ValueKind[] = [
-  'boolean',
-  'number',
-  'bigint',
-  'string',
-  'bytes',
-  'array',
-  'object',
-  'date',
-]
-
 /** Branch index by value kind, or undefined when two branches could take the same value (the union is wrapped). */
 export function branchesByKind(
   branches: readonly AvscType[],
 ): Partial<Record<ValueKind, number>> | undefined {
-  const table: Partial<Record<ValueKind, number>> = Object.create(null)
-  let unknown: number | undefined
-  for (let i = 0; i < branches.length; i++) {
-    const kinds = kindsOf(branches[i]!)
-    if (kinds === undefined) {
-      if (unknown !== undefined) return undefined
-      unknown = i
-      continue
-    }
-    for (const kind of kinds) {
-      if (table[kind] !== undefined) return undefined
-      table[kind] = i
-    }
-  }
-  if (unknown !== undefined) {
-    // A branch of unknown kinds may take anything: only `null` can be told apart from it.
-    if (Object.keys(table).some((kind) => kind !== 'null')) return undefined
-    for (const kind of ALL_KINDS) table[kind] = unknown
-  }
-  return table
+  return kindTable(branches.map(kindsOf))
 }
 
 interface AutoUnion extends AvscType {

@@ -1,59 +1,16 @@
+import { type DataIssue, dataIssue, describeValue, formatPath, type PathSegment } from '@x/errors'
 import type { AvscType } from './avsc-internals.js'
 import { BuiltinLogicalType } from './logical-base.js'
 import { isModeLong, longProblem } from './longs.js'
-import { formatPath, type Segment } from './paths.js'
 import { fieldValue, isMap, isObjectValue } from './values.js'
 
 /**
- * Explains why a value does not match a schema, by path (see paths.ts for the syntax). Used only after avsc's writer
- * has refused a value: the happy path never validates.
+ * Explains why a value does not match a schema, by path, in the notation and wording every format shares
+ * (`@x/errors`' data issues). Used only after avsc's writer has refused a value: the happy path never validates.
  */
 
 /** One mismatch: where, and what was expected instead of what. */
-export interface Issue {
-  readonly path: string
-  readonly message: string
-}
-
-const MAX_SHOWN_STRING = 32
-
-/**
- * A short description of a value for messages (long strings are cut, byte arrays show their length only): bounded in
- * time and length whatever the value, and never throwing (a Proxy whose traps throw is "a value that cannot be
- * inspected").
- */
-export function describeValue(value: unknown): string {
-  try {
-    return describeShallow(value)
-  } catch {
-    return 'a value that cannot be inspected'
-  }
-}
-
-function describeShallow(value: unknown): string {
-  switch (typeof value) {
-    case 'string':
-      return JSON.stringify(value.length > MAX_SHOWN_STRING ? `${value.slice(0, MAX_SHOWN_STRING)}…` : value)
-    case 'bigint':
-      return `${value}n`
-    case 'number':
-    case 'boolean':
-    case 'undefined':
-      return String(value)
-    case 'function':
-      return 'a function'
-    case 'symbol':
-      return 'a symbol'
-    default:
-      if (value === null) return 'null'
-      if (Array.isArray(value)) return `an array of ${value.length}`
-      if (value instanceof Date)
-        return Number.isNaN(value.getTime()) ? 'an invalid Date' : `Date ${value.toISOString()}`
-      if (value instanceof Uint8Array) return `${value.length} bytes`
-      if (value instanceof Map) return `a Map of ${value.size}`
-      return 'an object'
-  }
-}
+export type Issue = DataIssue
 
 function branchLabel(type: AvscType): string {
   return type.branchName ?? type.typeName
@@ -116,7 +73,7 @@ export const MAX_VISITS = 100_000
 
 class Collector {
   readonly issues: Issue[] = []
-  readonly #path: Segment[] = []
+  readonly #path: PathSegment[] = []
   #visits = 0
   truncated = false
 
@@ -125,12 +82,7 @@ class Collector {
       this.truncated = true
       return
     }
-    const detail = problem === undefined ? '' : ` (${problem})`
-    const path = formatPath(this.#path)
-    this.issues.push({
-      path,
-      message: `${path === '' ? '(value)' : path}: expected ${describeType(type)}, got ${describeValue(value)}${detail}`,
-    })
+    this.issues.push(dataIssue(formatPath(this.#path), describeType(type), value, problem))
   }
 
   check(type: AvscType, value: unknown): void {
@@ -230,7 +182,7 @@ class Collector {
     if (!type._check(value)) this.add(type, value, primitiveProblem(type, value))
   }
 
-  within(segment: Segment, type: AvscType, value: unknown): void {
+  within(segment: PathSegment, type: AvscType, value: unknown): void {
     if (this.truncated || ++this.#visits > MAX_VISITS || this.issues.length >= MAX_ISSUES) {
       this.truncated = true
       return

@@ -1,3 +1,4 @@
+import { unwrapsUnion, type ValueKind } from '@x/avro-serde/union-rule'
 import { docComment, identifierOf, propertyName } from './ts-names.js'
 
 /** The options of the deserializer the types are for (`avro` option of `AvroDeserializer`). */
@@ -8,7 +9,7 @@ export interface AvroTypeOptions {
   unions?: 'auto' | 'wrapped'
 }
 
-type Kind = 'null' | 'boolean' | 'number' | 'bigint' | 'string' | 'bytes' | 'array' | 'object' | 'date'
+type Kind = ValueKind
 
 interface Rendered {
   ts: string
@@ -200,16 +201,10 @@ function logicalType(object: Record<string, unknown>, type: unknown): Rendered |
   }
 }
 
-/** A union as the deserializer returns it: bare values when no two branches take a kind of value, else wrapped. */
+/** A union as the deserializer returns it: bare values when `@x/avro-serde`'s rule unwraps it, else wrapped. */
 function union(branches: readonly Rendered[], mode: 'auto' | 'wrapped'): Rendered {
-  const seen = new Set<Kind>()
-  let unwrapped = mode === 'auto'
-  for (const branch of branches) {
-    for (const kind of branch.kinds) {
-      if (seen.has(kind)) unwrapped = false
-      seen.add(kind)
-    }
-  }
+  const unwrapped = mode === 'auto' && unwrapsUnion(branches.map((branch) => branch.kinds))
+  const seen = new Set(branches.flatMap((branch) => branch.kinds))
   const ts = branches
     .map((branch) =>
       unwrapped || branch.branch === 'null'

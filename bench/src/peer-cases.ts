@@ -6,7 +6,7 @@ import { ProtobufDeserializer, ProtobufSerializer } from '@x/protobuf-serde'
 import { RegistryClient } from '@x/registry-client'
 import { MessageField, SerializationContext } from '@x/wire-format'
 import { Ajv } from 'ajv'
-import type { BenchEnv, CaseDef, PreparedCase } from './cases.js'
+import type { BenchEnv, CaseDef, Group, PreparedCase } from './cases.js'
 import { EVENT_ARTIFACT, EVENT_RECORD, GROUP_ID } from './fixtures.js'
 import {
   EVENT_JSON_SCHEMA,
@@ -90,60 +90,52 @@ const KAFKAJS_LINES: readonly KafkajsLine[] = [
   },
 ]
 
-function kafkajsSerialize(line: KafkajsLine): CaseDef {
-  return {
-    name: `${line.prefix}.serialize`,
+/** What one kafkajs-SR job is: Avro or JSON Schema, the case names, ceilings and the schema id or frame it uses. */
+interface KafkajsJob {
+  /** `''` for Avro, `.json` for JSON Schema: the infix of the case names (`kafkajs.json.serialize`). */
+  infix: '' | '.json'
+  encode: { group: Group; ceiling: string; id: (env: BenchEnv) => number; expect: () => number }
+  decode: { group: Group; ceiling: string; frame: (env: BenchEnv) => Promise<Buffer> | Buffer }
+}
+
+const AVRO_JOB: KafkajsJob = {
+  infix: '',
+  encode: {
     group: 'encode',
-    label: `${line.title} \`await registry.encode(id, r)\``,
     ceiling: 'avsc.encode-prealloc-copy',
-    peerOf: 'ours.serialize',
-    usesRegistry: true,
-    unavailable: line.unavailable,
-    async prepare(env): Promise<PreparedCase> {
-      const registry = await line.registry(env)
-      return {
-        expect: EVENT_FRAME_LENGTH,
-        body: asyncBody(
-          () => registry.encode(env.eventId, EVENT_RECORD),
-          (bytes) => bytes.length,
-        ),
-      }
-    },
-  }
+    id: (env) => env.eventId,
+    expect: () => EVENT_FRAME_LENGTH,
+  },
+  decode: { group: 'decode', ceiling: 'avsc.decode-framed', frame: ourAvroFrame },
 }
 
-function kafkajsDeserialize(line: KafkajsLine): CaseDef {
-  return {
-    name: `${line.prefix}.deserialize`,
-    group: 'decode',
-    label: `${line.title} \`await registry.decode(frame)\``,
-    ceiling: 'avsc.decode-framed',
-    peerOf: 'ours.deserialize',
-    usesRegistry: true,
-    unavailable: line.unavailable,
-    async prepare(env): Promise<PreparedCase> {
-      const registry = await line.registry(env)
-      const frame = await ourAvroFrame(env)
-      return { expect: EVENT_RECORD.seq, body: asyncBody(() => registry.decode(frame), seqOf) }
-    },
-  }
-}
-
-function kafkajsJsonSerialize(line: KafkajsLine): CaseDef {
-  return {
-    name: `${line.prefix}.json.serialize`,
+const JSON_JOB: KafkajsJob = {
+  infix: '.json',
+  encode: {
     group: 'json-encode',
-    label: `${line.title} \`await registry.encode(id, r)\` (JSON, validates)`,
     ceiling: 'json.stringify-validate-frame',
-    peerOf: 'ours.json.serialize',
+    id: (env) => env.jsonId,
+    expect: jsonFrameLength,
+  },
+  decode: { group: 'json-decode', ceiling: 'json.parse-frame', frame: (env) => jsonFrame(env.jsonId) },
+}
+
+function kafkajsEncode(job: KafkajsJob, line: KafkajsLine): CaseDef {
+  return {
+    name: `${line.prefix}${job.infix}.serialize`,
+    group: job.encode.group,
+    label: `${line.title} \`await registry.encode(id, r)\`${job.infix === '' ? '' : ' (JSON, validates)'}`,
+    ceiling: job.encode.ceiling,
+    peerOf: `ours${job.infix}.serialize`,
     usesRegistry: true,
     unavailable: line.unavailable,
     async prepare(env): Promise<PreparedCase> {
       const registry = await line.registry(env)
+      const id = job.encode.id(env)
       return {
-        expect: jsonFrameLength(),
+        expect: job.encode.expect(),
         body: asyncBody(
-          () => registry.encode(env.jsonId, EVENT_RECORD),
+          () => registry.encode(id, EVENT_RECORD),
           (bytes) => bytes.length,
         ),
       }
@@ -151,18 +143,18 @@ function kafkajsJsonSerialize(line: KafkajsLine): CaseDef {
   }
 }
 
-function kafkajsJsonDeserialize(line: KafkajsLine): CaseDef {
+function kafkajsDecode(job: KafkajsJob, line: KafkajsLine): CaseDef {
   return {
-    name: `${line.prefix}.json.deserialize`,
-    group: 'json-decode',
-    label: `${line.title} \`await registry.decode(frame)\` (JSON)`,
-    ceiling: 'json.parse-frame',
-    peerOf: 'ours.json.deserialize',
+    name: `${line.prefix}${job.infix}.deserialize`,
+    group: job.decode.group,
+    label: `${line.title} \`await registry.decode(frame)\`${job.infix === '' ? '' : ' (JSON)'}`,
+    ceiling: job.decode.ceiling,
+    peerOf: `ours${job.infix}.deserialize`,
     usesRegistry: true,
     unavailable: line.unavailable,
     async prepare(env): Promise<PreparedCase> {
       const registry = await line.registry(env)
-      const frame = jsonFrame(env.jsonId)
+      const frame = await job.decode.frame(env)
       return { expect: EVENT_RECORD.seq, body: asyncBody(() => registry.decode(frame), seqOf) }
     },
   }
@@ -170,7 +162,7 @@ function kafkajsJsonDeserialize(line: KafkajsLine): CaseDef {
 
 export const PEER_CASES: readonly CaseDef[] = [
   // ---- Avro peers ---------------------------------------------------------------------------------------------
-  ...KAFKAJS_LINES.map(kafkajsSerialize),
+  ...KAFKAJS_LINES.map((line) => kafkajsEncode(AVRO_JOB, line)),
   {
     name: 'confluent.serialize',
     group: 'encode',
@@ -192,7 +184,7 @@ export const PEER_CASES: readonly CaseDef[] = [
       }
     },
   },
-  ...KAFKAJS_LINES.map(kafkajsDeserialize),
+  ...KAFKAJS_LINES.map((line) => kafkajsDecode(AVRO_JOB, line)),
   {
     name: 'confluent.deserialize',
     group: 'decode',
@@ -269,7 +261,7 @@ export const PEER_CASES: readonly CaseDef[] = [
       }
     },
   },
-  ...KAFKAJS_LINES.map(kafkajsJsonSerialize),
+  ...KAFKAJS_LINES.map((line) => kafkajsEncode(JSON_JOB, line)),
   {
     name: 'confluent.json.serialize',
     group: 'json-encode',
@@ -344,7 +336,7 @@ export const PEER_CASES: readonly CaseDef[] = [
       }
     },
   },
-  ...KAFKAJS_LINES.map(kafkajsJsonDeserialize),
+  ...KAFKAJS_LINES.map((line) => kafkajsDecode(JSON_JOB, line)),
   {
     name: 'confluent.json.deserialize',
     group: 'json-decode',

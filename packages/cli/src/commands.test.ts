@@ -338,6 +338,46 @@ describe('register with files that use each other', () => {
   })
 })
 
+describe('codegen of a .proto that imports', () => {
+  const expected = [
+    'export interface Order {',
+    '  id: number | bigint',
+    '  total: Money | null',
+    '}',
+    '',
+    'export interface Money {',
+    '  currency: string',
+    '  units: number | bigint',
+    '}',
+  ].join('\n')
+
+  it('finds the import among the files given or in --proto-path, and declares each type once by its plain name', async () => {
+    const given = await cli(['codegen', 'proto/shop/order.proto', 'proto/shop/money.proto'], {
+      cwd: folder.path,
+      env,
+    })
+    expect([given.code, given.stderr]).toEqual([0, ''])
+    expect(given.stdout).toContain(expected)
+    expect(given.stdout.match(/export interface Money/g)).toHaveLength(1)
+    const viaPath = await cli(['codegen', 'proto/shop/order.proto', '--proto-path', 'proto'], {
+      cwd: folder.path,
+      env,
+    })
+    expect(viaPath.stdout).toContain(expected)
+    const alone = await cli(['codegen', 'proto/shop/order.proto'], { cwd: folder.path, env })
+    expect(alone.stdout).toContain('  total: unknown\n')
+  })
+
+  it("follows an artifact's references in the registry", async () => {
+    const fromRegistry = await cli(['codegen', '--artifact', 'order', '--version', '1'], {
+      cwd: folder.path,
+      env,
+    })
+    expect([fromRegistry.code, fromRegistry.stderr]).toEqual([0, ''])
+    expect(fromRegistry.stdout).toContain(expected)
+  })
+})
+
 describe('check', () => {
   it('passes a compatible change, fails an incompatible one with the rule violations (exit 1)', async () => {
     await fetch(`${registry.url}/groups/default/artifacts/orders-value/rules`, {

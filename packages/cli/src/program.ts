@@ -45,6 +45,8 @@ export async function run(argv: readonly string[], io: Io): Promise<ExitCode> {
       'Apicurio Registry 3 tooling for @x/serde: inspect messages, pull, register and check schemas, generate types.',
     )
     .version(VERSION, '-V, --version')
+    // `x-serde --version` is the program's; after a command, `--version` is that command's (pull, codegen).
+    .enablePositionalOptions()
     .addHelpText('after', EXIT_HELP)
     .exitOverride()
     .configureOutput({ writeOut: (text) => io.stdout(text), writeErr: (text) => io.stderr(text) })
@@ -142,6 +144,10 @@ export async function run(argv: readonly string[], io: Io): Promise<ExitCode> {
       .option('--version <version>', 'its version (default: the latest)')
       .addOption(new Option('--type <type>', 'the schema type').choices(['AVRO', 'JSON', 'PROTOBUF']))
       .option('--out <file>', 'write here instead of standard output')
+      .option(
+        '--proto-path <dir...>',
+        '.proto imports: also look in these folders (besides the files given and, with --artifact, its references)',
+      )
       .addOption(
         new Option('--longs <mode>', 'Avro/Protobuf long mapping')
           .choices(['auto', 'number', 'bigint'])

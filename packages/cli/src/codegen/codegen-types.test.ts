@@ -226,12 +226,49 @@ message Order {
     )
     const decoded = await new ProtobufDeserializer(client).deserialize(bytes, ctx)
     const declarations = protobufToTypeScript(proto)
-    expect(compile(declarations, 'shop_Order', literal(decoded))).toEqual([])
+    expect(compile(declarations, 'Order', literal(decoded))).toEqual([])
     expect(
-      compile(declarations, 'shop_Order', literal({ ...(decoded as object), paid: 'yes' })).length,
+      compile(declarations, 'Order', literal({ ...(decoded as object), paid: 'yes' })).length,
     ).toBeGreaterThan(0)
     const empty = await new ProtobufDeserializer(client).deserialize(await serializer.serialize({}, ctx), ctx)
-    expect(compile(declarations, 'shop_Order', literal(empty))).toEqual([])
+    expect(compile(declarations, 'Order', literal(empty))).toEqual([])
+  })
+
+  it('type what imports define (files at hand, well-known types) as the deserializer returns them', async () => {
+    const money =
+      'syntax = "proto3";\npackage shop.common;\nmessage Money { string currency = 1; int64 units = 2; }\n'
+    const payment = `syntax = "proto3";
+package shop;
+import "shop/common/money.proto";
+import "google/protobuf/timestamp.proto";
+message Payment { shop.common.Money amount = 1; google.protobuf.Timestamp at = 2; }
+`
+    await new ProtobufSerializer(client, 'money-proto', { autoRegister: true, schema: money }).serialize(
+      { currency: 'EUR', units: 1 },
+      ctx,
+    )
+    const serializer = new ProtobufSerializer(client, 'payments-proto', {
+      autoRegister: true,
+      schema: payment,
+      references: [{ name: 'shop/common/money.proto', artifactId: 'money-proto', version: '1' }],
+    })
+    const bytes = await serializer.serialize(
+      { amount: { currency: 'EUR', units: 2n ** 60n }, at: { seconds: 1_700_000_000, nanos: 5 } },
+      ctx,
+    )
+    const decoded = await new ProtobufDeserializer(client).deserialize(bytes, ctx)
+    const declarations = protobufToTypeScript(payment, {
+      imports: (path) => (path === 'shop/common/money.proto' ? money : undefined),
+    })
+    expect(declarations).toContain(
+      'export interface Payment {\n  amount: Money | null\n  at: Timestamp | null\n}',
+    )
+    expect(compile(declarations, 'Payment', literal(decoded))).toEqual([])
+    expect(
+      compile(declarations, 'Payment', literal({ ...(decoded as object), amount: { currency: 1 } })).length,
+    ).toBeGreaterThan(0)
+    // Without the import at hand, only its type is unknown; the well-known one is still typed.
+    expect(protobufToTypeScript(payment)).toContain('  amount: unknown\n  at: Timestamp | null\n')
   })
 })
 

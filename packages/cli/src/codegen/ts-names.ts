@@ -1,11 +1,12 @@
 /** A TypeScript identifier for a schema name (`com.example.User` → `User`); clashes get their namespace. */
 export function identifierOf(fullName: string, taken: ReadonlySet<string>): string {
-  const simple = safe(fullName.slice(fullName.lastIndexOf('.') + 1))
+  const simple = safeName(fullName.slice(fullName.lastIndexOf('.') + 1))
   if (!taken.has(simple)) return simple
-  return safe(fullName.replace(/\./g, '_'))
+  return safeName(fullName.replace(/\./g, '_'))
 }
 
-function safe(name: string): string {
+/** `name` made a TypeScript identifier: other characters become `_`, a leading digit gets one. */
+export function safeName(name: string): string {
   const cleaned = name.replace(/[^A-Za-z0-9_$]/g, '_')
   return /^[0-9]/.test(cleaned) ? `_${cleaned}` : cleaned
 }

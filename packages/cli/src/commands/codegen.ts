@@ -1,12 +1,14 @@
+import { readFileSync } from 'node:fs'
 import { writeFile } from 'node:fs/promises'
 import { resolve } from 'node:path'
 import { avroToTypeScript } from '../codegen/avro-types.js'
 import { jsonSchemaToTypeScript } from '../codegen/json-schema-types.js'
 import { protobufToTypeScript } from '../codegen/protobuf-types.js'
 import type { Config } from '../config.js'
-import { artifactTypeOfFile, type ConnectionFlags, connect } from '../connection.js'
+import { artifactTypeOfFile, type Connection, type ConnectionFlags, connect } from '../connection.js'
 import { type Io, readText } from '../io.js'
 import { UsageError } from '../usage-error.js'
+import { endsWithPath, protoImports } from './file-references.js'
 
 export interface CodegenFlags extends ConnectionFlags {
   artifact?: string
@@ -17,6 +19,7 @@ export interface CodegenFlags extends ConnectionFlags {
   unions?: string
   enums?: string
   defaults?: boolean
+  protoPath?: string[]
 }
 
 /**
@@ -32,7 +35,10 @@ export async function codegen(
   const longs = choice('--longs', flags.longs ?? 'auto', ['auto', 'number', 'bigint'] as const)
   const unions = choice('--unions', flags.unions ?? 'auto', ['auto', 'wrapped'] as const)
   const enums = choice('--enums', flags.enums ?? 'name', ['name', 'number'] as const)
-  const sources: { text: string; type: 'AVRO' | 'JSON' | 'PROTOBUF'; source: string }[] = []
+  const sources: { text: string; type: 'AVRO' | 'JSON' | 'PROTOBUF'; source: string; path?: string }[] = []
+  // `.proto` imports by import path: the artifact's references (fetched below), then the files given, then
+  // `--proto-path` folders (read when asked).
+  const imported = new Map<string, string>()
   if (flags.artifact !== undefined) {
     await using connection = connect(flags, config, io)
     const version = flags.version ?? 'branch=latest'
@@ -44,6 +50,7 @@ export async function codegen(
       )
     const facts = JSON.parse(meta.text) as { artifactType: string; globalId: number; version: string }
     const schema = await connection.client.getSchemaByGlobalId(facts.globalId)
+    if (facts.artifactType === 'PROTOBUF') await fetchImports(connection, facts.globalId, imported)
     sources.push({
       text: schema.schema,
       type: artifactTypeOfFile('', flags.type ?? facts.artifactType),
@@ -57,13 +64,44 @@ export async function codegen(
     } catch (error) {
       throw new UsageError(`Cannot read ${path}: ${(error as Error).message}`)
     }
-    sources.push({ text, type: artifactTypeOfFile(path, flags.type), source: path })
+    sources.push({ text, type: artifactTypeOfFile(path, flags.type), source: path, path })
   }
+  const protoFiles = sources.filter((source) => source.type === 'PROTOBUF' && source.path !== undefined)
+  const importOf = (importPath: string): string | undefined => {
+    const known = imported.get(importPath)
+    if (known !== undefined) return known
+    const given = protoFiles.find((file) => endsWithPath(file.path!, importPath))
+    if (given !== undefined) return given.text
+    for (const dir of flags.protoPath ?? []) {
+      try {
+        return readFileSync(resolve(io.cwd, dir, importPath), 'utf8')
+      } catch {
+        // Not in this folder.
+      }
+    }
+    return undefined
+  }
+  // A given .proto that another given .proto imports is declared with its importer, not twice.
+  const importedByOthers = new Set(
+    protoFiles.flatMap((file) =>
+      protoFiles.filter(
+        (other) => other !== file && protoImports(file.text).some((path) => endsWithPath(other.path!, path)),
+      ),
+    ),
+  )
   if (sources.length === 0) throw new UsageError('Give schema files or --artifact')
   const parts: string[] = []
-  for (const { text, type, source } of sources) {
+  for (const entry of sources) {
+    const { text, type, source } = entry
     if (type === 'PROTOBUF') {
-      parts.push(protobufToTypeScript(text, { longs, enums, defaults: flags.defaults ?? true }, source))
+      if (importedByOthers.has(entry)) continue
+      parts.push(
+        protobufToTypeScript(
+          text,
+          { longs, enums, defaults: flags.defaults ?? true, imports: importOf },
+          source,
+        ),
+      )
       continue
     }
     let schema: unknown
@@ -91,4 +129,24 @@ function choice<T extends string>(flag: string, value: string, allowed: readonly
   if (!(allowed as readonly string[]).includes(value))
     throw new UsageError(`${flag} must be one of ${allowed.join(', ')}, got ${value}`)
   return value as T
+}
+
+/** The texts of the `.proto` files an artifact version imports, by import path: its references, recursively. */
+async function fetchImports(
+  connection: Connection,
+  globalId: number | bigint,
+  into: Map<string, string>,
+): Promise<void> {
+  for (const reference of await connection.client.getReferencesByGlobalId(globalId)) {
+    if (into.has(reference.name)) continue
+    const target = await connection.client.getSchemaVersion(
+      reference.artifactId,
+      reference.version ?? 'branch=latest',
+      {
+        ...(reference.groupId === undefined ? {} : { groupId: reference.groupId }),
+      },
+    )
+    into.set(reference.name, target.schema)
+    if (target.globalId !== undefined) await fetchImports(connection, target.globalId, into)
+  }
 }

@@ -68,7 +68,8 @@ export function orderByDependencies(files: readonly SchemaFile[]): {
   return { order, uses }
 }
 
-function endsWithPath(path: string, target: string): boolean {
+/** Whether `path` is the file `target` names (an import path, a `$ref`): the same, or ending in `/target`. */
+export function endsWithPath(path: string, target: string): boolean {
   const normal = (text: string) => text.replace(/\\/g, '/').replace(/^\.\//, '')
   const a = normal(path)
   const b = normal(target)

@@ -66,7 +66,7 @@ export const DESERIALIZER_OPTION_NAMES = [
 ] as const
 
 /**
- * @internal Checks the shared deserializer options in the order of the specification (§2.3, §7), refuses names that
+ * @internal Checks the shared deserializer options in a fixed order (the shared ones first, in their documented order), refuses names that
  * neither they nor `formatOptionNames` have, and applies the defaults. `hasReaderSchema` says whether the format's
  * options fixed a reader schema (exclusive with `useLatestVersion`). Every conflict is a `TypeError` with code
  * `INVALID_CONFIG` whose message starts with `owner`.

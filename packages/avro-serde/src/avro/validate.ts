@@ -1,8 +1,8 @@
 import type { AvscType } from './avsc-internals.js'
+import { fieldValue, isMap, isObjectValue } from './js-values.js'
 import { BuiltinLogicalType } from './logical-base.js'
 import { isModeLong, longProblem } from './longs.js'
 import { formatPath, type Segment } from './paths.js'
-import { fieldValue, isMap, isObjectValue } from './values.js'
 
 /**
  * Explains why a value does not match a schema, by path (see paths.ts for the syntax). Used only after avsc's writer

@@ -110,7 +110,6 @@ inherit(SafeArrayType, builtins.ArrayType, {
     if (writer.typeName !== 'array' || writer.itemsType === undefined) return
     const items = this.itemsType.createResolver(writer.itemsType, opts) as unknown as Reader
     const min = minEncodedSize(writer.itemsType)
-    resolver.itemsType = items
     resolver._read = (tap: Tap) => readArray(tap, items, min)
   },
 })
@@ -183,7 +182,6 @@ inherit(SafeMapType, builtins.MapType, {
   _update(this: SafeMap, resolver: Resolver, writer: AvscType, opts: ResolverOptions): void {
     if (writer.typeName !== 'map' || writer.valuesType === undefined) return
     const values = this.valuesType.createResolver(writer.valuesType, opts) as unknown as Reader
-    resolver.valuesType = values
     resolver._read = (tap: Tap) => readMap(tap, values)
   },
 })

@@ -103,7 +103,6 @@ inherit(SafeEnumType, builtins.EnumType, {
       if (symbol === undefined) throw new Error(`invalid ${String(writer.name)} enum index: ${i}`)
       return symbol
     }
-    ;(resolver as unknown as { symbols: readonly string[] }).symbols = symbols
     resolver._read = read
   },
 })

@@ -2,11 +2,11 @@ import { type AvscType, builtins, inherit, type Tap } from './avsc-internals.js'
 import { invalid } from './js-values.js'
 
 /**
- * avsc's primitive types (null, boolean, int, float, double, string) with writers whose failure costs nothing: avsc's own writers describe a wrong
- * value with `JSON.stringify`, which takes exponential time for a value that shares sub-objects (`{ a: o, b: o }`
- * nested n times is 2^n nodes to print) and fails on cycles and bigints. These throw a short error instead; the
- * codec then explains the value with its own bounded description (see validate.ts). The happy path is avsc's, check
- * for check. The enum type is in safe-enum.ts, `long` in longs.ts, bytes and fixed in safe-bytes.ts.
+ * avsc's primitive types (null, boolean, int, float, double, string) with writers whose failure costs nothing: avsc's
+ * own writers describe a wrong value with `JSON.stringify`, which takes exponential time for a value that shares
+ * sub-objects (`{ a: o, b: o }` nested n times is 2^n nodes to print) and fails on cycles and bigints. These throw a
+ * short error instead; the codec then explains the value with its own bounded description (see validate.ts). The
+ * happy path is avsc's, check for check. The enum type is in safe-enum.ts, `long` in longs.ts, bytes and fixed in safe-bytes.ts.
  */
 
 function SafeNullType(this: AvscType): void {

@@ -1,5 +1,5 @@
 import { type CodedTypeError, invalidConfigError } from '@x/errors'
-import { type AvscType, avro, isType, type ParseOptions } from './avsc-internals.js'
+import { type AvscType, avro, isType, MISSING_TYPE_PATTERN, type ParseOptions } from './avsc-internals.js'
 import { longType } from './longs.js'
 import type { NormalizedAvroOptions } from './options.js'
 import { createSafeType } from './safe-types.js'
@@ -120,7 +120,7 @@ function schemaError(what: string, detail: string, cause: unknown, missing?: str
 
 function parseError(what: string, error: unknown): CodedTypeError {
   const message = error instanceof Error ? error.message : String(error)
-  const missing = /^undefined type name: (\S+)$/.exec(message)?.[1]
+  const missing = MISSING_TYPE_PATTERN.exec(message)?.[1]
   const detail =
     missing === undefined ? message : `unknown type name '${missing}' (not defined here or in a reference)`
   return schemaError(what, detail, error, missing)

@@ -90,7 +90,7 @@ export class TopicRecordIdStrategy {
   }
 }
 
-/** @internal A resolver in one callable shape. */
+/** A resolver in one callable shape: what the normalized serializer and deserializer options hold. */
 export type ResolveFunction = (ctx: SerializationContext) => string
 
 /**

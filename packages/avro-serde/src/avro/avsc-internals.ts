@@ -1,11 +1,5 @@
 import avro from 'avsc'
-import {
-  AVSC_INTERNALS,
-  type AvscModule,
-  abstractLongTypeOf,
-  checkAvscVersion,
-  MISSING_TYPE_PATTERN,
-} from './avsc-surface.js'
+import { AVSC_INTERNALS, type AvscModule, abstractLongTypeOf, checkAvscVersion } from './avsc-surface.js'
 import { resolvedAvsc } from './avsc-version.js'
 
 /**
@@ -136,9 +130,6 @@ export const AbstractLongType = (() => {
     throw new Error('avsc’s AbstractLongType is no longer reachable through LongType.__with')
   return found as unknown as AvscConstructor
 })()
-
-/** The text of avsc's error for a named type defined nowhere (group 1: the name), checked in avsc-surface.ts. */
-export { MISSING_TYPE_PATTERN }
 
 /** The avsc classes `inherit` may extend, by the name avsc-surface.ts lists their members under. */
 const CLASS_NAMES = new Map<unknown, string>([

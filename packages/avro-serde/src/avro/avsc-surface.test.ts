@@ -69,19 +69,6 @@ describe('the list of avsc internals', () => {
     )
   })
 
-  it('names the error text when avsc words an undefined type name differently', () => {
-    const forSchema = avro.Type.forSchema
-    patch(avro.Type, 'forSchema', (schema: unknown, opts?: unknown) => {
-      if (schema === 'probe.Missing') throw new Error('unknown type: probe.Missing')
-      return forSchema.call(avro.Type, schema as never, opts as never)
-    })
-    expect(findAvscProblems()).toContainEqual(
-      expect.stringMatching(
-        /^the error text of a named type defined nowhere: the text is now "unknown type: probe.Missing"/,
-      ),
-    )
-  })
-
   it('names AbstractLongType when the prototype path from LongType.__with no longer leads to it', () => {
     patch(builtins.LongType, '__with', (_methods: object, _noUnpack: boolean) => Object.freeze({}))
     expect(findAvscProblems()).toContainEqual(

@@ -10,6 +10,7 @@ import {
   checkAvscVersion,
   findAvscProblems,
   OWN_FIELDS,
+  TYPE_NAMES,
 } from './avsc-surface.js'
 
 const here = dirname(fileURLToPath(import.meta.url))
@@ -126,6 +127,42 @@ describe('the list of avsc internals', () => {
       for (const name of found) if (!listed.has(name) && !own.has(name)) unlisted.add(`${file}: ${name}`)
     }
     expect([...unlisted]).toEqual([])
+  })
+})
+
+describe('the typeName strings', () => {
+  it('lists every typeName the sources of the layer switch on or compare with', () => {
+    const listed = new Set<string>([
+      ...TYPE_NAMES.primitives,
+      ...Object.values(TYPE_NAMES.named),
+      ...Object.values(TYPE_NAMES.collections),
+      ...Object.values(TYPE_NAMES.unions),
+      TYPE_NAMES.abstractLong,
+    ])
+    const unlisted: string[] = []
+    let seen = 0
+    for (const file of readdirSync(here).filter((f) => f.endsWith('.ts') && !f.endsWith('.test.ts'))) {
+      if (file === 'avsc-surface.ts') continue
+      const lines = readFileSync(join(here, file), 'utf8').split('\n')
+      const names: string[] = []
+      lines.forEach((line, i) => {
+        for (const m of line.matchAll(/typeName\s*[!=]==\s*'([^']+)'/g)) names.push(m[1]!)
+        for (const m of line.matchAll(/typeName\.startsWith\('([^']+)'\)/g)) {
+          if (m[1] !== TYPE_NAMES.logicalPrefix) unlisted.push(`${file}: a typeName starting with '${m[1]}'`)
+          seen++
+        }
+        // The case labels of a `switch (….typeName)`, up to its closing brace at the same indentation.
+        const open = /^(\s*)switch \([\w.]*typeName\) \{/.exec(line)
+        if (open === null) return
+        for (let j = i + 1; j < lines.length && !lines[j]!.startsWith(`${open[1]}}`); j++) {
+          for (const m of lines[j]!.matchAll(/^\s*case '([^']+)':/g)) names.push(m[1]!)
+        }
+      })
+      seen += names.length
+      for (const name of names) if (!listed.has(name)) unlisted.push(`${file}: '${name}'`)
+    }
+    expect(seen).toBeGreaterThan(30)
+    expect(unlisted).toEqual([])
   })
 })
 

@@ -4,13 +4,14 @@ import type { ResolvedAvsc } from './avsc-version.js'
 /**
  * Every part of avsc that this layer relies on beyond avsc's documented API, in one list: the private type classes it
  * subclasses and their underscore members, avsc's `Tap`, the unexported `AbstractLongType` (reached through the
- * prototype of a `LongType.__with` instance), and the `typeName` strings the layer switches on. Each entry knows how to tell that avsc still has it in the shape the layer was
- * written for (a function of the same arity, a hook avsc still calls).
+ * prototype of a `LongType.__with` instance), and the `typeName` strings the layer switches on. Each entry knows how
+ * to tell that avsc still has it in the shape the layer was written for (a function of the same arity, a hook avsc
+ * still calls).
  *
- * avsc-internals.ts takes `AbstractLongType` from here, and its `inherit` refuses to override an
- * underscore member not listed here; avsc-surface.test.ts fails, naming the entry, when one no longer holds, and
- * scans the layer's sources for underscore members and `Tap` methods missing from this list. The version check at
- * load time (`checkAvscVersion`) makes sure that the avsc found is the one these entries were checked against.
+ * avsc-internals.ts takes `AbstractLongType` from here, and its `inherit` refuses to override an underscore member
+ * not listed here; avsc-surface.test.ts fails, naming the entry, when one no longer holds, and scans the layer's
+ * sources for underscore members and `Tap` methods missing from this list. The version check at load time
+ * (`checkAvscVersion`) makes sure that the avsc found is the one these entries were checked against.
  */
 
 /** The avsc version this layer was written and checked for: `dependencies.avsc` in package.json pins it exactly. */

@@ -16,7 +16,8 @@ export interface JsonSchemaDeserializerOptions<T = unknown> extends Deserializer
    * Validate every message against the reader's chosen schema: `readerSchema`, the latest version of the artifact
    * with `useLatestVersion`, else the schema the message was written with. A message that does not match is a
    * `DeserializationError` whose `cause` is the `TypeError` (code `INVALID_DATA`, `paths` as the serializer names
-   * them). Apicurio's Java deserializer validates by default; this one, as api.md decides, does not.
+   * them). Off by default, unlike Apicurio's Java deserializer: a reader that validates refuses messages its own
+   * writer let through, and the serializer already validates by default.
    * @default false
    */
   validate?: boolean

@@ -47,7 +47,10 @@ export interface DeserializerOptions<T = unknown> {
   useLatestVersion?: boolean
 }
 
-/** @internal The shared deserializer options, checked, with every default applied. */
+/**
+ * For format packages: the shared deserializer options, checked, with every default applied (what
+ * `normalizeDeserializerOptions` returns and a `DeserializerSetup` takes).
+ */
 export interface NormalizedDeserializerOptions<T> {
   fromDict: ((value: unknown, ctx: SerializationContext) => T) | undefined
   useId: IdType
@@ -66,8 +69,8 @@ export const DESERIALIZER_OPTION_NAMES = [
 ] as const
 
 /**
- * @internal Checks the shared deserializer options in the order of the specification (§2.3, §7), refuses names that
- * neither they nor `formatOptionNames` have, and applies the defaults. `hasReaderSchema` says whether the format's
+ * For format packages: checks the shared deserializer options in a fixed order (the shared ones first, in their
+ * documented order), refuses names that neither they nor `formatOptionNames` have, and applies the defaults. `hasReaderSchema` says whether the format's
  * options fixed a reader schema (exclusive with `useLatestVersion`). Every conflict is a `TypeError` with code
  * `INVALID_CONFIG` whose message starts with `owner`.
  */

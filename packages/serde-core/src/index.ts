@@ -6,7 +6,7 @@ export type {
   MessageHeaderValue,
   SerializedMessage,
 } from './message-headers.js'
-export { checkBoolean, checkFunction, checkKnownKeys, checkOptionsObject } from './option-checks.js'
+export { checkBoolean } from './option-checks.js'
 export type { RegistryPort } from './registry-port.js'
 export type { DeserializerSetup } from './schema-deserializer.js'
 export { SchemaDeserializer } from './schema-deserializer.js'
@@ -22,5 +22,4 @@ export {
   SimpleTopicIdStrategy,
   TopicIdStrategy,
   TopicRecordIdStrategy,
-  toResolveFunction,
 } from './strategies.js'

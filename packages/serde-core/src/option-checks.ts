@@ -24,7 +24,7 @@ export function checkKnownKeys(
   }
 }
 
-/** @internal `value` when it is a boolean, `fallback` when undefined, else INVALID_CONFIG. */
+/** For format packages: `value` when it is a boolean, `fallback` when undefined, else INVALID_CONFIG naming `what`. */
 export function checkBoolean(value: unknown, fallback: boolean, what: string): boolean {
   if (value === undefined) return fallback
   if (typeof value !== 'boolean')

@@ -7,8 +7,8 @@ function schemaNoun(format: SchemaFormat): string {
 }
 
 /**
- * @internal Checks at construction that the schema `autoRegister` will register parses in its format, so that an
- * invalid schema registers nothing. A failure the schema's references may cure (`needsReferences`) is accepted when
+ * For format packages: checks at construction that the schema `autoRegister` will register parses in its format,
+ * so that an invalid schema registers nothing. A failure the schema's references may cure (`needsReferences`) is accepted when
  * `references` name what it needs (`referencesNeeded`; a format without it: when any reference is given). Anything
  * else: a `TypeError` (code `INVALID_CONFIG`) with the parse failure as `cause`.
  */

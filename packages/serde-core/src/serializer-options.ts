@@ -70,7 +70,10 @@ export interface SerializerOptions<T = unknown> {
   wireFormat?: WireFormat
 }
 
-/** @internal The shared serializer options, checked, with every default applied. */
+/**
+ * For format packages: the shared serializer options, checked, with every default applied (what
+ * `normalizeSerializerOptions` returns and a `SerializerSetup` takes).
+ */
 export interface NormalizedSerializerOptions<T> {
   artifactId: string | undefined
   resolve: ResolveFunction | undefined
@@ -98,7 +101,7 @@ export const SERIALIZER_OPTION_NAMES = [
 ] as const
 
 /**
- * @internal Reads the two constructor forms, `(client, artifactId, options?)` and `(client, options)`, checks the
+ * For format packages: reads the two constructor forms, `(client, artifactId, options?)` and `(client, options)`, checks the
  * shared options, refuses names that neither they nor `formatOptionNames` have, and applies the defaults. Returns the
  * normalized shared options and the raw options object (for the format's own). Every misuse is a `TypeError` with
  * code `INVALID_CONFIG` whose message starts with `owner` (`AvroSerializer: …`).

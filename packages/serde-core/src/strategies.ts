@@ -35,7 +35,7 @@ export class SimpleTopicIdStrategy {
   }
 }
 
-/** @internal How the record strategies of a format read a record name from the schema they are given. */
+/** For format packages: how the record strategies of a format read a record name from the schema they are given. */
 export interface RecordNameReader {
   /** What the strategies need, for messages: `a JSON Schema with a non-empty 'title' (its record name)`. */
   readonly wanted: string
@@ -134,7 +134,7 @@ export class TopicRecordIdStrategy {
   }
 }
 
-/** @internal A resolver in one callable shape. */
+/** A resolver in one callable shape: what the normalized serializer and deserializer options hold. */
 export type ResolveFunction = (ctx: SerializationContext) => string
 
 /**

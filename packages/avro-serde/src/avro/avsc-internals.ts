@@ -1,10 +1,16 @@
 import avro from 'avsc'
+import { AVSC_INTERNALS, type AvscModule, abstractLongTypeOf, checkAvscVersion } from './avsc-surface.js'
+import { resolvedAvsc } from './avsc-version.js'
 
 /**
- * The parts of avsc 5.7.9 that this layer builds on but that avsc's own typings leave out: the `Tap` every reader
- * and writer receives, and the underscore methods each type implements (see avsc's `lib/types.js`). avsc is a
- * CommonJS module: it is imported as a default export only (named imports fail under plain Node).
+ * The parts of avsc that this layer builds on but that avsc's own typings leave out: the `Tap` every reader and
+ * writer receives, and the underscore methods each type implements (see avsc's `lib/types.js`). Every one of them is
+ * listed, with a check of its shape, in avsc-surface.ts. avsc is a CommonJS module: it is imported as a default
+ * export only (named imports fail under plain Node).
  */
+
+// Before anything is built on it: the avsc resolved must be the one the list in avsc-surface.ts was checked against.
+checkAvscVersion(resolvedAvsc())
 
 /** avsc's read/write cursor over a `Buffer`. Reads past the end do not throw: `pos` moves beyond `buf.length`. */
 export interface Tap {
@@ -23,15 +29,11 @@ export interface Tap {
   writeString(s: string): void
   writeBytes(buf: Buffer): void
   writeFixed(buf: Buffer, len?: number): void
-  isValid(): boolean
 }
 
 /** A resolver as avsc builds it (a frozen object whose `_read` reads writer data as the reader type). */
 export interface Resolver {
   _read: ((tap: Tap, lazy?: boolean) => unknown) | null
-  _readerType: AvscType
-  itemsType: unknown
-  valuesType: unknown
 }
 
 /** A record field. */
@@ -121,16 +123,40 @@ export function unwrapLogical(type: AvscType): AvscType {
   return current
 }
 
+/** avsc's `AbstractLongType`, not exported by avsc: reached as avsc-surface.ts says (and checks). */
+export const AbstractLongType = (() => {
+  const found = abstractLongTypeOf(avro as unknown as AvscModule)
+  if (found === undefined)
+    throw new Error('avsc’s AbstractLongType is no longer reachable through LongType.__with')
+  return found as unknown as AvscConstructor
+})()
+
+/** The avsc classes `inherit` may extend, by the name avsc-surface.ts lists their members under. */
+const CLASS_NAMES = new Map<unknown, string>([
+  ...Object.entries(builtins).map(([name, Class]) => [Class, name] as const),
+  [AbstractLongType, 'AbstractLongType'],
+])
+
+/** The underscore members avsc-surface.ts lists, by class: the only ones `inherit` lets a subclass override. */
+const LISTED = new Set(AVSC_INTERNALS.map((internal) => internal.name))
+
 /**
  * Sets up `Sub` as a subclass of one of avsc's ES5 type constructors. Used where the subclass must store state
  * before avsc's constructor runs: avsc freezes its type instances at the end of their constructor, so an ES class
- * (which can only touch `this` after `super()`) could not add anything.
+ * (which can only touch `this` after `super()`) could not add anything. Overriding an underscore member that
+ * avsc-surface.ts does not list is refused when the module loads: each must be listed, so that its shape is checked.
  */
 export function inherit(
   Sub: { prototype: object },
   Base: AvscConstructor,
   methods: Record<string, unknown>,
 ): void {
+  const className = CLASS_NAMES.get(Base) ?? 'an unknown avsc class'
+  for (const name of Object.keys(methods)) {
+    if (name.startsWith('_') && !LISTED.has(`${className}#${name}`)) {
+      throw new Error(`${className}#${name} is overridden but not listed in avsc-surface.ts`)
+    }
+  }
   Sub.prototype = Object.create(Base.prototype, {
     constructor: { value: Sub, writable: true, configurable: true },
   })

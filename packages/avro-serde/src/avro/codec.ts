@@ -42,7 +42,8 @@ export interface AvroCodec {
    * one), as a value of this codec's schema (the reader schema). The resolver of each writer is built once and
    * cached. Errors: `DeserializationError` (with `cause`) for truncated or malformed data, bytes left after a
    * complete value, and a writer schema that cannot be read as this one; in `longs: 'number'` mode a long beyond
-   * the safe integer range throws a `RangeError` (code `INVALID_DATA`) as is, as api.md asks.
+   * the safe integer range throws a `RangeError` (code `INVALID_DATA`) as is (the deserializer makes it the
+   * `cause` of its `DeserializationError`).
    */
   decode(bytes: Uint8Array, offset: number, end?: number, writer?: AvroCodec): unknown
 }

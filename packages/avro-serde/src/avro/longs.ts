@@ -1,6 +1,6 @@
 import { DeserializationError, unsafeIntegerError } from '@x/errors'
 import { INT64_MAX, INT64_MIN } from '@x/wire-format'
-import { type AvscConstructor, type AvscType, builtins, inherit, type Tap } from './avsc-internals.js'
+import { AbstractLongType, type AvscType, inherit, type Tap } from './avsc-internals.js'
 import type { LongMode } from './options.js'
 
 /**
@@ -216,17 +216,6 @@ function toMode(mode: LongMode, value: unknown): number | bigint {
   if (mode === 'number') throw unsafeLongError(value)
   return value
 }
-
-// avsc's AbstractLongType is not exported; `LongType.__with` hands out an instance whose prototype leads to it.
-const stub = () => undefined
-const AbstractLongType = (
-  Object.getPrototypeOf(
-    (builtins.LongType as unknown as { __with(methods: object, noUnpack: boolean): object }).__with(
-      { toBuffer: stub, fromBuffer: stub, fromJSON: stub, toJSON: stub, isValid: stub, compare: stub },
-      true,
-    ),
-  ) as { constructor: AvscConstructor }
-).constructor
 
 const READERS: Record<LongMode, (tap: Tap) => number | bigint> = {
   auto: readLongAuto,

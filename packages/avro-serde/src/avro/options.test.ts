@@ -63,6 +63,11 @@ describe('normalizeAvroOptions', () => {
       'avro.logicalTypes must be an object of constructors, got an array',
     ],
     [
+      'a logical type that does not extend the LogicalType of the avsc this package loads',
+      { logicalTypes: { x: class NotLogical {} } },
+      `avro.logicalTypes['x'] must extend the LogicalType of avsc 5.7.9 that @x/avro-serde loads (import avro from 'avsc'; avro.types.LogicalType), got a function that does not; a class extending another copy of avsc (of another version) cannot be mixed with this one`,
+    ],
+    [
       'a logical type that is not a constructor',
       { logicalTypes: { x: 'y' } },
       `avro.logicalTypes['x'] must be a LogicalType subclass or null, got string "y"`,

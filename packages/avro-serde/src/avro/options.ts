@@ -1,4 +1,6 @@
 import { describeValue, invalidConfigError } from '@x/errors'
+import { builtins } from './avsc-internals.js'
+import { AVSC_VERSION } from './avsc-surface.js'
 import { BUILTIN_LOGICAL_TYPES } from './logical-types.js'
 
 /** How Avro `long` values are represented in JavaScript. See docs/type-mapping.md. */
@@ -7,10 +9,30 @@ export type LongMode = 'auto' | 'number' | 'bigint'
 /** How Avro union values are represented in JavaScript. See docs/type-mapping.md. */
 export type UnionMode = 'auto' | 'wrapped'
 
-/** A logical type implementation: a subclass of avsc's `LogicalType` (`avro.types.LogicalType`). */
+/**
+ * A logical type implementation: a subclass of avsc's `LogicalType` (`avro.types.LogicalType`, with
+ * `import avro from 'avsc'`) implementing avsc's `_fromValue`, `_toValue` and `_resolve`. avsc calls it with the
+ * schema object and its parse options.
+ *
+ * Typed as any constructor on purpose, not as avsc's own `types.LogicalType`: with avsc's class in this signature,
+ * this package's published types would import avsc's typings, making them part of its API (a change in them a
+ * breaking change here) for every user, including the many who never write a logical type. What a type could not
+ * say is checked when the options are read instead: the class must extend the `LogicalType` of the very avsc this
+ * package loads (5.7.9, which it checks at load time); one extending another copy of avsc (an application's own
+ * avsc of another version) is refused with a `TypeError` (code `INVALID_CONFIG`), where it would otherwise parse
+ * its underlying type with the wrong copy.
+ */
 export type LogicalTypeConstructor = new (...args: any[]) => unknown
 
-/** avsc's `typeHook`: called for every schema before avsc parses it; return an avsc type to use it instead. */
+/**
+ * avsc's `typeHook`: called with every schema (an object, an array for a union, or a type name) and avsc's parse
+ * options before this library's own handling of it; return an avsc type (made with the avsc this package loads) to
+ * use it instead, or `undefined` to leave the schema to this library.
+ *
+ * Its parameters and result are `unknown` on purpose, not avsc's `Schema`, `ForSchemaOptions` and `Type`: those
+ * would bring avsc's typings into this package's published types (see {@link LogicalTypeConstructor}), and a hook
+ * has to check what it is given anyway.
+ */
 export type AvroTypeHook = (schema: unknown, opts: unknown) => unknown
 
 /** Options of the Avro codec (the `avro` option of `AvroSerializer` and `AvroDeserializer`). */
@@ -95,8 +117,14 @@ export function normalizeAvroOptions(options?: AvroOptions): NormalizedAvroOptio
     for (const [name, ctor] of Object.entries(extra)) {
       if (ctor === null) {
         delete logicalTypes[name]
-      } else if (typeof ctor === 'function') {
+      } else if (typeof ctor === 'function' && ctor.prototype instanceof builtins.LogicalType) {
         logicalTypes[name] = ctor
+      } else if (typeof ctor === 'function') {
+        throw invalidConfigError(
+          `avro.logicalTypes['${name}'] must extend the LogicalType of avsc ${AVSC_VERSION} that @x/avro-serde ` +
+            `loads (import avro from 'avsc'; avro.types.LogicalType), got a function that does not; a class ` +
+            `extending another copy of avsc (of another version) cannot be mixed with this one`,
+        )
       } else {
         throw invalidConfigError(
           `avro.logicalTypes['${name}'] must be a LogicalType subclass or null, got ${describeValue(ctor)}`,

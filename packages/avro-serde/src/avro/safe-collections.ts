@@ -8,16 +8,15 @@ import {
   type ResolverOptions,
   type Tap,
 } from './avsc-internals.js'
+import { DANGEROUS_KEY, invalid, isObjectValue } from './js-values.js'
 import { checkCount, minEncodedSize } from './limits.js'
-import { asBuffer, DANGEROUS_KEY, invalid, isObjectValue } from './values.js'
 
 /**
- * avsc's array, map, bytes and fixed types, made safe on hostile input and lenient where it loses nothing:
+ * avsc's array and map types, made safe on hostile input and lenient where it loses nothing:
  * - block counts are checked against the bytes left before anything is allocated (avsc trusts the count and calls
  *   `new Array(n)`), also when a resolver skips a writer-only field;
  * - a map key `__proto__` becomes an own data property (avsc assigns it, which swaps the map's prototype);
  * - a map is written from a plain object or from a JavaScript `Map` with string keys (avsc writes a `Map` as `{}`);
- * - bytes and fixed take any `Uint8Array` on write (avsc takes only a `Buffer`), and decode to a `Buffer`.
  * They are ES5 subclasses: avsc freezes its types at the end of their constructor, so state must be set before it.
  */
 
@@ -111,7 +110,6 @@ inherit(SafeArrayType, builtins.ArrayType, {
     if (writer.typeName !== 'array' || writer.itemsType === undefined) return
     const items = this.itemsType.createResolver(writer.itemsType, opts) as unknown as Reader
     const min = minEncodedSize(writer.itemsType)
-    resolver.itemsType = items
     resolver._read = (tap: Tap) => readArray(tap, items, min)
   },
 })
@@ -184,7 +182,6 @@ inherit(SafeMapType, builtins.MapType, {
   _update(this: SafeMap, resolver: Resolver, writer: AvscType, opts: ResolverOptions): void {
     if (writer.typeName !== 'map' || writer.valuesType === undefined) return
     const values = this.valuesType.createResolver(writer.valuesType, opts) as unknown as Reader
-    resolver.valuesType = values
     resolver._read = (tap: Tap) => readMap(tap, values)
   },
 })
@@ -229,53 +226,15 @@ function checkMapEntries(
   return valid
 }
 
-function SafeBytesType(this: AvscType): void {
-  builtins.BytesType.call(this)
-}
-
-inherit(SafeBytesType, builtins.BytesType, {
-  _write(this: AvscType, tap: Tap, value: unknown): void {
-    const buffer = asBuffer(value)
-    if (buffer === undefined) throw invalid(value, this)
-    tap.writeBytes(buffer)
-  },
-  _check(this: AvscType, value: unknown, _flags?: number, hook?: (v: unknown, t: AvscType) => void): boolean {
-    const valid = value instanceof Uint8Array
-    if (!valid) hook?.(value, this)
-    return valid
-  },
-})
-
-function SafeFixedType(this: AvscType, schema: unknown, opts: unknown): void {
-  builtins.FixedType.call(this, schema, opts)
-}
-
-inherit(SafeFixedType, builtins.FixedType, {
-  _write(this: AvscType, tap: Tap, value: unknown): void {
-    const buffer = asBuffer(value)
-    if (buffer === undefined || buffer.length !== this.size) throw invalid(value, this)
-    tap.writeFixed(buffer, this.size)
-  },
-  _check(this: AvscType, value: unknown, _flags?: number, hook?: (v: unknown, t: AvscType) => void): boolean {
-    const valid = value instanceof Uint8Array && value.length === this.size
-    if (!valid) hook?.(value, this)
-    return valid
-  },
-})
-
 type TypeFactory = new (schema?: unknown, opts?: unknown) => AvscType
 
-/** The safe type for a schema object of type array, map, bytes or fixed; undefined for others. */
+/** The safe type for a schema object of type array or map; undefined for others. */
 export function createSafeCollection(schema: { type?: unknown }, opts: unknown): AvscType | undefined {
   switch (schema.type) {
     case 'array':
       return new (SafeArrayType as unknown as TypeFactory)(schema, opts)
     case 'map':
       return new (SafeMapType as unknown as TypeFactory)(schema, opts)
-    case 'bytes':
-      return new (SafeBytesType as unknown as TypeFactory)()
-    case 'fixed':
-      return new (SafeFixedType as unknown as TypeFactory)(schema, opts)
     default:
       return undefined
   }

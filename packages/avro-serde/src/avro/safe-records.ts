@@ -9,7 +9,7 @@ import {
   type ResolverOptions,
   type Tap,
 } from './avsc-internals.js'
-import { fieldValue, isObjectValue, isPrototypeName } from './values.js'
+import { fieldValue, isObjectValue, isPrototypeName } from './js-values.js'
 
 /**
  * avsc's record type, safe with a field named `__proto__`: avsc's generated constructor does `this.<field> = v`

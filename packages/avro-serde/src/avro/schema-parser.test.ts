@@ -54,6 +54,37 @@ describe('references', () => {
     })
   })
 
+  test('a missing simple name is taken in the enclosing namespace, a dotted one as it is', () => {
+    const inNamespace = { type: 'record', name: 'R', namespace: 'a.b', fields: [{ name: 'x', type: 'Gone' }] }
+    expect(isMissingNamedType(thrown(() => codecOf(inNamespace)))).toBe('a.b.Gone')
+    const dotted = { type: 'record', name: 'R', namespace: 'a.b', fields: [{ name: 'x', type: 'c.Gone' }] }
+    expect(isMissingNamedType(thrown(() => codecOf(dotted)))).toBe('c.Gone')
+  })
+
+  test('a reference with a leading dot finds a type of the null namespace', () => {
+    const schema = {
+      type: 'record',
+      name: 'R',
+      namespace: 'a.b',
+      fields: [
+        { name: 'x', type: { type: 'fixed', name: 'F', namespace: '', size: 1 } },
+        { name: 'y', type: '.F' },
+      ],
+    }
+    const codec = codecOf(schema)
+    const value = { x: Buffer.from([1]), y: Buffer.from([2]) }
+    expect(codec.decode(encode(codec, value), 0)).toEqual(value)
+  })
+
+  test('a primitive name in a namespace and an invalid name are not missing named types', () => {
+    const primitive = { type: 'record', name: 'R', fields: [{ name: 'x', type: 'a.b.int' }] }
+    expect(codecOf(primitive).decode(encode(codecOf(primitive), { x: 3 }), 0)).toEqual({ x: 3 })
+    const invalid = { type: 'record', name: 'R', fields: [{ name: 'x', type: 'not-a-name' }] }
+    const error = thrown(() => codecOf(invalid))
+    expect(error.code).toBe('INVALID_CONFIG')
+    expect(isMissingNamedType(error)).toBeUndefined()
+  })
+
   test('any other failure is not a missing named type', () => {
     expect(isMissingNamedType(thrown(() => codecOf('{"type": "record"}')))).toBeUndefined()
     expect(isMissingNamedType(new Error('undefined type name: x'))).toBeUndefined()

@@ -33,6 +33,34 @@ const PRIMITIVE_NAMES = new Set(['null', 'boolean', 'int', 'long', 'float', 'dou
 
 const MISSING_NAMED_TYPE = Symbol('missingNamedType')
 
+/** A name part (and an enum symbol), as Avro defines it. */
+const NAME_PART = /^[A-Za-z_][A-Za-z0-9_]*$/
+
+/**
+ * The full name a type reference (a schema that is a string) refers to, as the Avro specification resolves it: a
+ * name with a dot is already full (a leading dot is allowed), a simple name is in the enclosing namespace. Undefined
+ * for a primitive type name (in any namespace) and for an invalid name, which avsc refuses with its own message.
+ */
+function referencedName(reference: string, namespace: string | undefined): string | undefined {
+  if (PRIMITIVE_NAMES.has(reference.slice(reference.lastIndexOf('.') + 1))) return undefined
+  const full = reference.includes('.')
+    ? reference.replace(/^\./, '')
+    : namespace
+      ? `${namespace}.${reference}`
+      : reference
+  return full.split('.').every((part) => NAME_PART.test(part)) ? full : undefined
+}
+
+/** Thrown by the hook for a reference to a named type that is defined nowhere (yet): the schema needs references. */
+class MissingNamedType extends Error {
+  readonly typeName: string
+  constructor(typeName: string) {
+    super(`no type named ${typeName} is defined (here or in a reference)`)
+    this.name = 'MissingNamedType'
+    this.typeName = typeName
+  }
+}
+
 interface SchemaObject {
   type?: unknown
   logicalType?: unknown
@@ -51,6 +79,12 @@ function createHook(options: NormalizedAvroOptions): ParseOptions['typeHook'] {
     if (options.typeHook !== undefined) {
       const custom = options.typeHook(schema, opts)
       if (custom !== undefined && custom !== null) return custom as AvscType
+    }
+    if (typeof schema === 'string') {
+      const name = referencedName(schema, opts.namespace)
+      // Told here rather than read from the text of avsc's error: a name that is defined nowhere (yet).
+      if (name !== undefined && opts.registry[name] === undefined) throw new MissingNamedType(name)
+      return undefined
     }
     if (typeof schema !== 'object' || schema === null) return undefined
     if (Array.isArray(schema)) {
@@ -120,7 +154,7 @@ function schemaError(what: string, detail: string, cause: unknown, missing?: str
 
 function parseError(what: string, error: unknown): CodedTypeError {
   const message = error instanceof Error ? error.message : String(error)
-  const missing = /^undefined type name: (\S+)$/.exec(message)?.[1]
+  const missing = error instanceof MissingNamedType ? error.typeName : undefined
   const detail =
     missing === undefined ? message : `unknown type name '${missing}' (not defined here or in a reference)`
   return schemaError(what, detail, error, missing)

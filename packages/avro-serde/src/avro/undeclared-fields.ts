@@ -1,6 +1,6 @@
 import { formatPath, type PathSegment } from '@x/errors'
 import type { AvscField, AvscType } from './avsc-internals.js'
-import { fieldValue, isMap, isObjectValue } from './values.js'
+import { fieldValue, isMap, isObjectValue } from './js-values.js'
 
 /**
  * Strict mode: the properties of a value that its record schemas do not declare, at any depth. Runs on every

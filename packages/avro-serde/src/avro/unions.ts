@@ -1,9 +1,9 @@
 import { type AvscType, builtins, inherit, type Tap } from './avsc-internals.js'
+import { invalid } from './js-values.js'
 import { BuiltinLogicalType, type ValueKind } from './logical-base.js'
 import { isModeLong } from './longs.js'
 import type { UnionMode } from './options.js'
 import { kindTable } from './union-rule.js'
-import { invalid } from './values.js'
 
 /**
  * Union representation. In `'auto'` mode a union is unwrapped (its values are the bare branch values) when every

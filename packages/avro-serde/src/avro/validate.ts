@@ -1,8 +1,8 @@
 import { type DataIssue, dataIssue, describeValue, formatPath, type PathSegment } from '@x/errors'
 import type { AvscType } from './avsc-internals.js'
+import { fieldValue, isMap, isObjectValue } from './js-values.js'
 import { BuiltinLogicalType } from './logical-base.js'
 import { isModeLong, longProblem } from './longs.js'
-import { fieldValue, isMap, isObjectValue } from './values.js'
 
 /**
  * Explains why a value does not match a schema, by path, in the notation and wording every format shares

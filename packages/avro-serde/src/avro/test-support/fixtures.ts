@@ -125,7 +125,7 @@ export function everythingValue(): Record<string, unknown> {
   }
 }
 
-/** The toolchain.md §6 benchmark schema `bench.Event`. */
+/** The schema `bench.Event` of the benchmark (bench/src/fixtures.ts): ten fields of every kind. */
 export const BENCH_EVENT_SCHEMA = {
   type: 'record',
   name: 'Event',
@@ -154,12 +154,12 @@ export const BENCH_EVENT_SCHEMA = {
   ],
 }
 
-/** The toolchain.md §6 benchmark record. */
+/** The record of the benchmark (bench/src/fixtures.ts). */
 export const BENCH_EVENT = {
   id: '3f1c2a9e-8b7d-4c6e-9f0a-1b2c3d4e5f60',
   seq: 42,
   ts: 1767225600123,
-  // biome-ignore lint/suspicious/noApproximativeNumericConstant: the exact record of toolchain.md §6
+  // biome-ignore lint/suspicious/noApproximativeNumericConstant: the exact record of the benchmark
   score: 3.14159,
   active: true,
   kind: 'UPDATED',

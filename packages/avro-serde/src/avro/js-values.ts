@@ -1,4 +1,7 @@
-/** Predicates and accessors for the JavaScript values written as Avro maps, records, bytes and fixed. */
+/**
+ * Predicates and accessors for the JavaScript values a user passes in to be written as Avro maps, records, bytes and
+ * fixed (plain objects, `Map`s, byte arrays).
+ */
 
 /** The one key that a plain assignment (`obj[key] = v`) does not store as an own property. */
 export const DANGEROUS_KEY = '__proto__'

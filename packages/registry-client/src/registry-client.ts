@@ -570,7 +570,10 @@ export class RegistryClient {
   }
 }
 
-/** `AsyncRegistryClient` is `RegistryClient` (every method returns a Promise), named for readers of the spec. */
+/**
+ * `AsyncRegistryClient` is `RegistryClient` (every method returns a Promise), under the name the Python client's
+ * asynchronous class has, for code ported from it.
+ */
 export { RegistryClient as AsyncRegistryClient }
 
 /** A cache key for an identifier: the same for `5` and `5n`. */

@@ -19,5 +19,11 @@ export type {
   KafkaProducer,
   OutgoingKafkaMessage,
 } from './kafkajs-types.js'
+export type {
+  ApicurioSchemaRegistryOptions,
+  ConsumedSchema,
+  PreparedSerializer,
+} from './platformatic-registry.js'
+export { ApicurioSchemaRegistry } from './platformatic-registry.js'
 export type { SchemaKind } from './schema-kind.js'
 export { schemaKindOf, schemaKindOfText } from './schema-kind.js'

@@ -11,6 +11,7 @@ import { SingleFlightCache } from '@x/registry-client/cache'
 import {
   checkKnownKeys,
   checkOptionsObject,
+  type DeserializerOptions,
   type IncomingMessage,
   type MessageHeaders,
   messageSchemaId,
@@ -20,25 +21,14 @@ import { type IdType, isIdType, type SchemaId, type SerializationContext } from 
 import { type SchemaKind, schemaKindOf, schemaKindOfText } from './schema-kind.js'
 
 /**
- * Options of {@link AnyDeserializer}: those every deserializer shares that make sense whatever the format, and each
- * format's own, handed to that format's reader when its first message arrives.
+ * Options of {@link AnyDeserializer}: those every deserializer shares that make sense whatever the format (`fromDict`
+ * receives the decoded value of any format; `useId` reads a frame's id, and by contentId a schema's format is told
+ * from its text), and each format's own, handed to that format's reader when its first message arrives.
  *
  * @typeParam T - What `deserialize` returns: the result of `fromDict`, or the decoded value.
  */
-export interface AnyDeserializerOptions<T = unknown> {
-  /**
-   * Turns the decoded value (of any format) into the caller's type; its result is what `deserialize` returns. If it
-   * throws, `deserialize` throws a `DeserializationError` with its error as `cause`.
-   * @default undefined (the decoded value is returned as it is)
-   */
-  fromDict?(value: unknown, ctx: SerializationContext): T
-  /**
-   * How the id of a framed message is read: as a `globalId` or a `contentId` (an id header names its own type). By
-   * globalId the registry names each schema's format; a contentId's format is told from the schema's text, and a
-   * text that reads as Avro and as JSON Schema alike (`{"type":"string"}`) cannot be read by contentId.
-   * @default 'globalId'
-   */
-  useId?: IdType
+export interface AnyDeserializerOptions<T = unknown>
+  extends Pick<DeserializerOptions<T>, 'fromDict' | 'useId'> {
   /** Avro messages: the `avro` options of `AvroDeserializer` (`longs`, `unions`, logical types). @default Avro's */
   avro?: AvroOptions
   /** JSON Schema messages: validate each against its schema (`JsonSchemaDeserializer`'s `validate`). @default false */

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto'
+import { join } from 'node:path'
 import { AvroSerializer } from '@x/avro-serde'
 import { JsonSchemaSerializer } from '@x/jsonschema-serde'
 import { type ApicurioSchemaRegistry, ApicurioSchemaRegistry as Registry } from '@x/kafka'
@@ -6,6 +7,8 @@ import { ProtobufSerializer } from '@x/protobuf-serde'
 import { RegistryClient } from '@x/registry-client'
 import { TopicIdStrategy } from '@x/serde'
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
+import { interopDir, repoDir } from './paths.js'
+import { runProcess } from './run-process.js'
 
 // @platformatic/kafka 2.x (Node 22+; an optional dependency, which pnpm installs on Node 22 and newer) with our
 // ApicurioSchemaRegistry on the real broker and the real Apicurio Registry of the integration stage: the Producer
@@ -133,4 +136,24 @@ describe('ApicurioSchemaRegistry inside @platformatic/kafka on a real broker', (
       ['k3', { id: 3 }, 't3', 'PROTOBUF', true],
     ])
   })
+
+  it('works with @platformatic/kafka 1.35 on Node 20 too: 1500 messages in one send, produced and consumed', async () => {
+    const topic = `platformatic-135-${randomUUID()}`
+    const { stdout } = await runProcess(
+      join(repoDir, 'scripts/with-node.sh'),
+      ['20', 'node', join(interopDir, 'fixtures/platformatic-1/round-trip.mjs')],
+      {
+        cwd: interopDir,
+        env: { BROKERS: brokers[0]!, REGISTRY_URL: url, TOPIC: topic, GROUP: `${group}-135` },
+        timeoutMs: 240_000,
+      },
+    )
+    const result = JSON.parse(stdout.trim().split('\n').at(-1)!) as Record<string, unknown>
+    expect(result).toEqual({
+      node: 'v20.20.2',
+      platformatic: '1.35.0',
+      count: 1500,
+      last: { key: 'k1499', value: { id: 1499 } },
+    })
+  }, 300_000)
 })

@@ -1,14 +1,11 @@
-// A kafkajs producer and consumer using the serde end to end. Needs a broker: KAFKA_BROKERS=host:port (the
-// integration stage starts a real one). Schemas go to REGISTRY_URL when set, else to an InMemoryRegistry started here.
-// One serializer serves every topic through TopicIdStrategy (artifact `<topic>-value`, as Apicurio's Java serde).
+// A kafkajs producer and consumer using the serde end to end, through @x/serde/kafka's KafkaJsSerde: encodeMessage
+// makes the message producer.send takes, eachMessage decodes every consumed message (any format; tombstones as null)
+// and would send a poison message to a dead-letter topic. Needs a broker: KAFKA_BROKERS=host:port (the integration
+// stage starts a real one). Schemas go to REGISTRY_URL when set, else to an InMemoryRegistry started here. One
+// serializer serves every topic through TopicIdStrategy (artifact `<topic>-value`, as Apicurio's Java serde).
 import { randomUUID } from 'node:crypto'
-import {
-  AvroDeserializer,
-  AvroSerializer,
-  RegistryClient,
-  SerializationContext,
-  TopicIdStrategy,
-} from '@x/serde'
+import { AvroSerializer, RegistryClient, TopicIdStrategy } from '@x/serde'
+import { KafkaJsSerde } from '@x/serde/kafka'
 import { InMemoryRegistry } from '@x/serde/testing'
 import { Kafka, logLevel } from 'kafkajs'
 
@@ -45,20 +42,19 @@ try {
     url: process.env.REGISTRY_URL ?? registry!.url,
     groupId: 'default',
   })
-  const serializer = new AvroSerializer(client, {
-    artifactResolver: new TopicIdStrategy(),
-    autoRegister: true,
-    schema,
-    useId: 'contentId',
+  const serde = new KafkaJsSerde(client, {
+    serializer: new AvroSerializer(client, {
+      artifactResolver: new TopicIdStrategy(),
+      autoRegister: true,
+      schema,
+      useId: 'contentId',
+    }),
+    anyDeserializer: { useId: 'contentId' },
   })
-  const deserializer = new AvroDeserializer(client, { useId: 'contentId' })
-  const ctx = new SerializationContext(topic, 'value')
 
   await producer.connect()
-  // The serializer's bytes are Buffers, as kafkajs needs (it writes any other value as text).
   const messages = []
-  for (const order of orders)
-    messages.push({ key: order.id, value: (await serializer.serialize(order, ctx)) as Buffer })
+  for (const order of orders) messages.push(await serde.encodeMessage(topic, { key: order.id, value: order }))
   await producer.send({ topic, messages })
   console.log(`produced ${messages.length} orders to ${topic}`)
 
@@ -72,15 +68,18 @@ try {
     )
     consumer
       .run({
-        eachMessage: async ({ message }) => {
-          if (!message.value) return
-          received.push(await deserializer.deserialize(message.value, ctx))
-          console.log('consumed', received.at(-1))
-          if (received.length === orders.length) {
-            clearTimeout(timer)
-            resolve()
-          }
-        },
+        eachMessage: serde.eachMessage(
+          async ({ decoded }) => {
+            if (decoded.value === null) return
+            received.push(decoded.value)
+            console.log('consumed', decoded.value)
+            if (received.length === orders.length) {
+              clearTimeout(timer)
+              resolve()
+            }
+          },
+          { deadLetter: { producer, topic: `${topic}.DLQ` } },
+        ),
       })
       .catch(reject)
   })

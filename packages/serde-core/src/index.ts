@@ -6,7 +6,9 @@ export type {
   MessageHeaderValue,
   SerializedMessage,
 } from './message-headers.js'
-export { checkBoolean } from './option-checks.js'
+export type { MessageSchemaId } from './message-schema-id.js'
+export { messageSchemaId } from './message-schema-id.js'
+export { checkBoolean, checkKnownKeys, checkOptionsObject } from './option-checks.js'
 export type { RegistryPort } from './registry-port.js'
 export type { DeserializerSetup } from './schema-deserializer.js'
 export { SchemaDeserializer } from './schema-deserializer.js'

@@ -2,7 +2,10 @@ import { describeValue, invalidConfigError } from '@x/errors'
 import type { ArtifactReference } from '@x/registry-client'
 import { type IdType, isIdType } from '@x/wire-format'
 
-/** @internal An options argument: an object or undefined (→ `{}`), else INVALID_CONFIG naming `what`. */
+/**
+ * For format packages and adapters: an options argument, an object or undefined (→ `{}`), else INVALID_CONFIG
+ * naming `what`.
+ */
 export function checkOptionsObject(value: unknown, what: string): Record<string, unknown> {
   if (value === undefined) return {}
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
@@ -11,7 +14,10 @@ export function checkOptionsObject(value: unknown, what: string): Record<string,
   return value as Record<string, unknown>
 }
 
-/** @internal Refuses option names the class does not know (a typo such as `useID` would otherwise be ignored). */
+/**
+ * For format packages and adapters: refuses option names the class does not know (a typo such as `useID` would
+ * otherwise be ignored).
+ */
 export function checkKnownKeys(
   options: Record<string, unknown>,
   known: readonly string[],

@@ -8,7 +8,6 @@ import {
 } from '@x/errors'
 import { SingleFlightCache } from '@x/registry-client/cache'
 import {
-  decodeFrame,
   FRAME_HEADER_SIZE,
   type IdType,
   isIdType,
@@ -26,6 +25,7 @@ import {
   type MessageHeaders,
   readIdHeader,
 } from './message-headers.js'
+import { checkMessage, frameIdOf } from './message-schema-id.js'
 import { cacheBoundOf, cacheTtlOf, checkClient, fetchById, type RegistryPort } from './registry-port.js'
 import type { SchemaCodec, SchemaFormat } from './schema-format.js'
 import { parseRegistered } from './schema-loader.js'
@@ -345,23 +345,6 @@ export class SchemaDeserializer<T = unknown> {
       throw new DeserializationError(`fromDict threw: ${messageOf(cause)}`, { cause, schemaId: writer.id })
     }
   }
-}
-
-/** The 4-byte id of a frame, after the checks of `decodeFrame` (which throws its own errors on a bad frame). */
-function frameIdOf(bytes: Uint8Array): number {
-  if (!(bytes instanceof Uint8Array) || bytes.length < FRAME_HEADER_SIZE || bytes[0] !== 0) {
-    return decodeFrame(bytes).schemaId
-  }
-  return bytes[1]! * 0x1000000 + ((bytes[2]! << 16) | (bytes[3]! << 8) | bytes[4]!)
-}
-
-function checkMessage(message: IncomingMessage): IncomingMessage {
-  if (typeof message !== 'object' || message === null || !(message.payload instanceof Uint8Array)) {
-    throw new DeserializationError(
-      'deserializeMessage expects { payload: Uint8Array, headers? }, as a consumed Kafka message carries them',
-    )
-  }
-  return message
 }
 
 /**

@@ -4,6 +4,7 @@ import type { IdType as ErrorsIdType } from '@x/errors'
 import * as errors from '@x/errors'
 import * as idpAuth from '@x/idp-auth'
 import * as jsonSchemaSerde from '@x/jsonschema-serde'
+import * as kafka from '@x/kafka'
 import * as protobufSerde from '@x/protobuf-serde'
 import * as registryClient from '@x/registry-client'
 import * as registryTesting from '@x/registry-testing'
@@ -58,6 +59,7 @@ import type {
 } from './index.js'
 import * as umbrella from './index.js'
 import * as umbrellaJsonSchema from './json-schema.js'
+import * as umbrellaKafka from './kafka.js'
 import * as umbrellaProtobuf from './protobuf.js'
 import * as umbrellaTesting from './testing.js'
 
@@ -233,6 +235,14 @@ describe('@x/serde', () => {
       expect((umbrellaProtobuf as Record<string, unknown>)[name]).toBe(value)
     }
     expect(Object.keys(umbrella)).not.toContain('ProtobufSerializer')
+  })
+
+  it('re-exports the Kafka adapters on their own subpath, leaving the root as it is', () => {
+    expect(Object.keys(umbrellaKafka).sort()).toEqual(Object.keys(kafka).sort())
+    for (const [name, value] of Object.entries(kafka)) {
+      expect((umbrellaKafka as Record<string, unknown>)[name]).toBe(value)
+    }
+    expect(Object.keys(umbrella)).not.toContain('AnyDeserializer')
   })
 
   it('re-exports InMemoryRegistry on the testing subpath', () => {

@@ -2,13 +2,13 @@ import { readFile } from 'node:fs/promises'
 import { resolve } from 'node:path'
 import { AvroDeserializer } from '@x/avro-serde'
 import { JsonSchemaDeserializer } from '@x/jsonschema-serde'
+import { schemaKindOfText } from '@x/kafka'
 import { ProtobufDeserializer } from '@x/protobuf-serde'
 import { type IdType, isIdType, SerializationContext } from '@x/wire-format'
 import { Connection, type ConnectionFlags } from '../connection.js'
 import type { Io } from '../io.js'
 import { toJsonText } from '../json-output.js'
 import { UsageError } from '../usage-error.js'
-import { formatOfContent } from './content-format.js'
 
 export interface InspectFlags extends ConnectionFlags {
   headers?: string[]
@@ -141,7 +141,7 @@ async function typeFromIdLookup(connection: Connection, found: Found): Promise<s
     found.idType === 'globalId'
       ? await connection.client.getSchemaByGlobalId(id)
       : await connection.client.getSchemaByContentId(id)
-  const type = registered.artifactType ?? formatOfContent(registered.schema)
+  const type = registered.artifactType ?? schemaKindOfText(registered.schema)
   if (type === undefined) {
     throw new UsageError(
       `The registry does not say which format ${found.idType} ${found.id} is, and its text does not tell (it reads as Avro and as JSON Schema, or as neither): inspect the message by its globalId`,

@@ -1,0 +1,322 @@
+import type { AvroOptions } from '@x/avro-serde'
+import {
+  DeserializationError,
+  type FailedMessageContext,
+  invalidConfigError,
+  recordFailedMessage,
+  SerdeError,
+} from '@x/errors'
+import type { RegisteredSchema } from '@x/registry-client'
+import { SingleFlightCache } from '@x/registry-client/cache'
+import {
+  checkKnownKeys,
+  checkOptionsObject,
+  type DeserializerOptions,
+  type IncomingMessage,
+  type MessageHeaders,
+  messageSchemaId,
+  type RegistryPort,
+} from '@x/serde-core'
+import { type IdType, isIdType, type SchemaId, type SerializationContext } from '@x/wire-format'
+import { type SchemaKind, schemaKindOf, schemaKindOfText } from './schema-kind.js'
+
+/**
+ * Options of {@link AnyDeserializer}: those every deserializer shares that make sense whatever the format (`fromDict`
+ * receives the decoded value of any format; `useId` reads a frame's id, and by contentId a schema's format is told
+ * from its text), and each format's own, handed to that format's reader when its first message arrives.
+ *
+ * @typeParam T - What `deserialize` returns: the result of `fromDict`, or the decoded value.
+ */
+export interface AnyDeserializerOptions<T = unknown>
+  extends Pick<DeserializerOptions<T>, 'fromDict' | 'useId'> {
+  /** Avro messages: the `avro` options of `AvroDeserializer` (`longs`, `unions`, logical types). @default Avro's */
+  avro?: AvroOptions
+  /** JSON Schema messages: validate each against its schema (`JsonSchemaDeserializer`'s `validate`). @default false */
+  validate?: boolean
+  /** Protobuf messages: after the id, Apicurio's `Ref` or Confluent's message indexes. @default 'apicurio' */
+  framing?: 'apicurio' | 'confluent'
+  /** Protobuf messages: 64-bit integers (`ProtobufDeserializer`'s `longs`). @default 'auto' */
+  longs?: 'auto' | 'number' | 'bigint'
+  /** Protobuf messages: enums as their names or numbers. @default 'name' */
+  enums?: 'name' | 'number'
+  /** Protobuf messages: proto3 fields not on the wire come back with their defaults. @default true */
+  defaults?: boolean
+  /** Protobuf messages: fields the schema does not know are dropped or kept. @default 'drop' */
+  unknownFields?: 'drop' | 'keep'
+}
+
+/** What a format's deserializer offers, as AnyDeserializer uses it. */
+interface FormatReader<T> {
+  deserialize(bytes: Uint8Array, ctx: SerializationContext): Promise<T>
+  deserializeSync(bytes: Uint8Array, ctx: SerializationContext): T
+  deserializeMessage(message: IncomingMessage, ctx: SerializationContext): Promise<T>
+  deserializeMessageSync(message: IncomingMessage, ctx: SerializationContext): T
+  prepare(schemaId: SchemaId, ctx?: SerializationContext, idType?: IdType): Promise<void>
+}
+
+/** The registry calls AnyDeserializer makes itself (the format readers make theirs through the same client). */
+interface IdLookups {
+  getSchemaByGlobalId(id: SchemaId): Promise<RegisteredSchema>
+  getSchemaByContentId(id: SchemaId): Promise<RegisteredSchema>
+  readonly cacheMaxSize?: number
+}
+
+const OWNER = 'AnyDeserializer'
+const OPTION_NAMES = [
+  'fromDict',
+  'useId',
+  'avro',
+  'validate',
+  'framing',
+  'longs',
+  'enums',
+  'defaults',
+  'unknownFields',
+] as const
+const PROTOBUF_OPTIONS = ['framing', 'longs', 'enums', 'defaults', 'unknownFields'] as const
+/** Bound of the id → format cache when the client does not say its own. */
+const DEFAULT_BOUND = 1000
+
+/**
+ * Reads a message of any of the three formats — Avro, JSON Schema, Protobuf — choosing by the artifact type behind
+ * its schema id, so that one consumer reads a topic whatever its producers chose. The id comes from the message's
+ * frame or Apicurio id header, as every deserializer reads it; the format is learnt from the id's lookup (one
+ * request per id for the life of the client: the format's reader then finds the schema in the client's cache), and
+ * the format's library (avsc, ajv, protobufjs) is loaded only when a message of that format first arrives.
+ *
+ * Errors are those of the format's deserializer, with the failed message recorded on them for dead-letter
+ * handlers (`failedMessageOf` in `@x/errors`); an id whose artifact is of another type (`OPENAPI`, …) is a
+ * `DeserializationError` naming it.
+ *
+ * @typeParam T - What `deserialize` returns: the result of `fromDict`, or the decoded value.
+ */
+export class AnyDeserializer<T = unknown> {
+  readonly #client: IdLookups
+  readonly #useId: IdType
+  readonly #options: Record<string, unknown>
+  readonly #kinds: SingleFlightCache<SchemaKind>
+  readonly #loading = new Map<SchemaKind, Promise<FormatReader<T>>>()
+  readonly #readers: Partial<Record<SchemaKind, FormatReader<T>>> = {}
+
+  /**
+   * @param client - The registry client (`RegistryClient`) every format's reader shares.
+   * @throws TypeError (code `INVALID_CONFIG`) for a client without id lookups, an unknown option or an invalid
+   *   `useId`; each format's own options are checked by its reader when its first message arrives.
+   */
+  constructor(client: unknown, options: AnyDeserializerOptions<T> = {}) {
+    const lookups = client as Partial<IdLookups> | null
+    if (
+      typeof lookups !== 'object' ||
+      lookups === null ||
+      typeof lookups.getSchemaByGlobalId !== 'function' ||
+      typeof lookups.getSchemaByContentId !== 'function'
+    ) {
+      throw invalidConfigError(`${OWNER}: client must be a RegistryClient`)
+    }
+    const raw = checkOptionsObject(options, `${OWNER} options`)
+    checkKnownKeys(raw, OPTION_NAMES, `${OWNER} options`)
+    const useId = raw.useId ?? 'globalId'
+    if (!isIdType(useId)) {
+      throw invalidConfigError(`${OWNER}: useId must be 'globalId' or 'contentId', got ${String(useId)}`)
+    }
+    this.#client = lookups as IdLookups
+    this.#useId = useId
+    this.#options = raw
+    const bound = typeof lookups.cacheMaxSize === 'number' ? lookups.cacheMaxSize : DEFAULT_BOUND
+    this.#kinds = new SingleFlightCache<SchemaKind>({ max: bound, now: () => performance.now() })
+  }
+
+  /** How the id of a framed message is read. */
+  get useId(): IdType {
+    return this.#useId
+  }
+
+  /**
+   * Decodes a framed message (`0x00`, a 4-byte id read as `useId`, the payload) of any format.
+   *
+   * @throws (rejects) the errors of the format's deserializer; `DeserializationError` for a bad frame (before any
+   *   request) or an artifact type no format here reads; the registry's errors for the id's lookup.
+   */
+  deserialize(bytes: Uint8Array, ctx: SerializationContext): Promise<T> {
+    return this.#read({ payload: bytes }, ctx, false)
+  }
+
+  /**
+   * Decodes a consumed message of any format: its id from an Apicurio id header of `ctx.field` when it has one (the
+   * payload is then bare), else from the payload's frame.
+   *
+   * @throws (rejects) as {@link deserialize}; `DeserializationError` for an id header of other than 8 bytes.
+   */
+  deserializeMessage(message: IncomingMessage, ctx: SerializationContext): Promise<T> {
+    return this.#read(message, ctx, true)
+  }
+
+  /**
+   * {@link deserialize} without a Promise, once the id's format and schema are cached (`prepare`, or any call).
+   *
+   * @throws `SerdeError` (code `NOT_PREPARED`) when the id's format is not known yet, naming the id to `prepare()`.
+   */
+  deserializeSync(bytes: Uint8Array, ctx: SerializationContext): T {
+    return this.#readSync({ payload: bytes }, ctx, false)
+  }
+
+  /** {@link deserializeMessage} without a Promise, once the id's format and schema are cached. */
+  deserializeMessageSync(message: IncomingMessage, ctx: SerializationContext): T {
+    return this.#readSync(message, ctx, true)
+  }
+
+  /**
+   * Learns the format of a schema id, loads that format's reader and caches the schema, so that the `…Sync` methods
+   * decode its messages. A `deserialize` call does the same as a side effect.
+   *
+   * @throws (rejects) the registry's errors; `DeserializationError` for an artifact type no format here reads.
+   */
+  async prepare(schemaId: SchemaId, ctx?: SerializationContext, idType: IdType = this.#useId): Promise<void> {
+    if (!isIdType(idType)) {
+      throw invalidConfigError(
+        `${OWNER}.prepare: idType must be 'globalId' or 'contentId', got ${String(idType)}`,
+      )
+    }
+    const reader = await this.#readerFor(await this.#kindOf(idType, schemaId))
+    await reader.prepare(schemaId, ctx, idType)
+  }
+
+  /** The format of a schema id when it is known already (`prepare` or a message of it), else `undefined`. */
+  formatOf(schemaId: SchemaId, idType: IdType = this.#useId): SchemaKind | undefined {
+    return this.#kinds.get(`${idType}:${String(schemaId)}`)
+  }
+
+  async #read(message: IncomingMessage, ctx: SerializationContext, withHeaders: boolean): Promise<T> {
+    let idType: IdType | undefined
+    let id: SchemaId | undefined
+    let reader: FormatReader<T>
+    try {
+      ;({ idType, id } = this.#idOf(message, ctx, withHeaders))
+      reader =
+        this.#readers[this.#kinds.get(`${idType}:${String(id)}`) ?? ('' as SchemaKind)] ??
+        (await this.#readerFor(await this.#kindOf(idType, id)))
+    } catch (error) {
+      throw failed(error, message, ctx, idType, id)
+    }
+    return withHeaders ? reader.deserializeMessage(message, ctx) : reader.deserialize(message.payload, ctx)
+  }
+
+  #readSync(message: IncomingMessage, ctx: SerializationContext, withHeaders: boolean): T {
+    let idType: IdType | undefined
+    let id: SchemaId | undefined
+    let reader: FormatReader<T> | undefined
+    try {
+      ;({ idType, id } = this.#idOf(message, ctx, withHeaders))
+      const kind = this.#kinds.get(`${idType}:${String(id)}`)
+      reader = kind === undefined ? undefined : this.#readers[kind]
+      if (reader === undefined) {
+        throw new SerdeError(
+          'NOT_PREPARED',
+          `The format of ${idType} ${String(id)} is not known yet: await deserializer.prepare(${String(id)}${
+            idType === this.#useId ? '' : `, ctx, '${idType}'`
+          }) (or one deserialize call) before ${withHeaders ? 'deserializeMessageSync' : 'deserializeSync'}`,
+        )
+      }
+    } catch (error) {
+      throw failed(error, message, ctx, idType, id)
+    }
+    return withHeaders
+      ? reader.deserializeMessageSync(message, ctx)
+      : reader.deserializeSync(message.payload, ctx)
+  }
+
+  #idOf(
+    message: IncomingMessage,
+    ctx: SerializationContext,
+    withHeaders: boolean,
+  ): { idType: IdType; id: SchemaId } {
+    if (!withHeaders) return messageSchemaId({ payload: message.payload }, 'value', this.#useId)
+    return messageSchemaId(message, ctx?.field === 'key' ? 'key' : 'value', this.#useId)
+  }
+
+  /** The format behind an id: one lookup per id (shared by concurrent callers), its answer kept. */
+  #kindOf(idType: IdType, id: SchemaId): Promise<SchemaKind> {
+    return this.#kinds.load(`${idType}:${String(id)}`, async () => {
+      const registered =
+        idType === 'globalId'
+          ? await this.#client.getSchemaByGlobalId(id)
+          : await this.#client.getSchemaByContentId(id)
+      const named = registered.artifactType
+      const kind = named === undefined ? schemaKindOfText(registered.schema) : schemaKindOf(named)
+      if (kind !== undefined) return kind
+      throw new DeserializationError(
+        named === undefined
+          ? `Cannot tell the format of ${idType} ${String(id)}: the registry does not name it and its text reads as Avro and as JSON Schema alike (or as neither); read this topic with useId 'globalId', or with the format's own deserializer`
+          : `${idType} ${String(id)} is a schema of type ${named}: AnyDeserializer reads AVRO, JSON and PROTOBUF`,
+        { schemaId: id },
+      )
+    })
+  }
+
+  /** The reader of a format, created (and its library loaded) on first use. */
+  #readerFor(kind: SchemaKind): Promise<FormatReader<T>> {
+    const ready = this.#readers[kind]
+    if (ready !== undefined) return Promise.resolve(ready)
+    let loading = this.#loading.get(kind)
+    if (loading === undefined) {
+      loading = this.#createReader(kind).then(
+        (reader) => {
+          this.#readers[kind] = reader
+          return reader
+        },
+        (error: unknown) => {
+          this.#loading.delete(kind)
+          throw error
+        },
+      )
+      this.#loading.set(kind, loading)
+    }
+    return loading
+  }
+
+  async #createReader(kind: SchemaKind): Promise<FormatReader<T>> {
+    const raw = this.#options
+    // The constructor checked what AnyDeserializer uses; each format's class checks the client it needs.
+    const client = this.#client as unknown as RegistryPort
+    const shared: Record<string, unknown> = { useId: this.#useId }
+    if (raw.fromDict !== undefined) shared.fromDict = raw.fromDict
+    const pick = (names: readonly string[]) =>
+      Object.fromEntries(names.filter((name) => raw[name] !== undefined).map((name) => [name, raw[name]]))
+    switch (kind) {
+      case 'AVRO': {
+        const { AvroDeserializer } = await import('@x/avro-serde')
+        return new AvroDeserializer<T>(client, { ...shared, ...pick(['avro']) }) as FormatReader<T>
+      }
+      case 'JSON': {
+        const { JsonSchemaDeserializer } = await import('@x/jsonschema-serde')
+        return new JsonSchemaDeserializer<T>(client, { ...shared, ...pick(['validate']) }) as FormatReader<T>
+      }
+      case 'PROTOBUF': {
+        const { ProtobufDeserializer } = await import('@x/protobuf-serde')
+        return new ProtobufDeserializer<T>(client, {
+          ...shared,
+          ...pick(PROTOBUF_OPTIONS),
+        }) as FormatReader<T>
+      }
+    }
+  }
+}
+
+/** Records the failed message on a library error raised before a format's reader took the message over. */
+function failed(
+  error: unknown,
+  message: IncomingMessage,
+  ctx: SerializationContext,
+  idType: IdType | undefined,
+  id: SchemaId | undefined,
+): unknown {
+  const payload = (message as IncomingMessage | null)?.payload
+  if (!(payload instanceof Uint8Array)) return error
+  return recordFailedMessage(error, {
+    payload,
+    schemaId: id,
+    idType: id === undefined ? undefined : idType,
+    headers: ((message as IncomingMessage).headers ?? undefined) as MessageHeaders | undefined,
+    context: typeof ctx === 'object' && ctx !== null ? (ctx as FailedMessageContext) : undefined,
+  })
+}

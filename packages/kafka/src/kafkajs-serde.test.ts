@@ -1,0 +1,265 @@
+import { AvroDeserializer, AvroSerializer } from '@x/avro-serde'
+import {
+  DeserializationError,
+  failedMessageOf,
+  RegistryConnectionError,
+  SchemaNotFoundError,
+} from '@x/errors'
+import { JsonSchemaSerializer } from '@x/jsonschema-serde'
+import { RegistryClient } from '@x/registry-client'
+import { InMemoryRegistry } from '@x/registry-testing'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import {
+  type ConsumedKafkaMessage,
+  type DeadLetter,
+  KafkaJsSerde,
+  type OutgoingKafkaMessage,
+} from './index.js'
+
+let registry: InMemoryRegistry
+let client: RegistryClient
+
+const ORDER = { type: 'record', name: 'Order', namespace: 'shop', fields: [{ name: 'id', type: 'long' }] }
+const NOTE = { type: 'object', properties: { text: { type: 'string' } } }
+
+beforeAll(async () => {
+  registry = await InMemoryRegistry.start()
+  client = new RegistryClient({ url: registry.url, groupId: 'default' })
+})
+
+afterAll(async () => {
+  await client.close()
+  await registry.close()
+})
+
+/** What a consumer hands over for a message that was sent as `sent`, at `offset`. */
+function consumed(sent: OutgoingKafkaMessage, offset = '0'): ConsumedKafkaMessage {
+  const bytes = (value: Buffer | string | null | undefined) =>
+    value === null || value === undefined ? null : Buffer.isBuffer(value) ? value : Buffer.from(value)
+  return {
+    key: bytes(sent.key),
+    value: bytes(sent.value),
+    headers: sent.headers ?? {},
+    offset,
+    timestamp: '0',
+  }
+}
+
+const avroSerde = () =>
+  new KafkaJsSerde<{ id: number | bigint }>(client, {
+    serializer: new AvroSerializer(client, 'orders-value', { autoRegister: true, schema: ORDER }),
+  })
+
+describe('KafkaJsSerde.encodeMessage and decodeMessage', () => {
+  it('write a framed value with a string key and read them back with the schema that wrote the value', async () => {
+    const serde = avroSerde()
+    const sent = await serde.encodeMessage('orders', {
+      key: 'o-1',
+      value: { id: 7 },
+      headers: { trace: 't-1' },
+    })
+    expect(sent.key).toEqual(Buffer.from('o-1'))
+    expect((sent.value as Buffer)[0]).toBe(0)
+    expect(sent.headers).toEqual({ trace: 't-1' })
+    const decoded = await serde.decodeMessage('orders', 3, consumed(sent, '42'))
+    const id = (sent.value as Buffer).readUInt32BE(1)
+    expect(decoded).toEqual({
+      topic: 'orders',
+      partition: 3,
+      offset: '42',
+      timestamp: '0',
+      key: 'o-1',
+      value: { id: 7 },
+      headers: { trace: 't-1' },
+      schema: { idType: 'globalId', id, framed: true, format: 'AVRO' },
+    })
+  })
+
+  it('write headers mode with the id header beside the caller’s headers, and read it back by that header', async () => {
+    const serde = new KafkaJsSerde(client, {
+      serializer: new JsonSchemaSerializer(client, 'notes-value', {
+        autoRegister: true,
+        schema: NOTE,
+        wireFormat: 'MESSAGE_HEADERS',
+        useId: 'contentId',
+      }),
+    })
+    const sent = await serde.encodeMessage('notes', { value: { text: 'hi' }, headers: { trace: 't-2' } })
+    expect(Object.keys(sent.headers ?? {}).sort()).toEqual(['apicurio.value.contentId', 'trace'])
+    expect(sent.value).toEqual(Buffer.from('{"text":"hi"}'))
+    const decoded = await serde.decodeMessage('notes', 0, consumed(sent))
+    expect(decoded.value).toEqual({ text: 'hi' })
+    expect(decoded.schema).toMatchObject({ idType: 'contentId', framed: false, format: 'JSON' })
+  })
+
+  it('pass a tombstone through: no value written, none read, no schema', async () => {
+    const serde = avroSerde()
+    const sent = await serde.encodeMessage('orders', { key: 'o-9', value: null })
+    expect(sent).toEqual({ key: Buffer.from('o-9'), value: null, headers: {} })
+    const decoded = await serde.decodeMessage('orders', 0, consumed(sent))
+    expect([decoded.key, decoded.value, decoded.schema]).toEqual(['o-9', null, null])
+  })
+
+  it('write and read keys with a serde of their own, or as bytes', async () => {
+    const keySchema = {
+      type: 'record',
+      name: 'OrderKey',
+      namespace: 'shop',
+      fields: [{ name: 'n', type: 'int' }],
+    }
+    const keyed = new KafkaJsSerde<{ id: number | bigint }, { n: number }>(client, {
+      serializer: new AvroSerializer(client, 'orders-value', { autoRegister: true, schema: ORDER }),
+      keys: {
+        serializer: new AvroSerializer(client, 'orders-key', { autoRegister: true, schema: keySchema }),
+        deserializer: new AvroDeserializer(client),
+      },
+    })
+    const sent = await keyed.encodeMessage('orders', { key: { n: 5 }, value: { id: 1 } })
+    expect((await keyed.decodeMessage('orders', 0, consumed(sent))).key).toEqual({ n: 5 })
+    const raw = new KafkaJsSerde(client, { keys: 'bytes' })
+    const bytes = await raw.decodeMessage('orders', 0, { ...consumed(sent), key: Buffer.from([1, 2]) })
+    expect(bytes.key).toEqual(Buffer.from([1, 2]))
+  })
+
+  it('refuses what it cannot do, naming it (INVALID_CONFIG)', async () => {
+    await expect(new KafkaJsSerde(client).encodeMessage('t', { value: 1 })).rejects.toThrow(
+      'KafkaJsSerde: encodeMessage needs a serializer',
+    )
+    await expect(avroSerde().encodeMessage('t', { key: 5 as never, value: { id: 1 } })).rejects.toThrow(
+      "KafkaJsSerde: keys are 'string', got number",
+    )
+    expect(() => new KafkaJsSerde(client, { keys: 'utf8' as never })).toThrow(
+      "KafkaJsSerde: keys must be 'string', 'bytes' or { serializer, deserializer }, got utf8",
+    )
+  })
+})
+
+describe('the eachMessage and eachBatch wrappers', () => {
+  const poison = (offset: string): ConsumedKafkaMessage => ({
+    key: Buffer.from('bad'),
+    value: Buffer.from([1, 2, 3]),
+    headers: { trace: 'p' },
+    offset,
+    timestamp: '0',
+  })
+  const unknownId = (offset: string): ConsumedKafkaMessage => ({
+    key: null,
+    value: Buffer.from([0, 0, 0x0f, 0x42, 0x3f, 2]),
+    headers: {},
+    offset,
+    timestamp: '0',
+  })
+
+  it('hand decoded messages to the handler and poison messages to the dead-letter handler, untouched', async () => {
+    const serde = avroSerde()
+    const good = consumed(await serde.encodeMessage('orders', { key: 'o-1', value: { id: 1 } }), '0')
+    const handled: unknown[] = []
+    const dead: DeadLetter[] = []
+    const each = serde.eachMessage(async ({ decoded }) => void handled.push(decoded.value), {
+      deadLetter: (letter) => void dead.push(letter),
+    })
+    const bad = poison('1')
+    for (const message of [good, bad, unknownId('2')]) await each({ topic: 'orders', partition: 0, message })
+    expect(handled).toEqual([{ id: 1 }])
+    expect(dead.map((letter) => [letter.message.offset, letter.error?.constructor])).toEqual([
+      ['1', DeserializationError],
+      ['2', SchemaNotFoundError],
+    ])
+    expect(dead[0]?.message).toBe(bad)
+    expect(failedMessageOf(dead[0]?.error)?.payload).toEqual(Buffer.from([1, 2, 3]))
+  })
+
+  it('send a poison message to a dead-letter topic with its bytes, headers and where it came from', async () => {
+    const sent: { topic: string; messages: OutgoingKafkaMessage[] }[] = []
+    const producer = { send: async (record: (typeof sent)[number]) => void sent.push(record) }
+    const each = avroSerde().eachMessage(async () => undefined, {
+      deadLetter: { producer, topic: 'orders.DLQ' },
+    })
+    await each({ topic: 'orders', partition: 2, message: poison('17') })
+    expect(sent).toHaveLength(1)
+    expect(sent[0]?.topic).toBe('orders.DLQ')
+    const [letter] = sent[0]?.messages ?? []
+    expect(letter?.key).toEqual(Buffer.from('bad'))
+    expect(letter?.value).toEqual(Buffer.from([1, 2, 3]))
+    expect(letter?.headers).toMatchObject({
+      trace: 'p',
+      'x-serde-error-code': 'DESERIALIZATION',
+      'x-serde-source': 'orders/2/17',
+    })
+    expect(String(letter?.headers?.['x-serde-error-message'])).toMatch(/^Invalid frame|magic byte/i)
+  })
+
+  it('throw an outage for the client to retry, never dead-letter it', async () => {
+    const down = new RegistryClient({
+      url: 'http://127.0.0.1:9/apis/registry/v3',
+      groupId: 'g',
+      maxRetries: 0,
+    })
+    const dead: DeadLetter[] = []
+    const each = new KafkaJsSerde(down).eachMessage(async () => undefined, {
+      deadLetter: (letter) => void dead.push(letter),
+    })
+    await expect(each({ topic: 'orders', partition: 0, message: unknownId('5') })).rejects.toBeInstanceOf(
+      RegistryConnectionError,
+    )
+    expect(dead).toEqual([])
+    await down.close()
+  })
+
+  it('stop at a dead-letter handler that throws, so that nothing is committed past the message', async () => {
+    const each = avroSerde().eachMessage(async () => undefined, {
+      deadLetter: () => {
+        throw new Error('the DLQ is down')
+      },
+    })
+    await expect(each({ topic: 'orders', partition: 0, message: poison('3') })).rejects.toThrow(
+      'the DLQ is down',
+    )
+  })
+
+  it('decode a batch in order: tombstones as null, poison dead-lettered, an outage thrown after the messages before it', async () => {
+    const serde = avroSerde()
+    const one = consumed(await serde.encodeMessage('orders', { key: 'a', value: { id: 1 } }), '0')
+    const tombstone = consumed(await serde.encodeMessage('orders', { key: 'a', value: null }), '2')
+    const two = consumed(await serde.encodeMessage('orders', { key: 'b', value: { id: 2 } }), '3')
+    const batchOf = (messages: ConsumedKafkaMessage[]) => ({
+      batch: { topic: 'orders', partition: 0, messages },
+      resolveOffset: () => undefined,
+      heartbeat: async () => undefined,
+      isRunning: () => true,
+      isStale: () => false,
+    })
+    const seen: unknown[][] = []
+    const dead: string[] = []
+    const each = serde.eachBatch(
+      async ({ decoded }) => void seen.push(decoded.map((d) => [d.offset, d.value])),
+      {
+        deadLetter: (letter) => void dead.push(letter.message.offset),
+      },
+    )
+    await each(batchOf([one, poison('1'), tombstone, two]))
+    expect(seen).toEqual([
+      [
+        ['0', { id: 1 }],
+        ['2', null],
+        ['3', { id: 2 }],
+      ],
+    ])
+    expect(dead).toEqual(['1'])
+
+    const down = new RegistryClient({
+      url: 'http://127.0.0.1:9/apis/registry/v3',
+      groupId: 'g',
+      maxRetries: 0,
+    })
+    const outageSeen: unknown[][] = []
+    const during = new KafkaJsSerde(down).eachBatch(
+      async ({ decoded }) => void outageSeen.push(decoded.map((d) => d.offset)),
+    )
+    await expect(during(batchOf([tombstone, unknownId('4'), two]))).rejects.toBeInstanceOf(
+      RegistryConnectionError,
+    )
+    expect(outageSeen).toEqual([['2']])
+    await down.close()
+  })
+})

@@ -1,0 +1,330 @@
+import { invalidConfigError, isSerdeError, messageOf } from '@x/errors'
+import { type IncomingMessage, type MessageHeaders, messageSchemaId } from '@x/serde-core'
+import { type IdType, type SchemaId, SerializationContext } from '@x/wire-format'
+import { AnyDeserializer, type AnyDeserializerOptions } from './any-deserializer.js'
+import type {
+  ConsumedKafkaMessage,
+  EachBatchPayload,
+  EachMessagePayload,
+  KafkaHeaders,
+  KafkaProducer,
+  OutgoingKafkaMessage,
+} from './kafkajs-types.js'
+import type { SchemaKind } from './schema-kind.js'
+
+/** A serializer of any format, as the helpers use it (`AvroSerializer`, `JsonSchemaSerializer`, `ProtobufSerializer`). */
+export interface MessageSerializer<V> {
+  serializeMessage(
+    value: V,
+    ctx: SerializationContext,
+  ): Promise<{ payload: Uint8Array; headers: Record<string, Uint8Array> }>
+}
+
+/** A deserializer of any format, as the helpers use it (`AnyDeserializer`, or a format's own). */
+export interface MessageDeserializer<V> {
+  deserializeMessage(message: IncomingMessage, ctx: SerializationContext): Promise<V>
+  readonly useId?: IdType
+}
+
+/** How keys are written and read: UTF-8 text, the bytes as they are, or a serde of their own. */
+export type KeyHandling<K> =
+  | 'string'
+  | 'bytes'
+  | { serializer?: MessageSerializer<K>; deserializer?: MessageDeserializer<K> }
+
+/** Options of {@link KafkaJsSerde}. */
+export interface KafkaJsSerdeOptions<V, K> {
+  /** Writes values (`encodeMessage`): a serializer of any format, framed or in headers mode as it is set. */
+  serializer?: MessageSerializer<V>
+  /**
+   * Reads values (`decodeMessage` and the wrappers).
+   * @default an `AnyDeserializer` on the client with `anyDeserializer`'s options: any format, framed or headers mode
+   */
+  deserializer?: MessageDeserializer<V>
+  /** Options of the default `AnyDeserializer` (ignored when `deserializer` is given). @default {} */
+  anyDeserializer?: AnyDeserializerOptions<V>
+  /**
+   * Keys: `'string'` (written as UTF-8, read as a string), `'bytes'` (a `Buffer` as it is), or `{ serializer,
+   * deserializer }` for keys written with a schema.
+   * @default 'string'
+   */
+  keys?: KeyHandling<K>
+}
+
+/** What `decodeMessage` gives for a consumed message. */
+export interface DecodedMessage<V, K> {
+  topic: string
+  partition: number
+  offset: string
+  timestamp: string
+  /** The key as `keys` reads it; `null` when the message has none. */
+  key: K | string | Buffer | null
+  /** The value; `null` for a tombstone (a message without a value: a deletion in a compacted topic). */
+  value: V | null
+  headers: KafkaHeaders
+  /** Which schema wrote the value, and where its id was read; `null` for a tombstone. */
+  schema: { idType: IdType; id: SchemaId; framed: boolean; format: SchemaKind | undefined } | null
+}
+
+/** A message the wrappers could not decode, handed to the dead-letter handler with its original bytes and headers. */
+export interface DeadLetter {
+  topic: string
+  partition: number
+  /** The message as consumed: its key, value and headers untouched. */
+  message: ConsumedKafkaMessage
+  /** Why: a `DeserializationError` or `SchemaNotFoundError` (see `failedMessageOf` in `@x/errors`). */
+  error: unknown
+}
+
+/** Options of the `eachMessage` and `eachBatch` wrappers. */
+export interface DeadLetterOptions {
+  /**
+   * Where a message that cannot be decoded goes (a `DeserializationError`, an unknown schema id): a function, or a
+   * topic sent to with `producer` (the original key, value and headers, plus `x-serde-error-code`,
+   * `x-serde-error-message` and `x-serde-source` = `topic/partition/offset`). An outage (`RegistryConnectionError`,
+   * `AuthenticationError`) is never dead-lettered: it is thrown for the client to retry the message. A handler that
+   * throws stops the wrapper there, so that nothing is committed past the message.
+   * @default none: the error is thrown, as any other
+   */
+  deadLetter?: ((dead: DeadLetter) => Promise<void> | void) | { producer: KafkaProducer; topic: string }
+}
+
+/** A decoded message, with what KafkaJS's `eachMessage` payload carries besides. */
+export type DecodedMessagePayload<V, K> = Omit<EachMessagePayload, 'message'> & {
+  message: ConsumedKafkaMessage
+  decoded: DecodedMessage<V, K>
+}
+
+/**
+ * The serdes of this family inside KafkaJS and Confluent's KafkaJS API: `encodeMessage` turns a value (and key and
+ * headers) into the message `producer.send` takes; `decodeMessage` turns a consumed message back into its key, value,
+ * headers and the schema that wrote it; `eachMessage` and `eachBatch` wrap a handler to decode every message, pass
+ * tombstones through as `null`, and route messages that cannot be decoded to a dead-letter handler or topic while an
+ * outage is thrown for the client to retry.
+ *
+ * @typeParam V - The value type (what the serializer writes, the deserializer returns).
+ * @typeParam K - The key type when keys have a serde of their own.
+ */
+export class KafkaJsSerde<V = unknown, K = string> {
+  readonly #serializer: MessageSerializer<V> | undefined
+  readonly #deserializer: MessageDeserializer<V>
+  readonly #keys: KeyHandling<K>
+
+  /**
+   * @param client - The registry client (`RegistryClient`) of the default `AnyDeserializer`.
+   * @throws TypeError (code `INVALID_CONFIG`) for keys that are neither `'string'`, `'bytes'` nor a serde.
+   */
+  constructor(client: unknown, options: KafkaJsSerdeOptions<V, K> = {}) {
+    const keys = options.keys ?? 'string'
+    if (keys !== 'string' && keys !== 'bytes' && (typeof keys !== 'object' || keys === null)) {
+      throw invalidConfigError(
+        `KafkaJsSerde: keys must be 'string', 'bytes' or { serializer, deserializer }, got ${String(keys)}`,
+      )
+    }
+    this.#keys = keys
+    this.#serializer = options.serializer
+    this.#deserializer = options.deserializer ?? new AnyDeserializer<V>(client, options.anyDeserializer ?? {})
+  }
+
+  /**
+   * The message to send for `value` (and `key`, `headers`) to `topic`: the value written by the serializer (a frame,
+   * or the bare payload with its id header added to `headers` in headers mode); `null` stays a tombstone.
+   *
+   * @throws (rejects) the serializer's errors; TypeError (code `INVALID_CONFIG`) without a serializer.
+   */
+  async encodeMessage(
+    topic: string,
+    message: {
+      key?: K | string | Buffer | null
+      value: V | null
+      headers?: KafkaHeaders
+      partition?: number
+      timestamp?: string
+    },
+  ): Promise<OutgoingKafkaMessage> {
+    const serializer = this.#serializer
+    if (serializer === undefined) throw invalidConfigError('KafkaJsSerde: encodeMessage needs a serializer')
+    const headers: KafkaHeaders = { ...(message.headers ?? {}) }
+    const out: OutgoingKafkaMessage = { value: null, headers }
+    if (message.partition !== undefined) out.partition = message.partition
+    if (message.timestamp !== undefined) out.timestamp = message.timestamp
+    if (message.key !== undefined && message.key !== null) {
+      out.key = await this.#encodeKey(topic, message.key, headers)
+    } else if (message.key === null) out.key = null
+    if (message.value !== null) {
+      const written = await serializer.serializeMessage(
+        message.value,
+        new SerializationContext(topic, 'value'),
+      )
+      Object.assign(headers, toBuffers(written.headers))
+      out.value = toBuffer(written.payload)
+    }
+    return out
+  }
+
+  /**
+   * A consumed message decoded: its key, its value (any format, framed or headers mode as the deserializer reads),
+   * its headers and the schema that wrote the value. A tombstone's value is `null`.
+   *
+   * @throws (rejects) the deserializer's errors, the failed message recorded on them (`failedMessageOf`).
+   */
+  async decodeMessage(
+    topic: string,
+    partition: number,
+    message: ConsumedKafkaMessage,
+  ): Promise<DecodedMessage<V, K>> {
+    const headers = message.headers ?? {}
+    const decoded: DecodedMessage<V, K> = {
+      topic,
+      partition,
+      offset: message.offset,
+      timestamp: message.timestamp,
+      key: await this.#decodeKey(topic, message.key, headers),
+      value: null,
+      headers,
+      schema: null,
+    }
+    if (message.value === null) return decoded
+    const incoming: IncomingMessage = { payload: message.value, headers: headers as MessageHeaders }
+    decoded.value = await this.#deserializer.deserializeMessage(
+      incoming,
+      new SerializationContext(topic, 'value'),
+    )
+    const { idType, id, framed } = messageSchemaId(incoming, 'value', this.#deserializer.useId ?? 'globalId')
+    const format =
+      this.#deserializer instanceof AnyDeserializer ? this.#deserializer.formatOf(id, idType) : undefined
+    decoded.schema = { idType, id, framed, format }
+    return decoded
+  }
+
+  /**
+   * A KafkaJS `eachMessage` handler that decodes each message and calls `handler` with it (as `decoded`, beside
+   * KafkaJS's own payload); a message that cannot be decoded goes to `deadLetter` (see {@link DeadLetterOptions}).
+   */
+  eachMessage(
+    handler: (payload: DecodedMessagePayload<V, K>) => Promise<void>,
+    options: DeadLetterOptions = {},
+  ): (payload: EachMessagePayload) => Promise<void> {
+    return async (payload) => {
+      let decoded: DecodedMessage<V, K>
+      try {
+        decoded = await this.decodeMessage(payload.topic, payload.partition, payload.message)
+      } catch (error) {
+        await deadLetterOrThrow(error, payload.topic, payload.partition, payload.message, options)
+        return
+      }
+      await handler({ ...payload, decoded })
+    }
+  }
+
+  /**
+   * A KafkaJS `eachBatch` handler that decodes the batch's messages in order and calls `handler` once with those it
+   * decoded (tombstones included, their value `null`); a message that cannot be decoded goes to `deadLetter`. An
+   * outage stops decoding at its message: `handler` gets the messages before it, then the error is thrown for the
+   * client to retry the batch from the first offset not resolved. Offsets are the handler's to resolve (or KafkaJS's
+   * `eachBatchAutoResolve`, which resolves the whole batch only when nothing was thrown): resolve what you handled
+   * so that a retry starts after it.
+   */
+  eachBatch(
+    handler: (payload: EachBatchPayload & { decoded: DecodedMessage<V, K>[] }) => Promise<void>,
+    options: DeadLetterOptions = {},
+  ): (payload: EachBatchPayload) => Promise<void> {
+    return async (payload) => {
+      const { topic, partition, messages } = payload.batch
+      const decoded: DecodedMessage<V, K>[] = []
+      let outage: unknown
+      for (const message of messages) {
+        try {
+          decoded.push(await this.decodeMessage(topic, partition, message))
+        } catch (error) {
+          if (!isPoison(error)) {
+            outage = error
+            break
+          }
+          await deadLetterOrThrow(error, topic, partition, message, options)
+        }
+      }
+      await handler({ ...payload, decoded })
+      if (outage !== undefined) throw outage
+    }
+  }
+
+  async #encodeKey(topic: string, key: K | string | Buffer, headers: KafkaHeaders): Promise<Buffer> {
+    const keys = this.#keys
+    if (keys === 'string') {
+      if (typeof key !== 'string')
+        throw invalidConfigError(`KafkaJsSerde: keys are 'string', got ${typeof key}`)
+      return Buffer.from(key, 'utf8')
+    }
+    if (keys === 'bytes') {
+      if (!Buffer.isBuffer(key)) throw invalidConfigError(`KafkaJsSerde: keys are 'bytes', got ${typeof key}`)
+      return key
+    }
+    if (keys.serializer === undefined)
+      throw invalidConfigError('KafkaJsSerde: keys need a serializer to be written')
+    const written = await keys.serializer.serializeMessage(key as K, new SerializationContext(topic, 'key'))
+    Object.assign(headers, toBuffers(written.headers))
+    return toBuffer(written.payload)
+  }
+
+  async #decodeKey(
+    topic: string,
+    key: Buffer | null,
+    headers: KafkaHeaders,
+  ): Promise<K | string | Buffer | null> {
+    if (key === null || key === undefined) return null
+    const keys = this.#keys
+    if (keys === 'string') return key.toString('utf8')
+    if (keys === 'bytes') return key
+    if (keys.deserializer === undefined)
+      throw invalidConfigError('KafkaJsSerde: keys need a deserializer to be read')
+    return keys.deserializer.deserializeMessage(
+      { payload: key, headers: headers as MessageHeaders },
+      new SerializationContext(topic, 'key'),
+    )
+  }
+}
+
+/** A message that will never decode: dead-letter it. Anything else (an outage, misuse) is thrown to the client. */
+function isPoison(error: unknown): boolean {
+  return isSerdeError(error, 'DESERIALIZATION') || isSerdeError(error, 'SCHEMA_NOT_FOUND')
+}
+
+async function deadLetterOrThrow(
+  error: unknown,
+  topic: string,
+  partition: number,
+  message: ConsumedKafkaMessage,
+  options: DeadLetterOptions,
+): Promise<void> {
+  const target = options.deadLetter
+  if (target === undefined || !isPoison(error)) throw error
+  if (typeof target === 'function') {
+    await target({ topic, partition, message, error })
+    return
+  }
+  const code = (error as { code?: unknown }).code
+  await target.producer.send({
+    topic: target.topic,
+    messages: [
+      {
+        key: message.key,
+        value: message.value,
+        headers: {
+          ...(message.headers ?? {}),
+          'x-serde-error-code': String(code),
+          'x-serde-error-message': messageOf(error).slice(0, 1000),
+          'x-serde-source': `${topic}/${partition}/${message.offset}`,
+        },
+      },
+    ],
+  })
+}
+
+function toBuffer(bytes: Uint8Array): Buffer {
+  return Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)
+}
+
+function toBuffers(headers: Record<string, Uint8Array>): Record<string, Buffer> {
+  return Object.fromEntries(Object.entries(headers).map(([name, value]) => [name, toBuffer(value)]))
+}

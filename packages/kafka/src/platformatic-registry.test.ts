@@ -1,0 +1,181 @@
+import { AvroSerializer, TopicIdStrategy } from '@x/avro-serde'
+import { DeserializationError, SchemaNotFoundError } from '@x/errors'
+import { JsonSchemaSerializer } from '@x/jsonschema-serde'
+import { RegistryClient } from '@x/registry-client'
+import { InMemoryRegistry } from '@x/registry-testing'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { ApicurioSchemaRegistry } from './index.js'
+
+// The registry driven as @platformatic/kafka drives it (the order its Producer and Consumer call the hooks and the
+// synchronous serdes in, read from its sources); the real client on a real broker is in the integration stage.
+
+let registry: InMemoryRegistry
+let client: RegistryClient
+const ORDER = { type: 'record', name: 'Order', namespace: 'shop', fields: [{ name: 'id', type: 'long' }] }
+
+beforeAll(async () => {
+  registry = await InMemoryRegistry.start()
+  client = new RegistryClient({ url: registry.url, groupId: 'default' })
+})
+
+afterAll(async () => {
+  await client.close()
+  await registry.close()
+})
+
+/** Runs a hook as Platformatic does: callback style; resolves when it called back, rejects with its error. */
+function runHook(hook: (...args: never[]) => void, ...args: unknown[]): Promise<{ sync: boolean }> {
+  return new Promise((resolve, reject) => {
+    let returned = false
+    ;(hook as (...a: unknown[]) => void)(...args, (error?: Error | null) =>
+      error ? reject(error) : resolve({ sync: !returned }),
+    )
+    returned = true
+  })
+}
+
+/** Produces `message` through the registry (hooks for key and value, then the serializers), as Platformatic does. */
+async function produce(
+  reg: ApicurioSchemaRegistry,
+  message: { topic: string; key?: unknown; value?: unknown; headers: Map<unknown, unknown> },
+) {
+  const hook = reg.getBeforeSerializationHook()
+  await runHook(hook, message.key, 'key', message)
+  await runHook(hook, message.value, 'value', message)
+  const serializers = reg.getSerializers()
+  const headers = new Map<Buffer, Buffer>()
+  for (const [name, value] of message.headers)
+    headers.set(serializers.headerKey(name)!, serializers.headerValue(value)!)
+  return {
+    key: serializers.key(message.key, message.headers, message),
+    value: serializers.value(message.value, message.headers, message),
+    headers,
+  }
+}
+
+/** Consumes a produced record through the registry (hooks, then header, key and value deserializers). */
+async function consume(
+  reg: ApicurioSchemaRegistry,
+  topic: string,
+  record: { key?: Buffer; value?: Buffer; headers: Map<Buffer, Buffer> },
+) {
+  const hook = reg.getBeforeDeserializationHook()
+  const raw = {
+    topic,
+    partition: 0,
+    key: record.key ?? null,
+    value: record.value ?? null,
+    headers: record.headers,
+  }
+  await runHook(hook, raw.key, 'key', raw)
+  await runHook(hook, raw.value, 'value', raw)
+  const deserializers = reg.getDeserializers()
+  const headers = new Map<unknown, unknown>()
+  for (const [name, value] of record.headers)
+    headers.set(deserializers.headerKey(name), deserializers.headerValue(value))
+  const message: { topic: string; metadata?: Record<string, unknown> } = { topic }
+  return {
+    key: deserializers.key(record.key, headers, message),
+    value: deserializers.value(record.value, headers, message),
+    metadata: message.metadata,
+  }
+}
+
+describe('ApicurioSchemaRegistry, driven as @platformatic/kafka drives it', () => {
+  it('writes a framed value with the artifact its strategy picks from the topic, and reads it back with its schema', async () => {
+    const reg = new ApicurioSchemaRegistry(client, {
+      serializer: new AvroSerializer(client, {
+        artifactResolver: new TopicIdStrategy(),
+        autoRegister: true,
+        schema: ORDER,
+      }),
+    })
+    const record = await produce(reg, {
+      topic: 'orders',
+      key: 'o-1',
+      value: { id: 7 },
+      headers: new Map([['trace', 't']]),
+    })
+    expect(record.key).toEqual(Buffer.from('o-1'))
+    expect(record.value?.[0]).toBe(0)
+    const registered = await client.getSchema('orders-value')
+    expect(record.value?.readUInt32BE(1)).toBe(registered.globalId)
+    const read = await consume(reg, 'orders', record as never)
+    expect(read).toEqual({
+      key: 'o-1',
+      value: { id: 7 },
+      metadata: {
+        schemas: { value: { idType: 'globalId', id: registered.globalId, framed: true, format: 'AVRO' } },
+      },
+    })
+  })
+
+  it('in headers mode adds the id header in the hook, before Platformatic serializes the headers', async () => {
+    const reg = new ApicurioSchemaRegistry(client, {
+      serializer: new JsonSchemaSerializer(client, {
+        artifactResolver: new TopicIdStrategy(),
+        autoRegister: true,
+        schema: { type: 'object', properties: { n: { type: 'integer' } } },
+        wireFormat: 'MESSAGE_HEADERS',
+      }),
+    })
+    const message = { topic: 'notes', value: { n: 1 }, headers: new Map<unknown, unknown>() }
+    const record = await produce(reg, message)
+    expect([...record.headers.keys()].map(String)).toEqual(['apicurio.value.globalId'])
+    expect(record.value).toEqual(Buffer.from('{"n":1}'))
+    const idHeader = [...record.headers.values()][0] as Buffer
+    expect(reg.getSchemaId(message as never, 'value')).toBe(Number(idHeader.readBigInt64BE(0)))
+    const read = await consume(reg, 'notes', record as never)
+    expect(read.value).toEqual({ n: 1 })
+    expect(read.metadata).toMatchObject({ schemas: { value: { framed: false, format: 'JSON' } } })
+  })
+
+  it('calls back asynchronously even when everything is cached (Platformatic 1.35 recurses on synchronous callbacks)', async () => {
+    const reg = new ApicurioSchemaRegistry(client, {
+      serializer: new AvroSerializer(client, {
+        artifactResolver: new TopicIdStrategy(),
+        autoRegister: true,
+        schema: ORDER,
+      }),
+    })
+    const message = { topic: 'orders', value: { id: 1 }, headers: new Map() }
+    await runHook(reg.getBeforeSerializationHook(), message.value, 'value', message)
+    expect(await runHook(reg.getBeforeSerializationHook(), message.value, 'value', message)).toEqual({
+      sync: false,
+    })
+    expect(await runHook(reg.getBeforeSerializationHook(), 'k', 'headerKey', message)).toEqual({
+      sync: false,
+    })
+  })
+
+  it('leaves a poison record to the synchronous deserializer, which refuses it as that message’s error', async () => {
+    const reg = new ApicurioSchemaRegistry(client)
+    const bad = { value: Buffer.from([0, 0, 0x0f, 0x42, 0x3f, 1]), headers: new Map<Buffer, Buffer>() }
+    await expect(consume(reg, 'orders', bad)).rejects.toBeInstanceOf(SchemaNotFoundError)
+    const frame = { value: Buffer.from([7, 1, 2]), headers: new Map<Buffer, Buffer>() }
+    await expect(consume(reg, 'orders', frame)).rejects.toBeInstanceOf(DeserializationError)
+  })
+
+  it('tells the schema id of a framed payload, and fetches or peeks a globalId', async () => {
+    const reg = new ApicurioSchemaRegistry(client, {
+      serializer: new AvroSerializer(client, {
+        artifactResolver: new TopicIdStrategy(),
+        autoRegister: true,
+        schema: ORDER,
+      }),
+    })
+    const record = await produce(reg, { topic: 'orders', value: { id: 2 }, headers: new Map() })
+    const id = record.value!.readUInt32BE(1)
+    expect(reg.getSchemaId(record.value!, 'value')).toBe(id)
+    expect(reg.getSchemaId(Buffer.from([9]), 'value')).toBeUndefined()
+    const fresh = new RegistryClient({ url: registry.url, groupId: 'default' })
+    const other = new ApicurioSchemaRegistry(fresh)
+    expect(other.get(id)).toBeUndefined()
+    await other.fetch(id)
+    expect(other.get(id)?.schema).toBe(JSON.stringify(ORDER))
+    await new Promise<void>((resolve, reject) =>
+      other.fetch(id, (error) => (error ? reject(error) : resolve())),
+    )
+    await fresh.close()
+  })
+})

@@ -1,0 +1,310 @@
+import { invalidConfigError, isSerdeError } from '@x/errors'
+import type { RegisteredSchema } from '@x/registry-client'
+import { type MessageHeaders, messageSchemaId } from '@x/serde-core'
+import { type IdType, type SchemaId, SerializationContext } from '@x/wire-format'
+import { AnyDeserializer, type AnyDeserializerOptions } from './any-deserializer.js'
+import type { SchemaKind } from './schema-kind.js'
+
+/**
+ * `@platformatic/kafka`'s `SchemaRegistry` (1.35 and 2.x share it), implemented on this family's serdes: its
+ * asynchronous before-hooks look up and prepare what a message needs (single flight, the client's caches and
+ * retries), then its synchronous serializers and deserializers do the per-message work with the `…Sync` paths.
+ * The shapes are declared here, so that the client is not a dependency.
+ */
+
+/** The callback of Platformatic's hooks. */
+type HookCallback = (error?: Error | null) => void
+
+/** A message Platformatic is about to produce, as its hooks and serializers see it. */
+interface MessageToProduce {
+  topic: string
+  key?: unknown
+  value?: unknown
+  headers?: Map<unknown, unknown> | Record<string, unknown>
+  metadata?: unknown
+}
+
+/** A record Platformatic consumed, as its hooks and deserializers see it. */
+interface MessageToConsume {
+  topic: string
+  partition?: number
+  key?: Buffer | null
+  value?: Buffer | null
+  headers?: Map<unknown, unknown>
+  metadata?: Record<string, unknown>
+}
+
+/** A serializer of any format, with the prepared (synchronous) path the registry's serializers use. */
+export interface PreparedSerializer<V> {
+  prepare(ctx?: SerializationContext): Promise<void>
+  serializeSync(value: V, ctx: SerializationContext): Uint8Array
+  serializeMessageSync(
+    value: V,
+    ctx: SerializationContext,
+  ): { payload: Uint8Array; headers: Record<string, Uint8Array> }
+  readonly wireFormat: string
+}
+
+/** Options of {@link ApicurioSchemaRegistry}. */
+export interface ApicurioSchemaRegistryOptions<V> {
+  /**
+   * Writes values: a serializer of any format, whose artifact strategy chooses the artifact from the topic; framed
+   * or in headers mode as it is set (headers mode adds the id header to the message's headers).
+   * @default none: values are not serialized by the registry (a producer without one sends Buffers as they are)
+   */
+  serializer?: PreparedSerializer<V>
+  /** Writes keys with a schema. @default keys as UTF-8 strings (a Buffer as it is) */
+  keySerializer?: PreparedSerializer<unknown>
+  /** Options of the `AnyDeserializer` that reads values (any format, framed or headers mode). @default {} */
+  anyDeserializer?: AnyDeserializerOptions<V>
+  /** Read keys with a schema (any format) instead of as UTF-8 strings. @default false */
+  keysWithSchema?: boolean
+}
+
+/** What the registry puts on a consumed message's `metadata.schemas`: which schema wrote each field. */
+export interface ConsumedSchema {
+  idType: IdType
+  id: SchemaId
+  format: SchemaKind | undefined
+  framed: boolean
+}
+
+type Field = 'key' | 'value'
+
+/** The client calls `get` and `fetch` make. */
+interface SchemaLookups {
+  getSchemaByGlobalId(id: SchemaId): Promise<RegisteredSchema>
+  peekSchemaById?(idType: IdType, id: SchemaId): RegisteredSchema | undefined
+}
+
+/**
+ * A `SchemaRegistry` for `@platformatic/kafka`'s `Producer` and `Consumer` (`new Producer({ …, registry })`), on
+ * Apicurio Registry 3: values (and keys, optionally) written by a serializer of any format with the artifact its
+ * strategy picks from the topic, read in any format by an {@link AnyDeserializer}. A consumed message's
+ * `metadata.schemas` says which schema wrote its key and value ({@link ConsumedSchema}).
+ */
+export class ApicurioSchemaRegistry<V = unknown> {
+  readonly #client: SchemaLookups
+  readonly #serializer: PreparedSerializer<V> | undefined
+  readonly #keySerializer: PreparedSerializer<unknown> | undefined
+  readonly #reader: AnyDeserializer<V>
+  readonly #keysWithSchema: boolean
+  /** Payloads written in headers mode by the hook, taken by the synchronous serializer of the same message. */
+  readonly #written = new WeakMap<object, Partial<Record<Field, Buffer>>>()
+  /** Why the hook could not prepare a consumed payload (an unknown id…): its deserializer throws it. */
+  readonly #unreadable = new WeakMap<Buffer, unknown>()
+
+  /** @param client - The registry client (`RegistryClient`) the serdes share. */
+  constructor(client: unknown, options: ApicurioSchemaRegistryOptions<V> = {}) {
+    this.#reader = new AnyDeserializer<V>(client, options.anyDeserializer ?? {})
+    this.#client = client as SchemaLookups // checked by AnyDeserializer
+    for (const [name, serializer] of [
+      ['serializer', options.serializer],
+      ['keySerializer', options.keySerializer],
+    ] as const) {
+      if (
+        serializer !== undefined &&
+        (typeof serializer !== 'object' || typeof serializer.prepare !== 'function')
+      ) {
+        throw invalidConfigError(`ApicurioSchemaRegistry: ${name} must be a serializer of this family`)
+      }
+    }
+    this.#serializer = options.serializer
+    this.#keySerializer = options.keySerializer
+    this.#keysWithSchema = options.keysWithSchema ?? false
+  }
+
+  /** The registered schema of a globalId when the client has it cached, else `undefined` (see {@link fetch}). */
+  get(id: SchemaId): RegisteredSchema | undefined {
+    return this.#client.peekSchemaById?.('globalId', id)
+  }
+
+  /** Fetches (and caches) the schema of a globalId; with `callback`, calls it when done, else returns a Promise. */
+  fetch(id: SchemaId, callback?: HookCallback): void | Promise<void> {
+    const done = this.#client.getSchemaByGlobalId(id).then(() => undefined)
+    if (callback === undefined) return done
+    settle(done, callback)
+  }
+
+  /**
+   * The schema id of a framed payload (its id read as the deserializer's `useId`), or of a message this registry
+   * has written in headers mode; `undefined` when there is none. Platformatic's clients do not call it.
+   */
+  getSchemaId(payload: Buffer | MessageToProduce | null, type: string = 'value'): SchemaId | undefined {
+    if (payload === null) return undefined
+    if (Buffer.isBuffer(payload)) {
+      try {
+        return messageSchemaId({ payload }, 'value', this.#reader.useId).id
+      } catch {
+        return undefined
+      }
+    }
+    const field: Field = type === 'key' ? 'key' : 'value'
+    const headers =
+      payload.headers instanceof Map ? Object.fromEntries(payload.headers) : (payload.headers ?? {})
+    const written = this.#written.get(payload)?.[field]
+    if (written === undefined) return undefined
+    try {
+      return messageSchemaId(
+        { payload: written, headers: headers as MessageHeaders },
+        field,
+        this.#reader.useId,
+      ).id
+    } catch {
+      return undefined
+    }
+  }
+
+  /** The synchronous serializers: values and keys by their serializers (prepared by the hook), headers as bytes. */
+  getSerializers() {
+    const write =
+      (field: Field) =>
+      (data?: unknown, _headers?: unknown, message?: MessageToProduce): Buffer | undefined => {
+        if (data === undefined || data === null) return undefined
+        const serializer = field === 'value' ? this.#serializer : this.#keySerializer
+        if (serializer === undefined) return textOrBytes(data, field)
+        const stashed = message === undefined ? undefined : this.#written.get(message)?.[field]
+        if (stashed !== undefined) return stashed
+        return toBuffer(
+          serializer.serializeSync(data as V, new SerializationContext(message?.topic ?? '', field)),
+        )
+      }
+    return {
+      key: write('key'),
+      value: write('value'),
+      headerKey: (data?: unknown) => (data === undefined ? undefined : textOrBytes(data, 'header name')),
+      headerValue: (data?: unknown) => (data === undefined ? undefined : textOrBytes(data, 'header value')),
+    }
+  }
+
+  /** The synchronous deserializers: keys and values in any format (their schemas fetched by the hook). */
+  getDeserializers() {
+    const read =
+      (field: Field) =>
+      (data?: Buffer, headers?: Map<unknown, unknown>, message?: MessageToConsume): unknown => {
+        if (data === undefined || data === null) return undefined
+        if (field === 'key' && !this.#keysWithSchema) return data.toString('utf8')
+        const unreadable = this.#unreadable.get(data)
+        if (unreadable !== undefined) throw unreadable
+        const incoming = { payload: data, headers: headerRecord(headers) }
+        const ctx = new SerializationContext(message?.topic ?? '', field)
+        const value = this.#reader.deserializeMessageSync(incoming, ctx)
+        if (message !== undefined) {
+          const { idType, id, framed } = messageSchemaId(incoming, field, this.#reader.useId)
+          message.metadata ??= {}
+          message.metadata.schemas ??= {}
+          const schemas = message.metadata.schemas as Record<string, ConsumedSchema>
+          schemas[field] = { idType, id, framed, format: this.#reader.formatOf(id, idType) }
+        }
+        return value
+      }
+    return {
+      key: read('key'),
+      value: read('value'),
+      headerKey: (data?: Buffer) => data?.toString('utf8'),
+      headerValue: (data?: Buffer) => data,
+    }
+  }
+
+  /**
+   * Before a message is produced: prepares its value's (and key's) serializer for the topic — the artifact looked
+   * up or registered once, then cached — and in headers mode writes the payload and adds its id header. Always
+   * calls back asynchronously (Platformatic 1.35 recurses on synchronous callbacks).
+   */
+  getBeforeSerializationHook() {
+    return (payload: unknown, type: string, message: MessageToProduce, callback: HookCallback): void => {
+      settle(this.#beforeSerialization(payload, type, message), callback)
+    }
+  }
+
+  /**
+   * Before a record is deserialized: learns the format of its value's (and key's) schema id and fetches the schema,
+   * once per id. A message that cannot be read (a bad frame, an unknown id) is left to the synchronous
+   * deserializer to refuse, so that Platformatic reports it for that message; an outage fails the fetch.
+   */
+  getBeforeDeserializationHook() {
+    return (
+      payload: Buffer | null,
+      type: string,
+      message: MessageToConsume,
+      callback: HookCallback,
+    ): void => {
+      settle(this.#beforeDeserialization(payload, type, message), callback)
+    }
+  }
+
+  async #beforeSerialization(payload: unknown, type: string, message: MessageToProduce): Promise<void> {
+    if (type !== 'key' && type !== 'value') return
+    const serializer = type === 'value' ? this.#serializer : this.#keySerializer
+    if (serializer === undefined || payload === undefined || payload === null) return
+    const ctx = new SerializationContext(message.topic, type)
+    await serializer.prepare(ctx)
+    if (serializer.wireFormat !== 'MESSAGE_HEADERS') return
+    const written = serializer.serializeMessageSync(payload as V, ctx)
+    const slots = this.#written.get(message) ?? {}
+    slots[type] = toBuffer(written.payload)
+    this.#written.set(message, slots)
+    if (message.headers instanceof Map) {
+      for (const [name, value] of Object.entries(written.headers)) message.headers.set(name, toBuffer(value))
+    } else {
+      message.headers = { ...(message.headers ?? {}), ...mapValues(written.headers, toBuffer) }
+    }
+  }
+
+  async #beforeDeserialization(
+    payload: Buffer | null,
+    type: string,
+    message: MessageToConsume,
+  ): Promise<void> {
+    if (payload === null || payload === undefined) return
+    if (type !== 'value' && !(type === 'key' && this.#keysWithSchema)) return
+    const field: Field = type === 'key' ? 'key' : 'value'
+    let found: { idType: IdType; id: SchemaId }
+    try {
+      found = messageSchemaId({ payload, headers: headerRecord(message.headers) }, field, this.#reader.useId)
+    } catch {
+      return // A bad frame: the synchronous deserializer refuses it with the message's own error.
+    }
+    try {
+      await this.#reader.prepare(found.id, new SerializationContext(message.topic, field), found.idType)
+    } catch (error) {
+      if (!isSerdeError(error, 'DESERIALIZATION') && !isSerdeError(error, 'SCHEMA_NOT_FOUND')) throw error
+      this.#unreadable.set(payload, error)
+    }
+  }
+}
+
+/** Calls `callback` once `work` settles, never synchronously. */
+function settle(work: Promise<void>, callback: HookCallback): void {
+  work.then(
+    () => callback(null),
+    (error: unknown) => callback(error instanceof Error ? error : new Error(String(error))),
+  )
+}
+
+/** Raw header names and values (Buffers; names also strings) as a record the deserializers read. */
+function headerRecord(headers: Map<unknown, unknown> | undefined): MessageHeaders {
+  const record: MessageHeaders = {}
+  if (headers === undefined) return record
+  for (const [name, value] of headers) {
+    const key = Buffer.isBuffer(name) ? name.toString('utf8') : String(name)
+    if (Buffer.isBuffer(value) || typeof value === 'string') record[key] = value
+  }
+  return record
+}
+
+function textOrBytes(data: unknown, what: string): Buffer {
+  if (Buffer.isBuffer(data)) return data
+  if (typeof data === 'string') return Buffer.from(data, 'utf8')
+  throw invalidConfigError(
+    `ApicurioSchemaRegistry: a ${what} without a serializer must be a string or a Buffer, got ${typeof data}`,
+  )
+}
+
+function toBuffer(bytes: Uint8Array): Buffer {
+  return Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)
+}
+
+function mapValues<A, B>(record: Record<string, A>, map: (value: A) => B): Record<string, B> {
+  return Object.fromEntries(Object.entries(record).map(([name, value]) => [name, map(value)]))
+}

@@ -22,6 +22,9 @@ export type {
 export type {
   ApicurioSchemaRegistryOptions,
   ConsumedSchema,
+  PlatformaticHookCallback,
+  PlatformaticMessageToConsume,
+  PlatformaticMessageToProduce,
   PreparedSerializer,
 } from './platformatic-registry.js'
 export { ApicurioSchemaRegistry } from './platformatic-registry.js'

@@ -13,10 +13,10 @@ import type { SchemaKind } from './schema-kind.js'
  */
 
 /** The callback of Platformatic's hooks. */
-type HookCallback = (error?: Error | null) => void
+export type PlatformaticHookCallback = (error?: Error | null) => void
 
 /** A message Platformatic is about to produce, as its hooks and serializers see it. */
-interface MessageToProduce {
+export interface PlatformaticMessageToProduce {
   topic: string
   key?: unknown
   value?: unknown
@@ -25,7 +25,7 @@ interface MessageToProduce {
 }
 
 /** A record Platformatic consumed, as its hooks and deserializers see it. */
-interface MessageToConsume {
+export interface PlatformaticMessageToConsume {
   topic: string
   partition?: number
   key?: Buffer | null
@@ -114,13 +114,13 @@ export class ApicurioSchemaRegistry<V = unknown> {
     this.#keysWithSchema = options.keysWithSchema ?? false
   }
 
-  /** The registered schema of a globalId when the client has it cached, else `undefined` (see {@link fetch}). */
+  /** The registered schema of a globalId when the client has it cached, else `undefined` (see `fetch`). */
   get(id: SchemaId): RegisteredSchema | undefined {
     return this.#client.peekSchemaById?.('globalId', id)
   }
 
   /** Fetches (and caches) the schema of a globalId; with `callback`, calls it when done, else returns a Promise. */
-  fetch(id: SchemaId, callback?: HookCallback): void | Promise<void> {
+  fetch(id: SchemaId, callback?: PlatformaticHookCallback): void | Promise<void> {
     const done = this.#client.getSchemaByGlobalId(id).then(() => undefined)
     if (callback === undefined) return done
     settle(done, callback)
@@ -130,7 +130,10 @@ export class ApicurioSchemaRegistry<V = unknown> {
    * The schema id of a framed payload (its id read as the deserializer's `useId`), or of a message this registry
    * has written in headers mode; `undefined` when there is none. Platformatic's clients do not call it.
    */
-  getSchemaId(payload: Buffer | MessageToProduce | null, type: string = 'value'): SchemaId | undefined {
+  getSchemaId(
+    payload: Buffer | PlatformaticMessageToProduce | null,
+    type: string = 'value',
+  ): SchemaId | undefined {
     if (payload === null) return undefined
     if (Buffer.isBuffer(payload)) {
       try {
@@ -159,7 +162,7 @@ export class ApicurioSchemaRegistry<V = unknown> {
   getSerializers() {
     const write =
       (field: Field) =>
-      (data?: unknown, _headers?: unknown, message?: MessageToProduce): Buffer | undefined => {
+      (data?: unknown, _headers?: unknown, message?: PlatformaticMessageToProduce): Buffer | undefined => {
         if (data === undefined || data === null) return undefined
         const serializer = field === 'value' ? this.#serializer : this.#keySerializer
         if (serializer === undefined) return textOrBytes(data, field)
@@ -181,7 +184,7 @@ export class ApicurioSchemaRegistry<V = unknown> {
   getDeserializers() {
     const read =
       (field: Field) =>
-      (data?: Buffer, headers?: Map<unknown, unknown>, message?: MessageToConsume): unknown => {
+      (data?: Buffer, headers?: Map<unknown, unknown>, message?: PlatformaticMessageToConsume): unknown => {
         if (data === undefined || data === null) return undefined
         if (field === 'key' && !this.#keysWithSchema) return data.toString('utf8')
         const unreadable = this.#unreadable.get(data)
@@ -212,7 +215,12 @@ export class ApicurioSchemaRegistry<V = unknown> {
    * calls back asynchronously (Platformatic 1.35 recurses on synchronous callbacks).
    */
   getBeforeSerializationHook() {
-    return (payload: unknown, type: string, message: MessageToProduce, callback: HookCallback): void => {
+    return (
+      payload: unknown,
+      type: string,
+      message: PlatformaticMessageToProduce,
+      callback: PlatformaticHookCallback,
+    ): void => {
       settle(this.#beforeSerialization(payload, type, message), callback)
     }
   }
@@ -226,14 +234,18 @@ export class ApicurioSchemaRegistry<V = unknown> {
     return (
       payload: Buffer | null,
       type: string,
-      message: MessageToConsume,
-      callback: HookCallback,
+      message: PlatformaticMessageToConsume,
+      callback: PlatformaticHookCallback,
     ): void => {
       settle(this.#beforeDeserialization(payload, type, message), callback)
     }
   }
 
-  async #beforeSerialization(payload: unknown, type: string, message: MessageToProduce): Promise<void> {
+  async #beforeSerialization(
+    payload: unknown,
+    type: string,
+    message: PlatformaticMessageToProduce,
+  ): Promise<void> {
     if (type !== 'key' && type !== 'value') return
     const serializer = type === 'value' ? this.#serializer : this.#keySerializer
     if (serializer === undefined || payload === undefined || payload === null) return
@@ -254,7 +266,7 @@ export class ApicurioSchemaRegistry<V = unknown> {
   async #beforeDeserialization(
     payload: Buffer | null,
     type: string,
-    message: MessageToConsume,
+    message: PlatformaticMessageToConsume,
   ): Promise<void> {
     if (payload === null || payload === undefined) return
     if (type !== 'value' && !(type === 'key' && this.#keysWithSchema)) return
@@ -275,7 +287,7 @@ export class ApicurioSchemaRegistry<V = unknown> {
 }
 
 /** Calls `callback` once `work` settles, never synchronously. */
-function settle(work: Promise<void>, callback: HookCallback): void {
+function settle(work: Promise<void>, callback: PlatformaticHookCallback): void {
   work.then(
     () => callback(null),
     (error: unknown) => callback(error instanceof Error ? error : new Error(String(error))),

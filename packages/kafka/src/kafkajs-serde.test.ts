@@ -121,6 +121,40 @@ describe('KafkaJsSerde.encodeMessage and decodeMessage', () => {
     expect(bytes.key).toEqual(Buffer.from([1, 2]))
   })
 
+  it('refuses a key written with a schema where keys are strings, and an id header of a wrong length', async () => {
+    const serde = avroSerde()
+    const framedKey = Buffer.from([0, 0, 0, 0, 1, 2])
+    const error = await serde
+      .decodeMessage('orders', 0, { key: framedKey, value: null, headers: {}, offset: '9', timestamp: '0' })
+      .catch((e: unknown) => e)
+    expect(error).toBeInstanceOf(DeserializationError)
+    expect((error as Error).message).toBe(
+      "A key of topic 'orders' was written with a schema (an Apicurio frame: 0x00 and an id), but keys are read as strings: set keys to { deserializer } (or 'bytes')",
+    )
+    expect(failedMessageOf(error)?.payload).toBe(framedKey)
+    const headerKey = await serde
+      .decodeMessage('orders', 0, {
+        key: Buffer.from('o-1'),
+        value: null,
+        headers: { 'apicurio.key.globalId': Buffer.alloc(8) },
+        offset: '9',
+        timestamp: '0',
+      })
+      .catch((e: unknown) => e)
+    expect((headerKey as Error).message).toContain('(the header apicurio.key.globalId)')
+    const short = await serde
+      .decodeMessage('orders', 0, {
+        key: null,
+        value: Buffer.from([1, 2]),
+        headers: { 'apicurio.value.globalId': Buffer.from([0, 0, 1]) },
+        offset: '9',
+        timestamp: '0',
+      })
+      .catch((e: unknown) => e)
+    expect(short).toBeInstanceOf(DeserializationError)
+    expect((short as Error).message).toMatch(/^Cannot read header 'apicurio\.value\.globalId': .*8 bytes.*3/)
+  })
+
   it('refuses what it cannot do, naming it (INVALID_CONFIG)', async () => {
     await expect(new KafkaJsSerde(client).encodeMessage('t', { value: 1 })).rejects.toThrow(
       'KafkaJsSerde: encodeMessage needs a serializer',

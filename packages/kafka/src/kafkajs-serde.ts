@@ -1,4 +1,10 @@
-import { invalidConfigError, isSerdeError, messageOf } from '@x/errors'
+import {
+  DeserializationError,
+  invalidConfigError,
+  isSerdeError,
+  messageOf,
+  recordFailedMessage,
+} from '@x/errors'
 import { type IncomingMessage, type MessageHeaders, messageSchemaId } from '@x/serde-core'
 import { type IdType, type SchemaId, SerializationContext } from '@x/wire-format'
 import { AnyDeserializer, type AnyDeserializerOptions } from './any-deserializer.js'
@@ -274,7 +280,7 @@ export class KafkaJsSerde<V = unknown, K = string> {
   ): Promise<K | string | Buffer | null> {
     if (key === null || key === undefined) return null
     const keys = this.#keys
-    if (keys === 'string') return key.toString('utf8')
+    if (keys === 'string') return stringKey(topic, key, headers)
     if (keys === 'bytes') return key
     if (keys.deserializer === undefined)
       throw invalidConfigError('KafkaJsSerde: keys need a deserializer to be read')
@@ -283,6 +289,20 @@ export class KafkaJsSerde<V = unknown, K = string> {
       new SerializationContext(topic, 'key'),
     )
   }
+}
+
+/**
+ * A key read as text. A key written with a schema (an Apicurio frame, or an `apicurio.key.*` id header beside it)
+ * would read as garbage: it is a `DeserializationError` (dead-lettered by the wrappers) naming the setting to change.
+ */
+function stringKey(topic: string, key: Buffer, headers: KafkaHeaders): string {
+  const framed = key.length >= 5 && key[0] === 0
+  const header = Object.keys(headers).find((name) => /^apicurio\.key\.(globalId|contentId)$/.test(name))
+  if (!framed && header === undefined) return key.toString('utf8')
+  const error = new DeserializationError(
+    `A key of topic '${topic}' was written with a schema (${header === undefined ? 'an Apicurio frame: 0x00 and an id' : `the header ${header}`}), but keys are read as strings: set keys to { deserializer } (or 'bytes')`,
+  )
+  throw recordFailedMessage(error, { payload: key, headers: headers as MessageHeaders })
 }
 
 /** A message that will never decode: dead-letter it. Anything else (an outage, misuse) is thrown to the client. */

@@ -2,9 +2,8 @@ import { AvroSerializer } from '@x/avro-serde'
 import { JsonSchemaSerializer } from '@x/jsonschema-serde'
 import { type DecodedMessage, KafkaJsSerde } from '@x/kafka'
 import { ProtobufSerializer } from '@x/protobuf-serde'
-import { RegistryClient } from '@x/registry-client'
 import { TopicIdStrategy } from '@x/serde'
-import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest'
+import { beforeAll, describe, expect, inject, test } from 'vitest'
 import { canonicalEvent, type EventRecord, eventSchema, expectedEvents, uniqueName } from './fixtures.js'
 import {
   buildJavaHarness,
@@ -18,6 +17,7 @@ import {
 import { expectedOrder as expectedJsonOrder, expectedOrderText, orderSchema } from './json-fixtures.js'
 import { consumeRaw, createTopic, produceRaw } from './kafka-io.js'
 import { expectedOrderJson, expectedOrder as expectedProtoOrder, protoText } from './proto-fixtures.js'
+import { registryClients } from './registry-clients.js'
 
 // The @x/kafka adapters against Apicurio's own Java serdes 3.1.7 on the real broker and registry, both ways, for
 // each format: Java writes (its 3.x defaults: contentId in a 4-byte frame), one KafkaJsSerde reads the three topics
@@ -26,17 +26,9 @@ import { expectedOrderJson, expectedOrder as expectedProtoOrder, protoText } fro
 const COUNT = 3
 const registryUrl = inject('registryUrl')
 const brokers = inject('kafkaBrokers')
-const clients: RegistryClient[] = []
-function client(): RegistryClient {
-  const created = new RegistryClient({ url: registryUrl, groupId: 'default' })
-  clients.push(created)
-  return created
-}
+const client = registryClients(registryUrl)
 
 beforeAll(() => buildJavaHarness(), 600_000)
-afterAll(async () => {
-  await Promise.all(clients.map((c) => c.close()))
-})
 
 /** What the adapter decodes from each message of `topic`, read from the broker as KafkaJS hands it over. */
 async function adapterReads(serde: KafkaJsSerde, topic: string): Promise<DecodedMessage<unknown, string>[]> {

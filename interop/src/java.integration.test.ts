@@ -1,5 +1,4 @@
 import { AvroDeserializer, AvroSerializer, TopicIdStrategy } from '@x/avro-serde'
-import { RegistryClient } from '@x/registry-client'
 import {
   decodeFrame,
   decodeIdHeader,
@@ -8,10 +7,11 @@ import {
   SerializationContext,
   WireFormat,
 } from '@x/wire-format'
-import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest'
+import { beforeAll, describe, expect, inject, test } from 'vitest'
 import { canonicalEvent, eventSchema, expectedEvents, uniqueName } from './fixtures.js'
 import { buildJavaHarness, type JavaMode, javaConsume, javaProduce } from './java-harness.js'
 import { consumeRaw, createTopic, produceRaw, type RawMessage } from './kafka-io.js'
+import { registryClients } from './registry-clients.js'
 import { latestVersion, versionReferences } from './registry-http.js'
 
 // Apicurio Registry's own Java serde (io.apicurio:apicurio-registry-avro-serde-kafka 3.1.7, interop/java) and
@@ -22,17 +22,9 @@ const COUNT = 4
 const registryUrl = inject('registryUrl')
 const brokers = inject('kafkaBrokers')
 
-const clients: RegistryClient[] = []
-function client(groupId = 'default'): RegistryClient {
-  const created = new RegistryClient({ url: registryUrl, groupId })
-  clients.push(created)
-  return created
-}
+const client = registryClients(registryUrl)
 
 beforeAll(() => buildJavaHarness(), 600_000)
-afterAll(async () => {
-  await Promise.all(clients.map((c) => c.close()))
-})
 
 /** Java writes the fixture records to a fresh topic in `mode`; returns the topic and the raw messages. */
 async function javaWrites(mode: JavaMode): Promise<{ topic: string; messages: RawMessage[] }> {

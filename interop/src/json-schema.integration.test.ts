@@ -1,11 +1,11 @@
 import { JsonSchemaDeserializer, JsonSchemaSerializer, TopicIdStrategy } from '@x/jsonschema-serde'
-import { RegistryClient } from '@x/registry-client'
 import { decodeFrame, encodeIdHeader, MessageField, SerializationContext, WireFormat } from '@x/wire-format'
-import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest'
+import { beforeAll, describe, expect, inject, test } from 'vitest'
 import { uniqueName } from './fixtures.js'
 import { buildJavaHarness, type JavaMode, javaJsonConsume, javaJsonProduce } from './java-harness.js'
 import { expectedOrder, expectedOrderText, orderSchema } from './json-fixtures.js'
 import { consumeRaw, createTopic, produceRaw, type RawMessage } from './kafka-io.js'
+import { registryClients } from './registry-clients.js'
 import { latestVersion } from './registry-http.js'
 
 // Apicurio Registry's own Java JSON Schema serde (io.apicurio:apicurio-registry-jsonschema-serde-kafka 3.1.7,
@@ -17,17 +17,9 @@ const COUNT = 3
 const registryUrl = inject('registryUrl')
 const brokers = inject('kafkaBrokers')
 
-const clients: RegistryClient[] = []
-function client(): RegistryClient {
-  const created = new RegistryClient({ url: registryUrl, groupId: 'default' })
-  clients.push(created)
-  return created
-}
+const client = registryClients(registryUrl)
 
 beforeAll(() => buildJavaHarness(), 600_000)
-afterAll(async () => {
-  await Promise.all(clients.map((c) => c.close()))
-})
 
 async function javaWrites(mode: JavaMode): Promise<{ topic: string; messages: RawMessage[] }> {
   const topic = uniqueName(`java-json-${mode}`)

@@ -1,11 +1,11 @@
 import { ProtobufDeserializer, ProtobufSerializer, TopicIdStrategy } from '@x/protobuf-serde'
-import { RegistryClient } from '@x/registry-client'
 import { decodeFrame, encodeIdHeader, MessageField, SerializationContext, WireFormat } from '@x/wire-format'
-import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest'
+import { beforeAll, describe, expect, inject, test } from 'vitest'
 import { uniqueName } from './fixtures.js'
 import { buildJavaHarness, type JavaProtoMode, javaProtoConsume, javaProtoProduce } from './java-harness.js'
 import { consumeRaw, createTopic, produceRaw, type RawMessage } from './kafka-io.js'
 import { expectedOrder, expectedOrderJson, protoText } from './proto-fixtures.js'
+import { registryClients } from './registry-clients.js'
 import { latestVersion, versionReferences } from './registry-http.js'
 
 // Apicurio Registry's own Java Protobuf serde (io.apicurio:apicurio-registry-protobuf-serde-kafka 3.1.7, protoc
@@ -17,17 +17,9 @@ const COUNT = 2
 const registryUrl = inject('registryUrl')
 const brokers = inject('kafkaBrokers')
 
-const clients: RegistryClient[] = []
-function client(): RegistryClient {
-  const created = new RegistryClient({ url: registryUrl, groupId: 'default' })
-  clients.push(created)
-  return created
-}
+const client = registryClients(registryUrl)
 
 beforeAll(() => buildJavaHarness(), 600_000)
-afterAll(async () => {
-  await Promise.all(clients.map((c) => c.close()))
-})
 
 async function javaWrites(mode: JavaProtoMode): Promise<{ topic: string; messages: RawMessage[] }> {
   const topic = uniqueName(`java-proto-${mode}`)

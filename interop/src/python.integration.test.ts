@@ -1,9 +1,9 @@
 import { AvroDeserializer, AvroSerializer } from '@x/avro-serde'
-import { RegistryClient } from '@x/registry-client'
 import { decodeFrame, MessageField, SerializationContext } from '@x/wire-format'
-import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest'
+import { beforeAll, describe, expect, inject, test } from 'vitest'
 import { canonicalEvent, eventSchema, expectedEvents, uniqueName } from './fixtures.js'
 import { ensureVenv, pythonConsume, pythonProduce } from './python-harness.js'
+import { registryClients } from './registry-clients.js'
 import { listVersions } from './registry-http.js'
 
 // The Python reference library, apicurio-serdes 0.5.0 (interop/python, in .it/venv), and @x/avro-serde exchange
@@ -12,17 +12,9 @@ import { listVersions } from './registry-http.js'
 const COUNT = 4
 const registryUrl = inject('registryUrl')
 
-const clients: RegistryClient[] = []
-function client(groupId: string): RegistryClient {
-  const created = new RegistryClient({ url: registryUrl, groupId })
-  clients.push(created)
-  return created
-}
+const client = registryClients(registryUrl)
 
 beforeAll(() => ensureVenv(), 600_000)
-afterAll(async () => {
-  await Promise.all(clients.map((c) => c.close()))
-})
 
 const ctx = new SerializationContext('interop', MessageField.VALUE)
 

@@ -69,18 +69,24 @@ function avroValue(
     typeof value === 'string' &&
     (logical === 'timestamp-millis' || logical === 'local-timestamp-millis' || logical === 'date')
   ) {
-    const date = new Date(logical === 'date' && /^\d{4}-\d{2}-\d{2}$/.test(value) ? `${value}T00:00:00Z` : value)
+    const date = new Date(
+      logical === 'date' && /^\d{4}-\d{2}-\d{2}$/.test(value) ? `${value}T00:00:00Z` : value,
+    )
     return Number.isNaN(date.getTime()) ? value : date
   }
   if (logical === 'decimal' || logical === 'uuid') return value
   if (type === 'fixed') return typeof value === 'string' ? base64(value) : value
   if (type === 'record' || type === 'error') {
     if (typeof value !== 'object' || value === null || Array.isArray(value)) return value
-    const full = fullName(node.name as string, typeof node.namespace === 'string' ? node.namespace : namespace)
+    const full = fullName(
+      node.name as string,
+      typeof node.namespace === 'string' ? node.namespace : namespace,
+    )
     const ns = full.includes('.') ? full.slice(0, full.lastIndexOf('.')) : undefined
     const out: Record<string, unknown> = { ...value }
     for (const field of (node.fields as { name: string; type: unknown }[]) ?? []) {
-      if (Object.hasOwn(value, field.name)) out[field.name] = avroValue(field.type, value[field.name]!, named, ns)
+      if (Object.hasOwn(value, field.name))
+        out[field.name] = avroValue(field.type, value[field.name]!, named, ns)
     }
     return out
   }
@@ -111,7 +117,9 @@ function avroUnion(
   if (typeof value === 'object' && !Array.isArray(value)) {
     const keys = Object.keys(value)
     if (keys.length === 1) {
-      const branch = branches.find((b) => branchName(b, namespace) === keys[0] || branchName(b, undefined) === keys[0])
+      const branch = branches.find(
+        (b) => branchName(b, namespace) === keys[0] || branchName(b, undefined) === keys[0],
+      )
       if (branch !== undefined) return { [keys[0]!]: avroValue(branch, value[keys[0]!]!, named, namespace) }
     }
   }
@@ -182,11 +190,15 @@ function protobufValue(type: protobuf.Type, value: ExactJson): unknown {
     const item = value[field.name]!
     const one = (element: ExactJson): unknown => {
       if (field.type === 'bytes') return typeof element === 'string' ? base64(element) : element
-      return field.resolvedType instanceof protobuf.Type ? protobufValue(field.resolvedType, element) : element
+      return field.resolvedType instanceof protobuf.Type
+        ? protobufValue(field.resolvedType, element)
+        : element
     }
     if (field instanceof protobuf.MapField || field.map) {
       if (typeof item === 'object' && item !== null && !Array.isArray(item)) {
-        out[field.name] = Object.fromEntries(Object.entries(item).map(([key, element]) => [key, one(element)]))
+        out[field.name] = Object.fromEntries(
+          Object.entries(item).map(([key, element]) => [key, one(element)]),
+        )
       }
     } else if (field.repeated) {
       if (Array.isArray(item)) out[field.name] = item.map(one)

@@ -94,13 +94,12 @@ export function brokerError(error: unknown, brokers: readonly string[]): unknown
   const name = (error as { name?: unknown })?.name
   if (
     typeof name === 'string' &&
-    /^KafkaJS(Connection|NumberOfRetriesExceeded|SASLAuthentication|BrokerNotFound|RequestTimeout)/.test(
-      name,
-    )
+    /^KafkaJS(Connection|NumberOfRetriesExceeded|SASLAuthentication|BrokerNotFound|RequestTimeout)/.test(name)
   ) {
     const cause = (error as { cause?: { message?: string } }).cause
+    const message = (error as Error).message
     return new BrokerUnreachable(
-      `Unable to use the brokers ${brokers.join(',')}: ${(error as Error).message}${cause?.message ? ` (${cause.message})` : ''}`,
+      `Unable to use the brokers ${brokers.join(',')}: ${message}${cause?.message && !message.includes(cause.message) ? ` (${cause.message})` : ''}`,
       { cause: error },
     )
   }

@@ -9,9 +9,9 @@ import { produce } from './commands/produce.js'
 import { pull } from './commands/pull.js'
 import { register } from './commands/register.js'
 import { loadConfig } from './config.js'
-import { BrokerUnreachable } from './kafka-connection.js'
 import { EXIT, type ExitCode } from './exit-codes.js'
 import type { Io } from './io.js'
+import { BrokerUnreachable } from './kafka-connection.js'
 import { CheckFailed, UsageError } from './usage-error.js'
 
 const VERSION = (createRequire(import.meta.url)('../package.json') as { version: string }).version
@@ -206,13 +206,13 @@ export async function run(argv: readonly string[], io: Io): Promise<ExitCode> {
         )
         .argument('<topic>', 'the topic')
         .option('--offset <n>', 'start at this offset in each partition (default: the beginning)')
-        .option('--from-timestamp <time>', 'start at the first message at or after this time (ISO or epoch ms)')
+        .option(
+          '--from-timestamp <time>',
+          'start at the first message at or after this time (ISO or epoch ms)',
+        )
         .option('--follow', 'start at the end (unless told where) and keep reading until Ctrl-C or --max')
         .option('--max <n>', 'stop after this many messages')
-        .option(
-          '--partition <n...>',
-          'read only these partitions (default: all)',
-        )
+        .option('--partition <n...>', 'read only these partitions (default: all)')
         .option(
           '--group <id>',
           'consumer group: start where it stopped and commit what is printed (default: none, nothing committed)',
@@ -249,9 +249,14 @@ Example:
         .option('--artifact <id>', 'the artifact (default: <topic>-value, the topic strategy)')
         .option('--headers', 'headers mode: the id in an apicurio.value.* header, the payload bare')
         .option('--key <key>', 'the key of every message')
-        .option('--key-field <field>', "each message's key: this field of its line (which stays in the value)")
+        .option(
+          '--key-field <field>',
+          "each message's key: this field of its line (which stays in the value)",
+        )
         .addOption(
-          new Option('--use-id <type>', 'the id written').choices(['globalId', 'contentId']).default('globalId'),
+          new Option('--use-id <type>', 'the id written')
+            .choices(['globalId', 'contentId'])
+            .default('globalId'),
         )
         .option('--message-type <name>', "Protobuf: the message written (default: the file's first)"),
     ),

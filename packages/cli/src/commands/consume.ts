@@ -5,8 +5,8 @@ import { type IdType, type SchemaId, SerializationContext } from '@x/wire-format
 import { type Batch, type Consumer, Kafka, logLevel } from 'kafkajs'
 import { Connection, type ConnectionFlags } from '../connection.js'
 import {
-  ConsumeSummary,
   type ConsumedLine,
+  ConsumeSummary,
   type HeaderValue,
   headerValue,
   jsonLine,
@@ -35,7 +35,11 @@ export const IDLE_LIMIT_MS = 30_000
 
 /** Where a run starts and stops reading, parsed from the flags before anything is connected. */
 export interface ConsumePlan {
-  start: { kind: 'beginning' } | { kind: 'end' } | { kind: 'offset'; offset: bigint } | { kind: 'timestamp'; ms: number }
+  start:
+    | { kind: 'beginning' }
+    | { kind: 'end' }
+    | { kind: 'offset'; offset: bigint }
+    | { kind: 'timestamp'; ms: number }
   follow: boolean
   max: number | undefined
   partitions: number[] | undefined
@@ -108,8 +112,10 @@ export async function consume(topic: string, flags: ConsumeFlags, io: Io): Promi
     summary.add(line)
     io.stdout(flags.json ? jsonLine(line) : readableLine(line))
   }
+  let reading = false
   try {
     const { ranges, existing } = await partitionRanges(kafka, topic, plan)
+    reading = true
     const open = new Map([...ranges].filter(([, range]) => plan.follow || range.start < range.end))
     if (open.size > 0 && plan.max !== 0) {
       await readRanges(kafka, { topic, plan, ranges, open, existing }, reader, print, io)
@@ -117,7 +123,8 @@ export async function consume(topic: string, flags: ConsumeFlags, io: Io): Promi
   } catch (error) {
     throw brokerError(error, brokers)
   } finally {
-    io.stderr(`${summary}\n`)
+    // What was printed, even when the run ends on an error (an outage midway).
+    if (reading) io.stderr(`${summary}\n`)
   }
   if (summary.errors > 0) {
     throw new CheckFailed(
@@ -349,7 +356,10 @@ class MessageReader {
   }
 
   /** The artifact version an id names: the registry's search, once per id. */
-  #artifactOf(idType: IdType, id: SchemaId): Promise<Pick<ValueSchema, 'groupId' | 'artifactId' | 'version'>> {
+  #artifactOf(
+    idType: IdType,
+    id: SchemaId,
+  ): Promise<Pick<ValueSchema, 'groupId' | 'artifactId' | 'version'>> {
     const cacheKey = `${idType}:${id}`
     let found = this.#artifacts.get(cacheKey)
     if (found === undefined) {
@@ -359,12 +369,18 @@ class MessageReader {
     return found
   }
 
-  async #lookUp(idType: IdType, id: SchemaId): Promise<Pick<ValueSchema, 'groupId' | 'artifactId' | 'version'>> {
+  async #lookUp(
+    idType: IdType,
+    id: SchemaId,
+  ): Promise<Pick<ValueSchema, 'groupId' | 'artifactId' | 'version'>> {
     const answer = await this.#connection.rest('GET', `/search/versions?${idType}=${id}&limit=1`)
     const version =
       answer.status === 200
-        ? (JSON.parse(answer.text) as { versions?: { groupId?: string; artifactId: string; version: string }[] })
-            .versions?.[0]
+        ? (
+            JSON.parse(answer.text) as {
+              versions?: { groupId?: string; artifactId: string; version: string }[]
+            }
+          ).versions?.[0]
         : undefined
     return version === undefined
       ? { groupId: null, artifactId: null, version: null }

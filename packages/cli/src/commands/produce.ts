@@ -10,10 +10,10 @@ import { type ExactJson, isJsonObject, parseExactJson } from '@x/registry-client
 import { WireFormat } from '@x/wire-format'
 import { Kafka, logLevel, Partitioners } from 'kafkajs'
 import { Connection, type ConnectionFlags } from '../connection.js'
-import { fetchImports } from '../proto-imports.js'
 import type { Io } from '../io.js'
 import { avroInput, type JsonInput, jsonSchemaInput, protobufInput } from '../json-input.js'
 import { brokerError, type KafkaFlags, kafkaConfig } from '../kafka-connection.js'
+import { fetchImports } from '../proto-imports.js'
 import { CheckFailed, UsageError } from '../usage-error.js'
 
 export interface ProduceFlags extends ConnectionFlags, KafkaFlags {
@@ -192,7 +192,11 @@ export async function encodeLines(
         continue
       }
       key =
-        typeof field === 'string' ? field : typeof field === 'bigint' ? field.toString() : JSON.stringify(field)
+        typeof field === 'string'
+          ? field
+          : typeof field === 'bigint'
+            ? field.toString()
+            : JSON.stringify(field)
     }
     try {
       const message = await how.serde.encodeMessage(how.topic, {

@@ -235,7 +235,7 @@ printed as an error line with its raw bytes and the run goes on; the run then ex
 Example:
   x-serde consume orders --brokers localhost:9092 --registry http://localhost:8080/apis/registry/v3 --json`,
     )
-    .action(async (topic: string, flags) => consume(topic, flags, io))
+    .action(async (topic: string, flags) => consume(topic, flags, await loadConfig(io, flags.config), io))
 
   kafkaOptions(
     connectionOptions(
@@ -271,7 +271,9 @@ ISO text, as consume --json prints them. A line null is a tombstone.
 Example:
   x-serde produce orders @orders.jsonl --key-field id --brokers localhost:9092`,
     )
-    .action(async (topic: string, input: string | undefined, flags) => produce(topic, input, flags, io))
+    .action(async (topic: string, input: string | undefined, flags) =>
+      produce(topic, input, flags, await loadConfig(io, flags.config), io),
+    )
 
   try {
     await program.parseAsync([...argv], { from: 'user' })

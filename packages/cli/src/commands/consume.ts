@@ -3,7 +3,8 @@ import { isSerdeError, messageOf } from '@x/errors'
 import { AnyDeserializer, type ConsumedKafkaMessage, KafkaJsSerde } from '@x/kafka'
 import { type IdType, type SchemaId, SerializationContext } from '@x/wire-format'
 import { type Batch, type Consumer, Kafka, logLevel } from 'kafkajs'
-import { Connection, type ConnectionFlags } from '../connection.js'
+import type { Config } from '../config.js'
+import { type Connection, type ConnectionFlags, connect } from '../connection.js'
 import {
   type ConsumedLine,
   ConsumeSummary,
@@ -100,12 +101,12 @@ export function consumePlan(flags: ConsumeFlags): ConsumePlan {
  * (unless told where) and commits what it printed. A message that does not decode is printed as an error with its
  * raw bytes and the run goes on; it then exits 1.
  */
-export async function consume(topic: string, flags: ConsumeFlags, io: Io): Promise<void> {
+export async function consume(topic: string, flags: ConsumeFlags, config: Config, io: Io): Promise<void> {
   const plan = consumePlan(flags)
-  const config = kafkaConfig(flags, io, 'x-serde-consume')
-  await using connection = new Connection({ ...flags, group: undefined }, io)
-  const kafka = new Kafka({ ...config, logLevel: logLevel.NOTHING })
-  const brokers = config.brokers as string[]
+  const kafkaSettings = kafkaConfig(flags, io, 'x-serde-consume')
+  await using connection = connect({ ...flags, group: undefined }, config, io)
+  const kafka = new Kafka({ ...kafkaSettings, logLevel: logLevel.NOTHING })
+  const brokers = kafkaSettings.brokers as string[]
   const summary = new ConsumeSummary()
   const reader = new MessageReader(connection, plan.useId)
   const print = (line: ConsumedLine) => {

@@ -9,7 +9,8 @@ import type { RegisteredSchema } from '@x/registry-client'
 import { type ExactJson, isJsonObject, parseExactJson } from '@x/registry-client/json'
 import { WireFormat } from '@x/wire-format'
 import { Kafka, logLevel, Partitioners } from 'kafkajs'
-import { Connection, type ConnectionFlags } from '../connection.js'
+import type { Config } from '../config.js'
+import { type ConnectionFlags, connect } from '../connection.js'
 import type { Io } from '../io.js'
 import { avroInput, type JsonInput, jsonSchemaInput, protobufInput } from '../json-input.js'
 import { brokerError, type KafkaFlags, kafkaConfig } from '../kafka-connection.js'
@@ -46,6 +47,7 @@ export async function produce(
   topic: string,
   input: string | undefined,
   flags: ProduceFlags,
+  config: Config,
   io: Io,
 ): Promise<void> {
   if (flags.key !== undefined && flags.keyField !== undefined) {
@@ -55,9 +57,9 @@ export async function produce(
   if (useId !== 'globalId' && useId !== 'contentId') {
     throw new UsageError(`--use-id must be globalId or contentId, got ${useId}`)
   }
-  const config = kafkaConfig(flags, io, 'x-serde-produce')
+  const kafkaSettings = kafkaConfig(flags, io, 'x-serde-produce')
   const text = await readLines(input, io)
-  await using connection = new Connection(flags, io)
+  await using connection = connect(flags, config, io)
   const artifactId = flags.artifact ?? `${topic}-value`
   let latest: RegisteredSchema
   try {
@@ -114,7 +116,7 @@ export async function produce(
     io.stderr('no lines in the input; nothing was sent\n')
     return
   }
-  const kafka = new Kafka({ ...config, logLevel: logLevel.NOTHING })
+  const kafka = new Kafka({ ...kafkaSettings, logLevel: logLevel.NOTHING })
   const producer = kafka.producer({ createPartitioner: Partitioners.DefaultPartitioner })
   // The first offset written in each partition.
   const partitions = new Map<number, string>()
@@ -132,7 +134,7 @@ export async function produce(
       await producer.disconnect()
     }
   } catch (error) {
-    throw brokerError(error, config.brokers as string[])
+    throw brokerError(error, kafkaSettings.brokers as string[])
   }
   const where = [...partitions]
     .sort(([a], [b]) => a - b)

@@ -72,7 +72,7 @@ export async function run(argv: readonly string[], io: Io): Promise<ExitCode> {
   const verbose = argv.includes('--verbose')
   const program = new Command('x-serde')
     .description(
-      'Apicurio Registry 3 tooling for @x/serde: inspect messages, pull, register and check schemas, generate types.',
+      'Apicurio Registry 3 tooling for @x/serde: consume and produce topics, inspect messages, pull, register and check schemas, generate types.',
     )
     .version(VERSION, '-V, --version')
     // `x-serde --version` is the program's; after a command, `--version` is that command's (pull, codegen).

@@ -208,6 +208,23 @@ describe('x-serde produce and consume on the real broker and registry', () => {
     )
   })
 
+  test('consume stops with exit 3 when the registry cannot be reached, instead of blaming the messages', async () => {
+    const topic = uniqueName('cli-outage')
+    await createTopic(brokers, topic)
+    await produceRaw(brokers, topic, [{ value: await avroFrame(topic) }])
+    const consumed = await xSerde([
+      'consume',
+      topic,
+      '--json',
+      '--registry',
+      'http://127.0.0.1:1/apis/registry/v3',
+    ])
+    expect([consumed.code, consumed.stdout]).toEqual([3, ''])
+    expect(consumed.stderr).toMatch(
+      /^0 messages\nx-serde: Unable to reach the registry at http:\/\/127\.0\.0\.1:1\/apis\/registry\/v3/,
+    )
+  })
+
   test('produce reports a line that does not match the schema with its number and sends nothing', async () => {
     const topic = uniqueName('cli-badline')
     await createTopic(brokers, topic)

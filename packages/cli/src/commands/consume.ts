@@ -216,9 +216,14 @@ async function readRanges(
   // redelivery) is skipped.
   const next = new Map([...ranges].map(([partition, range]) => [partition, range.start]))
   let printed = 0
+  let stopping = false
   let stop: (reason?: unknown) => void = () => {}
   const stopped = new Promise<void>((done, fail) => {
-    stop = (reason?: unknown) => (reason === undefined ? done() : fail(reason))
+    stop = (reason?: unknown) => {
+      stopping = true
+      if (reason === undefined) done()
+      else fail(reason)
+    }
   })
   let idle: NodeJS.Timeout | undefined
   const touch = () => {
@@ -257,14 +262,23 @@ async function readRanges(
       eachBatchAutoResolve: false,
       eachBatch: async ({ batch, resolveOffset, heartbeat, isRunning, isStale }) => {
         for (const message of (batch as Batch).messages) {
-          if (!isRunning() || isStale()) return
+          if (stopping || !isRunning() || isStale()) return
           const partition = batch.partition
           const range = open.get(partition)
           const offset = BigInt(message.offset)
           if (range === undefined || (!plan.follow && offset >= range.end)) return
           if (offset < next.get(partition)!) continue
           touch()
-          print(await reader.read(topic, partition, message as ConsumedKafkaMessage))
+          let line: ConsumedLine
+          try {
+            line = await reader.read(topic, partition, message as ConsumedKafkaMessage)
+          } catch (error) {
+            // An outage (the registry unreachable), not a bad message: the run ends with it (exit 3) rather than
+            // KafkaJS retrying the batch for ever.
+            stop(error)
+            return
+          }
+          print(line)
           next.set(partition, offset + 1n)
           resolveOffset(message.offset)
           printed++
@@ -296,7 +310,7 @@ async function readRanges(
  * behind each id is looked up once; a key is text, or decoded when it was written with a schema. A message that will
  * never decode (`DeserializationError`, an unknown schema id) becomes an error line; an outage is thrown.
  */
-class MessageReader {
+export class MessageReader {
   readonly #connection: Connection
   readonly #serde: KafkaJsSerde<unknown, unknown>
   readonly #any: AnyDeserializer

@@ -17,6 +17,8 @@ import { checkPeers } from './peer-checks.js'
 import { EVENT_JSON_SCHEMA, EVENT_PROTO, JSON_ARTIFACT, PROTO_ARTIFACT } from './peer-fixtures.js'
 import { ConfluentStub } from './peers/confluent-registry.js'
 import { kafkajs4Version } from './peers/kafkajs-4.js'
+import { platformaticVersion } from './peers/platformatic.js'
+import { checkPlatformatic } from './platformatic-checks.js'
 import { busyWarning, median, type RoundResult, renderPeers, renderTables, summarize } from './report.js'
 import type { RunMessage, WorkerMessage } from './worker.js'
 
@@ -78,6 +80,8 @@ function versions(): string {
   const all = names.map((name) => `${name} ${version(name)}`)
   const four = kafkajs4Version()
   if (four !== undefined) all.splice(4, 0, `@kafkajs/confluent-schema-registry ${four}`)
+  const platformatic = platformaticVersion()
+  if (platformatic !== undefined) all.push(`@platformatic/kafka ${platformatic}`)
   return all.join(', ')
 }
 
@@ -257,6 +261,7 @@ async function main(): Promise<void> {
     const env: BenchEnv = { ...ids, confluentUrl: stub.url }
     for (const line of await checkCorrectness(env)) console.log(`ok  ${line}`)
     for (const line of await checkPeers(env)) console.log(`ok  ${line}`)
+    for (const line of await checkPlatformatic(env)) console.log(`ok  ${line}`)
     console.log('')
     const cold = await measureColdStarts(env, registry, stub, config.quick ? 1 : 3)
     console.log(renderCold(cold))

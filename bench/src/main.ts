@@ -10,6 +10,7 @@ import { renderChart } from './chart.js'
 import { checkCorrectness } from './checks.js'
 import { measureColdStarts, renderCold } from './cold.js'
 import { type BenchConfig, readConfig, USAGE } from './config.js'
+import { loadE2e } from './e2e/results.js'
 import { EVENT_ARTIFACT, EVENT_SCHEMA, GROUP_ID, PAYMENT_ARTIFACT, PAYMENT_SCHEMA } from './fixtures.js'
 import { loadRuns, runOf, saveRun } from './node-runs.js'
 import { bufbuildEvent, JSON_TOPIC, PEER_TOPIC, PROTO_TOPIC } from './peer-cases.js'
@@ -292,7 +293,14 @@ async function main(): Promise<void> {
     if (warning !== undefined) console.log(`\n${warning}`)
     if (!config.quick && config.filter === undefined) {
       const when = new Date().toISOString().slice(0, 16).replace('T', ' ')
-      writeFileSync(new URL('../chart.svg', import.meta.url), renderChart(rows, `${machine()}; ${when} UTC`))
+      writeFileSync(
+        new URL('../chart.svg', import.meta.url),
+        renderChart(
+          rows.map((row) => ({ name: row.def.name, opsPerSec: row.opsPerSec })),
+          `${machine()}; ${when} UTC`,
+          loadE2e(),
+        ),
+      )
       saveRun(runOf(process.version, `${when} UTC, ${config.rounds} rounds`, versions(), rows))
       writeFileSync(
         new URL('../../BENCHMARKS.md', import.meta.url),

@@ -3,7 +3,7 @@ import { SchemaRegistry } from '@kafkajs/confluent-schema-registry'
 import { KafkaJsSerde } from '@x/kafka'
 import { RegistryClient } from '@x/registry-client'
 import type { Kafka as KafkaType, Message } from 'kafkajs'
-import { OUR_READER_OPTIONS, ourRecord, ourSerializer, peerRecord } from './formats.js'
+import { handDecoder, OUR_READER_OPTIONS, ourRecord, ourSerializer, peerRecord } from './formats.js'
 import { Meter, SerdeClock } from './meter.js'
 import type { ClientRun } from './platformatic-client.js'
 import type { WorkerSetup } from './types.js'
@@ -51,7 +51,8 @@ export async function kafkajsRun(setup: WorkerSetup, support: 'ours' | 'theirs')
       }
       return meter.end(count)
     },
-    async consume(topic, count, decode) {
+    async consume(topic, count, mode) {
+      const hand = handDecoder(setup.format)
       const clock = new SerdeClock()
       const consumer = kafka.consumer({ groupId: `e2e-${setup.row}-${process.pid}-${groups++}` })
       await consumer.connect()
@@ -81,7 +82,8 @@ export async function kafkajsRun(setup: WorkerSetup, support: 'ours' | 'theirs')
         eachMessage: async (payload) => {
           if (seen >= count) return
           try {
-            if (!decode) return count1(payload.message.value?.length ?? 0)
+            if (mode === 'raw') return count1(payload.message.value?.length ?? 0)
+            if (mode === 'hand') return count1(hand(payload.message.value!))
             t0 = performance.now()
             if (support === 'ours') return await ours(payload as never)
             const value = (await registry.decode(payload.message.value!)) as { seq: number }

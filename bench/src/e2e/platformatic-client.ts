@@ -6,7 +6,7 @@ import {
   type PlatformaticModule,
   type PlatformaticRegistry,
 } from '../peers/platformatic.js'
-import { OUR_READER_OPTIONS, ourRecord, ourSerializer, peerRecord } from './formats.js'
+import { handDecoder, OUR_READER_OPTIONS, ourRecord, ourSerializer, peerRecord } from './formats.js'
 import { Meter, SerdeClock } from './meter.js'
 import type { ConsumePhase, Phase, WorkerSetup } from './types.js'
 
@@ -62,9 +62,12 @@ function timed(registry: PlatformaticRegistry, clock: SerdeClock): PlatformaticR
   }
 }
 
+/** With the registry support, without decoding (raw bytes), or with the engine by hand (no registry). */
+export type ConsumeMode = 'serde' | 'raw' | 'hand'
+
 export interface ClientRun {
   produce(topic: string, count: number): Promise<Phase>
-  consume(topic: string, count: number, decode: boolean): Promise<ConsumePhase & { lastSeq: number }>
+  consume(topic: string, count: number, mode: ConsumeMode): Promise<ConsumePhase & { lastSeq: number }>
   close(): Promise<void>
 }
 
@@ -112,7 +115,9 @@ export async function platformaticRun(setup: WorkerSetup, support: 'ours' | 'the
       }
       return meter.end(count)
     },
-    async consume(topic, count, decode) {
+    async consume(topic, count, mode) {
+      const decode = mode === 'serde'
+      const hand = handDecoder(setup.format)
       const clock = new SerdeClock()
       const consumer = new kafka.Consumer({
         groupId: `e2e-${setup.row}-${process.pid}-${groups++}`,
@@ -130,7 +135,9 @@ export async function platformaticRun(setup: WorkerSetup, support: 'ours' | 'the
       try {
         for await (const m of stream) {
           seen++
-          lastSeq = decode ? (m.value as { seq: number }).seq : (m.value as Buffer).length
+          if (mode === 'serde') lastSeq = (m.value as { seq: number }).seq
+          else if (mode === 'hand') lastSeq = hand(m.value as Buffer)
+          else lastSeq = (m.value as Buffer).length
           if (seen === count) break
         }
       } finally {

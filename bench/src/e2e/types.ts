@@ -84,6 +84,8 @@ export type RowResult =
       consume: ConsumePhase
       /** The same topic consumed by the same client without decoding (new group): the baseline. */
       raw: Phase
+      /** Ours rows only: the same topic read by the same client with the engine by hand, no registry (formats.ts). */
+      hand?: Phase
       /** What the consumer checked of the last value (a field read back), proving it was decoded. */
       lastSeq: number
     }

@@ -1,5 +1,5 @@
 import { kafkajsRun } from './kafkajs-client.js'
-import { type ClientRun, platformaticRun } from './platformatic-client.js'
+import { type ClientRun, type ConsumeMode, platformaticRun } from './platformatic-client.js'
 import { ROWS, type RowResult, type WorkerMessage, type WorkerSetup } from './types.js'
 
 /**
@@ -24,16 +24,33 @@ async function run(setup: WorkerSetup): Promise<RowResult> {
       : await kafkajsRun(setup, row.support)
   try {
     await client.produce(setup.warmTopic, setup.warmup)
-    await client.consume(setup.warmTopic, setup.warmup, true)
-    await client.consume(setup.warmTopic, setup.warmup, false)
+    // Our rows also read the topic with the engine by hand (it holds our frames): the floor of the serde's share.
+    const modes: ConsumeMode[] = row.support === 'ours' ? ['serde', 'raw', 'hand'] : ['serde', 'raw']
+    for (const mode of modes) await client.consume(setup.warmTopic, setup.warmup, mode)
     const produce = await client.produce(setup.topic, setup.messages)
-    const consume = await client.consume(setup.topic, setup.messages, true)
-    const raw = await client.consume(setup.topic, setup.messages, false)
+    const consume = await client.consume(setup.topic, setup.messages, 'serde')
+    const raw = await client.consume(setup.topic, setup.messages, 'raw')
+    const hand = modes.includes('hand')
+      ? await client.consume(setup.topic, setup.messages, 'hand')
+      : undefined
+    if (hand !== undefined && hand.lastSeq !== setup.messages - 1) {
+      throw new Error(`the engine by hand read seq ${hand.lastSeq} last, expected ${setup.messages - 1}`)
+    }
     if (consume.lastSeq !== setup.messages - 1) {
       throw new Error(`the last message read back has seq ${consume.lastSeq}, expected ${setup.messages - 1}`)
     }
     const { lastSeq, ...decoded } = consume
-    return { row: setup.row, format: setup.format, produce, consume: decoded, raw, lastSeq }
+    const result: RowResult = {
+      row: setup.row,
+      format: setup.format,
+      produce,
+      consume: decoded,
+      raw,
+      lastSeq,
+    }
+    if (hand !== undefined)
+      result.hand = { messages: hand.messages, seconds: hand.seconds, cpuMicros: hand.cpuMicros }
+    return result
   } finally {
     await client.close()
   }

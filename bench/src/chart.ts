@@ -133,8 +133,8 @@ export function renderChart(
   e2e?: E2eRun,
 ): string {
   const byName = new Map(rows.map((row) => [row.name, row.opsPerSec]))
-  const width = 760
-  const left = 190
+  const width = 860
+  const left = 290
   const barHeight = 16
   const gap = 4
   const groupGap = 18

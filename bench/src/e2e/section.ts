@@ -29,7 +29,7 @@ ${body}
 ${E2E_METHOD}
 
 \`\`\`sh
-pnpm bench:e2e            # starts Apicurio 3.3.3 and Kafka 3.9 (the integration stage's starters), 100 000 messages
+pnpm bench:e2e            # starts Apicurio 3.3.3 and Kafka 3.9 (the integration stage's starters); 100 000 messages, 3 rounds
 pnpm bench:e2e --quick    # 2 000 messages, writes nothing (the integration stage runs it)
 REGISTRY_URL=http://127.0.0.1:8080/apis/registry/v3 KAFKA_BROKERS=127.0.0.1:9092 pnpm bench:e2e   # use running ones
 \`\`\`

@@ -133,8 +133,8 @@ export function renderChart(
   e2e?: E2eRun,
 ): string {
   const byName = new Map(rows.map((row) => [row.name, row.opsPerSec]))
-  const width = 860
-  const left = 290
+  const width = 880
+  const left = 310
   const barHeight = 16
   const gap = 4
   const groupGap = 18

@@ -1,4 +1,5 @@
 import { AvroDeserializer, AvroSerializer } from '@x/avro-serde'
+import { type Io, run } from '@x/cli'
 import { DeserializationError } from '@x/errors'
 import { AnyDeserializer } from '@x/kafka'
 import { encodeIdHeader, MessageField, SerializationContext, WireFormat } from '@x/wire-format'
@@ -26,13 +27,23 @@ const hex = (bytes: Uint8Array) => Buffer.from(bytes).toString('hex')
 const legacy = (i: number) => ({ id: `r${i}`, n: 9007199254740993n + BigInt(i) })
 const legacies = Array.from({ length: COUNT }, (_, i) => legacy(i))
 
-beforeAll(() => buildJava2Harness(), 600_000)
+/** Topics 2.6 writes once, in parallel: with headers disabled (the frame), and with its defaults (headers). */
+const framedTopic = uniqueName('java2-framed')
+const headersTopic = uniqueName('java2-headers')
+
+beforeAll(async () => {
+  await buildJava2Harness()
+  await buildJavaHarness()
+  await Promise.all([createTopic(brokers, framedTopic), createTopic(brokers, headersTopic)])
+  await Promise.all([
+    java2Produce(brokers, registryUrl, framedTopic, 'framed', COUNT),
+    java2Produce(brokers, registryUrl, headersTopic, 'headers', COUNT),
+  ])
+}, 600_000)
 
 describe('Apicurio 2.6 writes, we read', () => {
   test('headers disabled: 0x00 + the 8-byte globalId (3.x reports the same globalId); idSize 8, auto and AnyDeserializer read it', async () => {
-    const topic = uniqueName('java2-framed')
-    await createTopic(brokers, topic)
-    await java2Produce(brokers, registryUrl, topic, 'framed', COUNT)
+    const topic = framedTopic
     const messages = await consumeRaw(brokers, topic, COUNT)
     const latest = await latestVersion(registryUrl, 'default', `${topic}-value`)
     const ctx = new SerializationContext(topic, MessageField.VALUE)
@@ -49,6 +60,26 @@ describe('Apicurio 2.6 writes, we read', () => {
       for (const message of messages) values.push(await reader.deserialize(message.value, ctx))
       expect(values).toEqual(legacies)
     }
+    // x-serde inspect reads the frame with --id-size auto.
+    let stdout = ''
+    const io: Io = {
+      stdout: (text) => {
+        stdout += text
+      },
+      stderr: () => {},
+      env: { REGISTRY_URL: registryUrl },
+      cwd: process.cwd(),
+      readStdin: async () => Buffer.alloc(0),
+    }
+    expect(await run(['inspect', hex(messages[0]!.value), '--id-size', 'auto', '--json'], io)).toBe(0)
+    expect(JSON.parse(stdout.replace(/:(\d{16,})/g, ':"$1"'))).toMatchObject({
+      framing: 'framed',
+      idSize: 8,
+      idType: 'globalId',
+      id: latest.globalId,
+      format: 'AVRO',
+      value: { id: 'r0', n: '9007199254740993' },
+    })
     // The 3.x default (4 bytes) refuses these frames by their id 0, naming idSize 8.
     await expect(new AvroDeserializer(client()).deserialize(messages[0]!.value, ctx)).rejects.toThrow(
       DeserializationError,
@@ -56,9 +87,7 @@ describe('Apicurio 2.6 writes, we read', () => {
   })
 
   test("2.x's defaults in a real producer: the bare payload, an 8-byte apicurio.value.globalId and apicurio.value.encoding headers", async () => {
-    const topic = uniqueName('java2-headers')
-    await createTopic(brokers, topic)
-    await java2Produce(brokers, registryUrl, topic, 'headers', COUNT)
+    const topic = headersTopic
     const messages = await consumeRaw(brokers, topic, COUNT)
     const latest = await latestVersion(registryUrl, 'default', `${topic}-value`)
     const ctx = new SerializationContext(topic, MessageField.VALUE)
@@ -83,10 +112,8 @@ describe('Apicurio 2.6 writes, we read', () => {
   })
 
   test("a migrated topic (2.6's 8-byte globalIds, then 3.1.7's 4-byte globalIds) reads with idSize 'auto'", async () => {
-    await buildJavaHarness()
-    const topic = uniqueName('java2-migrated')
-    await createTopic(brokers, topic)
-    await java2Produce(brokers, registryUrl, topic, 'framed', COUNT)
+    // 3.1.7 with use-id=globalId appends to the topic 2.6 wrote with headers disabled.
+    const topic = framedTopic
     await javaProduce(brokers, registryUrl, topic, 'globalId', COUNT)
     const messages = await consumeRaw(brokers, topic, 2 * COUNT)
     expect(messages.map((m) => m.value.length > 9 && m.value.subarray(1, 5).equals(Buffer.alloc(4)))).toEqual(
@@ -103,9 +130,8 @@ describe('Apicurio 2.6 writes, we read', () => {
 
 describe('we write, Apicurio 2.6 reads', () => {
   test('idSize 8 frames and headers-mode messages, on the artifact 2.6 registered, are read by its deserializer', async () => {
-    const source = uniqueName('java2-source')
-    await createTopic(brokers, source)
-    await java2Produce(brokers, registryUrl, source, 'framed', 1)
+    // The artifact 2.6 registered for its headers-mode topic (the framed topic's has 3.1.7's schema on top by now).
+    const source = headersTopic
     const topic = uniqueName('ours-to-java2')
     await createTopic(brokers, topic)
     const ctx = new SerializationContext(topic, MessageField.VALUE)

@@ -7,7 +7,6 @@ import { beforeAll, describe, expect, inject, test } from 'vitest'
 import { canonicalEvent, eventSchema, expectedEvents, uniqueName } from './fixtures.js'
 import {
   buildJavaHarness,
-  type JavaMode,
   javaConsume,
   javaJsonConsume,
   javaJsonProduce,
@@ -35,13 +34,24 @@ const id8 = (id: number) => `00${id.toString(16).padStart(16, '0')}`
 const toKafka = (frames: Uint8Array[]): { value: Buffer }[] =>
   frames.map((frame) => ({ value: Buffer.from(frame) }))
 
-beforeAll(() => buildJavaHarness(), 600_000)
-
-async function javaAvroWrites(mode: JavaMode, topic = uniqueName(`java-id-${mode}`), count = COUNT) {
-  await createTopic(brokers, topic).catch(() => undefined)
-  await javaProduce(brokers, registryUrl, topic, mode, count)
-  return topic
+/** The topics Java writes once, in parallel (each JVM costs seconds): Avro in both 8-byte set-ups, JSON, Protobuf. */
+const written = {
+  'id8-globalId': uniqueName('java-id-id8-globalId'),
+  id8: uniqueName('java-id-id8'),
+  json: uniqueName('java-json-id8'),
+  proto: uniqueName('java-proto-id8'),
 }
+
+beforeAll(async () => {
+  await buildJavaHarness()
+  await Promise.all(Object.values(written).map((topic) => createTopic(brokers, topic)))
+  await Promise.all([
+    javaProduce(brokers, registryUrl, written['id8-globalId'], 'id8-globalId', COUNT),
+    javaProduce(brokers, registryUrl, written.id8, 'id8', COUNT),
+    javaJsonProduce(brokers, registryUrl, written.json, 'id8', COUNT),
+    javaProtoProduce(brokers, registryUrl, written.proto, 'id8', COUNT),
+  ])
+}, 600_000)
 
 const events = expectedEvents(COUNT)
 const javaLines = (count: number) =>
@@ -54,7 +64,7 @@ describe('Avro: Java 3.1.7 with Legacy8ByteIdHandler', () => {
   ] as const)(
     'Java (%s) writes 0x00 + the 8-byte %s; idSize 8 and auto read it; our idSize 8 writes the same bytes',
     async (mode, useId) => {
-      const topic = await javaAvroWrites(mode)
+      const topic = written[mode]
       const messages = await consumeRaw(brokers, topic, COUNT)
       const latest = await latestVersion(registryUrl, 'default', `${topic}-value`)
       const ctx = new SerializationContext(topic, MessageField.VALUE)
@@ -104,15 +114,15 @@ describe('Avro: Java 3.1.7 with Legacy8ByteIdHandler', () => {
     expect(await javaConsume(brokers, registryUrl, topic, mode, COUNT)).toEqual(javaLines(COUNT))
   })
 
-  test("a topic that holds both widths (Java's defaults, then Legacy8ByteIdHandler) reads with idSize 'auto', ours and Java's OptimisticFallbackIdHandler alike", async () => {
-    const topic = await javaAvroWrites('default')
-    await javaAvroWrites('id8', topic)
+  test("a topic that holds both widths (Legacy8ByteIdHandler, then Java's defaults) reads with idSize 'auto', ours and Java's OptimisticFallbackIdHandler alike", async () => {
+    const topic = written.id8
+    await javaProduce(brokers, registryUrl, topic, 'default', COUNT)
     const messages: RawMessage[] = await consumeRaw(brokers, topic, 2 * COUNT)
     expect(messages.map((m) => m.value.subarray(1, 5).equals(Buffer.alloc(4)))).toEqual([
-      false,
-      false,
       true,
       true,
+      false,
+      false,
     ])
     const reader = new AvroDeserializer(client(), { useId: 'contentId', idSize: 'auto' })
     const ctx = new SerializationContext(topic, MessageField.VALUE)
@@ -126,9 +136,7 @@ describe('Avro: Java 3.1.7 with Legacy8ByteIdHandler', () => {
 
 describe('JSON Schema and Protobuf: Java 3.1.7 with Legacy8ByteIdHandler (contentId)', () => {
   test('JSON Schema: Java writes 8-byte contentIds we read and write byte for byte; Java reads ours', async () => {
-    const topic = uniqueName('java-json-id8')
-    await createTopic(brokers, topic)
-    await javaJsonProduce(brokers, registryUrl, topic, 'id8', COUNT)
+    const topic = written.json
     const messages = await consumeRaw(brokers, topic, COUNT)
     const latest = await latestVersion(registryUrl, 'default', `${topic}-value`)
     const ctx = new SerializationContext(topic, MessageField.VALUE)
@@ -150,9 +158,7 @@ describe('JSON Schema and Protobuf: Java 3.1.7 with Legacy8ByteIdHandler (conten
   })
 
   test('Protobuf: Java writes 0x00, the 8-byte contentId, the Ref, the message; we read and write the same; Java reads ours', async () => {
-    const topic = uniqueName('java-proto-id8')
-    await createTopic(brokers, topic)
-    await javaProtoProduce(brokers, registryUrl, topic, 'id8', COUNT)
+    const topic = written.proto
     const messages = await consumeRaw(brokers, topic, COUNT)
     const latest = await latestVersion(registryUrl, 'default', `${topic}-value`)
     const ctx = new SerializationContext(topic, MessageField.VALUE)

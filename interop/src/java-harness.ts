@@ -8,8 +8,12 @@ const targetDir = join(javaDir, 'target')
 const jar = join(targetDir, 'java-interop-0.0.0.jar')
 const libDir = join(targetDir, 'lib')
 
-/** The serde configurations of the Java program (see interop/java/.../Main.java). */
-export type JavaMode = 'default' | 'globalId' | 'headers'
+/**
+ * The serde configurations of the Java program (see interop/java/.../Main.java): the 3.x defaults, use-id=globalId,
+ * headers mode, the 8-byte `Legacy8ByteIdHandler` with contentId (`id8`) or globalId (`id8-globalId`), and the
+ * `OptimisticFallbackIdHandler` that reads both widths (`id-auto`).
+ */
+export type JavaMode = 'default' | 'globalId' | 'headers' | 'id8' | 'id8-globalId' | 'id-auto'
 
 /** One record as the Java consumer prints it. */
 export interface JavaRecord {
@@ -135,7 +139,14 @@ export async function javaJsonConsume(
 }
 
 /** The Protobuf set-ups of the Java program (see interop/java/.../ProtoMain.java). */
-export type JavaProtoMode = 'default' | 'indexes' | 'headers' | 'globalId'
+export type JavaProtoMode =
+  | 'default'
+  | 'indexes'
+  | 'headers'
+  | 'globalId'
+  | 'id8'
+  | 'id8-globalId'
+  | 'id-auto'
 
 /** Java writes Protobuf orders 0 .. count-1 with Apicurio's ProtobufKafkaSerializer in `mode`. */
 export async function javaProtoProduce(

@@ -88,7 +88,7 @@ describe('inspect', () => {
     })
     const machine = await cli(['inspect', bytes.toString('base64'), '--json'], { cwd: folder.path, env })
     expect(machine.stdout).toBe(
-      '{"framing":"framed","idType":"globalId","id":40,"format":"AVRO","artifacts":[{"groupId":"default","artifactId":"orders-value","version":"1","artifactType":"AVRO"}],"value":{"id":1152921504606846976}}\n',
+      '{"framing":"framed","idSize":4,"idType":"globalId","id":40,"format":"AVRO","artifacts":[{"groupId":"default","artifactId":"orders-value","version":"1","artifactType":"AVRO"}],"value":{"id":1152921504606846976}}\n',
     )
     writeFileSync(join(folder.path, 'message.bin'), bytes)
     expect((await cli(['inspect', '@message.bin', '--json'], { cwd: folder.path, env })).stdout).toBe(
@@ -125,6 +125,38 @@ describe('inspect', () => {
       id: 7,
       value: { id: 5 },
     })
+  })
+
+  it('reads an 8-byte frame with --id-size 8 or auto; the default names --id-size 8 and exits 2', async () => {
+    const serializer = new AvroSerializer(admin, 'orders-value', { idSize: 8 })
+    const bytes = Buffer.from(await serializer.serialize({ id: 5 }, ctx))
+    expect(bytes.subarray(0, 9).toString('hex')).toBe('000000000000000028')
+    for (const size of ['8', 'auto']) {
+      const run = await cli(['inspect', bytes.toString('hex'), '--id-size', size], { cwd: folder.path, env })
+      expect(run.code).toBe(0)
+      expect(run.stdout.split('\n').slice(0, 2)).toEqual([
+        'framing:  framed (0x00 + 8-byte id)',
+        'id:       globalId 40',
+      ])
+    }
+    const machine = await cli(['inspect', bytes.toString('hex'), '--id-size', 'auto', '--json'], {
+      cwd: folder.path,
+      env,
+    })
+    expect(JSON.parse(machine.stdout)).toMatchObject({
+      framing: 'framed',
+      idSize: 8,
+      id: 40,
+      value: { id: 5 },
+    })
+    const refused = await cli(['inspect', bytes.toString('hex')], { cwd: folder.path, env })
+    expect(refused.code).toBe(2)
+    expect(refused.stderr).toBe(
+      "x-serde: The frame's 4-byte id is 0, which no registry assigns: it looks like an 8-byte id (Apicurio 2.x, Legacy8ByteIdHandler), 40 as 8 bytes; inspect it with --id-size 8\n",
+    )
+    const bad = await cli(['inspect', bytes.toString('hex'), '--id-size', '16'], { cwd: folder.path, env })
+    expect(bad.code).toBe(2)
+    expect(bad.stderr).toContain("'16' is invalid")
   })
 
   it('decodes JSON Schema and Protobuf frames (both Protobuf framings)', async () => {

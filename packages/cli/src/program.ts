@@ -94,9 +94,17 @@ export async function run(argv: readonly string[], io: Io): Promise<ExitCode> {
         'Apicurio id headers (apicurio.value.contentId=42): the payload is bare',
       )
       .addOption(
-        new Option('--use-id <type>', 'how to read the 4-byte id of a frame')
+        new Option('--use-id <type>', 'how to read the id of a frame')
           .choices(['globalId', 'contentId'])
           .default('globalId'),
+      )
+      .addOption(
+        new Option(
+          '--id-size <size>',
+          "bytes of a frame's id: 4, 8 (Apicurio 2.x, Legacy8ByteIdHandler) or auto (4, unless they are zero and 4 more follow)",
+        )
+          .choices(['4', '8', 'auto'])
+          .default('4'),
       )
       .addOption(
         new Option('--framing <framing>', 'Protobuf framing')

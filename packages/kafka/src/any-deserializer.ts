@@ -1,6 +1,7 @@
 import type { AvroOptions } from '@x/avro-serde'
 import {
   DeserializationError,
+  describeValue,
   type FailedMessageContext,
   invalidConfigError,
   recordFailedMessage,
@@ -17,18 +18,24 @@ import {
   messageSchemaId,
   type RegistryPort,
 } from '@x/serde-core'
-import { type IdType, isIdType, type SchemaId, type SerializationContext } from '@x/wire-format'
+import {
+  type IdType,
+  isIdType,
+  type ReadIdSize,
+  type SchemaId,
+  type SerializationContext,
+} from '@x/wire-format'
 import { type SchemaKind, schemaKindOf, schemaKindOfText } from './schema-kind.js'
 
 /**
  * Options of {@link AnyDeserializer}: those every deserializer shares that make sense whatever the format (`fromDict`
- * receives the decoded value of any format; `useId` reads a frame's id, and by contentId a schema's format is told
- * from its text), and each format's own, handed to that format's reader when its first message arrives.
+ * receives the decoded value of any format; `useId` and `idSize` read a frame's id, and by contentId a schema's format
+ * is told from its text), and each format's own, handed to that format's reader when its first message arrives.
  *
  * @typeParam T - What `deserialize` returns: the result of `fromDict`, or the decoded value.
  */
 export interface AnyDeserializerOptions<T = unknown>
-  extends Pick<DeserializerOptions<T>, 'fromDict' | 'useId'> {
+  extends Pick<DeserializerOptions<T>, 'fromDict' | 'useId' | 'idSize'> {
   /** Avro messages: the `avro` options of `AvroDeserializer` (`longs`, `unions`, logical types). @default Avro's */
   avro?: AvroOptions
   /** JSON Schema messages: validate each against its schema (`JsonSchemaDeserializer`'s `validate`). @default false */
@@ -65,6 +72,7 @@ const OWNER = 'AnyDeserializer'
 const OPTION_NAMES = [
   'fromDict',
   'useId',
+  'idSize',
   'avro',
   'validate',
   'framing',
@@ -93,6 +101,7 @@ const DEFAULT_BOUND = 1000
 export class AnyDeserializer<T = unknown> {
   readonly #client: IdLookups
   readonly #useId: IdType
+  readonly #idSize: ReadIdSize
   readonly #options: Record<string, unknown>
   readonly #kinds: SingleFlightCache<SchemaKind>
   readonly #loading = new Map<SchemaKind, Promise<FormatReader<T>>>()
@@ -101,7 +110,7 @@ export class AnyDeserializer<T = unknown> {
   /**
    * @param client - The registry client (`RegistryClient`) every format's reader shares.
    * @throws TypeError (code `INVALID_CONFIG`) for a client without id lookups, an unknown option or an invalid
-   *   `useId`; each format's own options are checked by its reader when its first message arrives.
+   *   `useId` or `idSize`; each format's own options are checked by its reader when its first message arrives.
    */
   constructor(client: unknown, options: AnyDeserializerOptions<T> = {}) {
     const lookups = client as Partial<IdLookups> | null
@@ -120,7 +129,12 @@ export class AnyDeserializer<T = unknown> {
       throw invalidConfigError(`${OWNER}: useId must be 'globalId' or 'contentId', got ${String(useId)}`)
     }
     this.#client = lookups as IdLookups
+    const idSize = raw.idSize ?? 4
+    if (idSize !== 4 && idSize !== 8 && idSize !== 'auto') {
+      throw invalidConfigError(`${OWNER}: idSize must be 4 or 8 or 'auto', got ${describeValue(idSize)}`)
+    }
     this.#useId = useId
+    this.#idSize = idSize
     this.#options = raw
     const bound = typeof lookups.cacheMaxSize === 'number' ? lookups.cacheMaxSize : DEFAULT_BOUND
     this.#kinds = new SingleFlightCache<SchemaKind>({ max: bound, now: () => performance.now() })
@@ -131,8 +145,13 @@ export class AnyDeserializer<T = unknown> {
     return this.#useId
   }
 
+  /** How many bytes a frame's id takes: 4, 8 or `'auto'` (the `idSize` option). */
+  get idSize(): ReadIdSize {
+    return this.#idSize
+  }
+
   /**
-   * Decodes a framed message (`0x00`, a 4-byte id read as `useId`, the payload) of any format.
+   * Decodes a framed message (`0x00`, an id of `idSize` bytes read as `useId`, the payload) of any format.
    *
    * @throws (rejects) the errors of the format's deserializer; `DeserializationError` for a bad frame (before any
    *   request) or an artifact type no format here reads; the registry's errors for the id's lookup.
@@ -230,8 +249,8 @@ export class AnyDeserializer<T = unknown> {
     ctx: SerializationContext,
     withHeaders: boolean,
   ): { idType: IdType; id: SchemaId } {
-    if (!withHeaders) return messageSchemaId({ payload: message.payload }, 'value', this.#useId)
-    return messageSchemaId(message, ctx?.field === 'key' ? 'key' : 'value', this.#useId)
+    if (!withHeaders) return messageSchemaId({ payload: message.payload }, 'value', this.#useId, this.#idSize)
+    return messageSchemaId(message, ctx?.field === 'key' ? 'key' : 'value', this.#useId, this.#idSize)
   }
 
   /** The format behind an id: one lookup per id (shared by concurrent callers), its answer kept. */
@@ -278,7 +297,7 @@ export class AnyDeserializer<T = unknown> {
     const raw = this.#options
     // The constructor checked what AnyDeserializer uses; each format's class checks the client it needs.
     const client = this.#client as unknown as RegistryPort
-    const shared: Record<string, unknown> = { useId: this.#useId }
+    const shared: Record<string, unknown> = { useId: this.#useId, idSize: this.#idSize }
     if (raw.fromDict !== undefined) shared.fromDict = raw.fromDict
     const pick = (names: readonly string[]) =>
       Object.fromEntries(names.filter((name) => raw[name] !== undefined).map((name) => [name, raw[name]]))

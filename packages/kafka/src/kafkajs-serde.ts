@@ -6,7 +6,7 @@ import {
   recordFailedMessage,
 } from '@x/errors'
 import { type IncomingMessage, type MessageHeaders, messageSchemaId } from '@x/serde-core'
-import { type IdType, type SchemaId, SerializationContext } from '@x/wire-format'
+import { type IdType, type ReadIdSize, type SchemaId, SerializationContext } from '@x/wire-format'
 import { AnyDeserializer, type AnyDeserializerOptions } from './any-deserializer.js'
 import type {
   ConsumedKafkaMessage,
@@ -30,6 +30,8 @@ export interface MessageSerializer<V> {
 export interface MessageDeserializer<V> {
   deserializeMessage(message: IncomingMessage, ctx: SerializationContext): Promise<V>
   readonly useId?: IdType
+  /** How its frames' ids are read (every deserializer of this family says it); 4 when left out. */
+  readonly idSize?: ReadIdSize
 }
 
 /** How keys are written and read: UTF-8 text, the bytes as they are, or a serde of their own. */
@@ -47,7 +49,11 @@ export interface KafkaJsSerdeOptions<V, K> {
    * @default an `AnyDeserializer` on the client with `anyDeserializer`'s options: any format, framed or headers mode
    */
   deserializer?: MessageDeserializer<V>
-  /** Options of the default `AnyDeserializer` (ignored when `deserializer` is given). @default {} */
+  /**
+   * Options of the default `AnyDeserializer` (ignored when `deserializer` is given): `idSize: 8` for a topic of
+   * Apicurio 2.x frames, `'auto'` for one that holds both widths.
+   * @default {}
+   */
   anyDeserializer?: AnyDeserializerOptions<V>
   /**
    * Keys: `'string'` (written as UTF-8, read as a string), `'bytes'` (a `Buffer` as it is), or `{ serializer,
@@ -196,7 +202,12 @@ export class KafkaJsSerde<V = unknown, K = string> {
       incoming,
       new SerializationContext(topic, 'value'),
     )
-    const { idType, id, framed } = messageSchemaId(incoming, 'value', this.#deserializer.useId ?? 'globalId')
+    const { idType, id, framed } = messageSchemaId(
+      incoming,
+      'value',
+      this.#deserializer.useId ?? 'globalId',
+      this.#deserializer.idSize ?? 4,
+    )
     const format =
       this.#deserializer instanceof AnyDeserializer ? this.#deserializer.formatOf(id, idType) : undefined
     decoded.schema = { idType, id, framed, format }

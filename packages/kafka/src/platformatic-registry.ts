@@ -55,7 +55,11 @@ export interface ApicurioSchemaRegistryOptions<V> {
   serializer?: PreparedSerializer<V>
   /** Writes keys with a schema. @default keys as UTF-8 strings (a Buffer as it is) */
   keySerializer?: PreparedSerializer<unknown>
-  /** Options of the `AnyDeserializer` that reads values (any format, framed or headers mode). @default {} */
+  /**
+   * Options of the `AnyDeserializer` that reads values (any format, framed or headers mode): `idSize: 8` for a topic
+   * of Apicurio 2.x frames, `'auto'` for one that holds both widths.
+   * @default {}
+   */
   anyDeserializer?: AnyDeserializerOptions<V>
   /** Read keys with a schema (any format) instead of as UTF-8 strings. @default false */
   keysWithSchema?: boolean
@@ -137,7 +141,7 @@ export class ApicurioSchemaRegistry<V = unknown> {
     if (payload === null) return undefined
     if (Buffer.isBuffer(payload)) {
       try {
-        return messageSchemaId({ payload }, 'value', this.#reader.useId).id
+        return messageSchemaId({ payload }, 'value', this.#reader.useId, this.#reader.idSize).id
       } catch {
         return undefined
       }
@@ -152,6 +156,7 @@ export class ApicurioSchemaRegistry<V = unknown> {
         { payload: written, headers: headers as MessageHeaders },
         field,
         this.#reader.useId,
+        this.#reader.idSize,
       ).id
     } catch {
       return undefined
@@ -193,7 +198,12 @@ export class ApicurioSchemaRegistry<V = unknown> {
         const ctx = new SerializationContext(message?.topic ?? '', field)
         const value = this.#reader.deserializeMessageSync(incoming, ctx)
         if (message !== undefined) {
-          const { idType, id, framed } = messageSchemaId(incoming, field, this.#reader.useId)
+          const { idType, id, framed } = messageSchemaId(
+            incoming,
+            field,
+            this.#reader.useId,
+            this.#reader.idSize,
+          )
           message.metadata ??= {}
           message.metadata.schemas ??= {}
           const schemas = message.metadata.schemas as Record<string, ConsumedSchema>
@@ -273,7 +283,12 @@ export class ApicurioSchemaRegistry<V = unknown> {
     const field: Field = type === 'key' ? 'key' : 'value'
     let found: { idType: IdType; id: SchemaId }
     try {
-      found = messageSchemaId({ payload, headers: headerRecord(message.headers) }, field, this.#reader.useId)
+      found = messageSchemaId(
+        { payload, headers: headerRecord(message.headers) },
+        field,
+        this.#reader.useId,
+        this.#reader.idSize,
+      )
     } catch {
       return // A bad frame: the synchronous deserializer refuses it with the message's own error.
     }

@@ -1,9 +1,10 @@
 import { invalidConfigError } from '@x/errors'
-import type { IdType, SerializationContext } from '@x/wire-format'
+import type { IdType, ReadIdSize, SerializationContext } from '@x/wire-format'
 import {
   checkArtifactId,
   checkBoolean,
   checkFunction,
+  checkIdSize,
   checkIdType,
   checkKnownKeys,
   checkOptionsObject,
@@ -30,6 +31,16 @@ export interface DeserializerOptions<T = unknown> {
    */
   useId?: IdType
   /**
+   * How many bytes a frame gives the id: `4` (Apicurio 3's and Confluent's default), `8` (Apicurio 2.x's default and
+   * 3.x's `Legacy8ByteIdHandler`: the id as a big-endian long), or `'auto'` for a topic that holds both (read as
+   * Apicurio's Java `OptimisticFallbackIdHandler` reads: the first 4 id bytes, unless they are all zero and at least
+   * 4 more bytes follow, then 8; it assumes ids in 1 … 2^31 − 1). A frame whose id reads as 0 is a
+   * `DeserializationError` naming the likely cause (no registry assigns id 0). Id headers are always 8 bytes:
+   * headers mode is unaffected.
+   * @default 4
+   */
+  idSize?: ReadIdSize
+  /**
    * The artifact whose latest version is the reader schema. Needs `useLatestVersion: true`; exclusive with
    * `artifactResolver`.
    */
@@ -54,6 +65,7 @@ export interface DeserializerOptions<T = unknown> {
 export interface NormalizedDeserializerOptions<T> {
   fromDict: ((value: unknown, ctx: SerializationContext) => T) | undefined
   useId: IdType
+  idSize: ReadIdSize
   artifactId: string | undefined
   resolve: ResolveFunction | undefined
   useLatestVersion: boolean
@@ -63,6 +75,7 @@ export interface NormalizedDeserializerOptions<T> {
 export const DESERIALIZER_OPTION_NAMES = [
   'fromDict',
   'useId',
+  'idSize',
   'artifactId',
   'artifactResolver',
   'useLatestVersion',
@@ -104,6 +117,7 @@ export function normalizeDeserializerOptions<T>(
     )
   }
   const useId = checkIdType(raw.useId, `${owner}: useId`)
+  const idSize = checkIdSize(raw.idSize, true, `${owner}: idSize`)
   checkArtifactId(artifactId, `${owner}: artifactId`)
   return {
     options: {
@@ -112,6 +126,7 @@ export function normalizeDeserializerOptions<T>(
         `${owner}: fromDict`,
       ) as NormalizedDeserializerOptions<T>['fromDict'],
       useId,
+      idSize,
       artifactId: artifactId as string | undefined,
       resolve: artifactResolver === undefined ? undefined : toResolveFunction(artifactResolver),
       useLatestVersion,

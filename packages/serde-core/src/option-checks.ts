@@ -1,6 +1,6 @@
 import { describeValue, invalidConfigError } from '@x/errors'
 import type { ArtifactReference } from '@x/registry-client'
-import { type IdType, isIdType } from '@x/wire-format'
+import { type IdSize, type IdType, isIdType, type ReadIdSize } from '@x/wire-format'
 
 /**
  * For format packages and adapters: an options argument, an object or undefined (→ `{}`), else INVALID_CONFIG
@@ -53,6 +53,20 @@ export function checkIdType(value: unknown, what: string): IdType {
     throw invalidConfigError(`${what} must be 'globalId' or 'contentId', got ${describeValue(value)}`)
   }
   return value
+}
+
+/**
+ * @internal The `idSize` option: `4` when undefined, `4` or `8` (and `'auto'` for a reader), else INVALID_CONFIG
+ * naming `what`.
+ */
+export function checkIdSize(value: unknown, reader: true, what: string): ReadIdSize
+export function checkIdSize(value: unknown, reader: false, what: string): IdSize
+export function checkIdSize(value: unknown, reader: boolean, what: string): ReadIdSize {
+  if (value === undefined) return 4
+  if (value === 4 || value === 8 || (reader && value === 'auto')) return value
+  throw invalidConfigError(
+    `${what} must be 4 or 8${reader ? " or 'auto'" : value === 'auto' ? " ('auto' is for deserializers only: a writer must choose)" : ''}, got ${describeValue(value)}`,
+  )
 }
 
 /** @internal A non-empty string or undefined, else INVALID_CONFIG. */

@@ -8,9 +8,9 @@ import {
 } from '@x/errors'
 import { SingleFlightCache } from '@x/registry-client/cache'
 import {
-  FRAME_HEADER_SIZE,
   type IdType,
   isIdType,
+  type ReadIdSize,
   type SchemaId,
   type SerializationContext,
   toSchemaId,
@@ -25,7 +25,7 @@ import {
   type MessageHeaders,
   readIdHeader,
 } from './message-headers.js'
-import { checkMessage, frameIdOf } from './message-schema-id.js'
+import { checkMessage, frameIdOf, payloadOffsetOf } from './message-schema-id.js'
 import { cacheBoundOf, cacheTtlOf, checkClient, fetchById, type RegistryPort } from './registry-port.js'
 import type { SchemaCodec, SchemaFormat } from './schema-format.js'
 import { parseRegistered } from './schema-loader.js'
@@ -67,6 +67,8 @@ export class SchemaDeserializer<T = unknown> {
   readonly #reader: SchemaCodec | undefined
   readonly #readers: LatestArtifacts<SchemaCodec> | undefined
   readonly #headerNames: Readonly<Record<'key' | 'value', IdHeaderNames>>
+  /** How frames' ids are read (the `idSize` option), kept in a field so the hot path reads no options. */
+  readonly #idSize: ReadIdSize
 
   /** @param setup - What the format's class checked and built (see {@link DeserializerSetup}). */
   constructor(setup: DeserializerSetup<T>) {
@@ -75,6 +77,7 @@ export class SchemaDeserializer<T = unknown> {
     this.#format = setup.format
     this.#options = setup.options
     this.#reader = setup.reader
+    this.#idSize = setup.options.idSize
     const bound = cacheBoundOf(this.#client)
     this.#writers = {
       globalId: new SingleFlightCache({ max: bound }),
@@ -95,11 +98,16 @@ export class SchemaDeserializer<T = unknown> {
     return this.#options.useId
   }
 
+  /** How many bytes a frame's id takes: 4, 8, or `'auto'` (see the `idSize` option). */
+  get idSize(): ReadIdSize {
+    return this.#idSize
+  }
+
   /**
-   * Decodes a framed message: `0x00`, a 4-byte big-endian id (read as `useId`), the payload.
+   * Decodes a framed message: `0x00`, the big-endian id in `idSize` bytes (read as `useId`), the payload.
    *
-   * @throws (rejects) `DeserializationError` for input under 5 bytes or a magic byte other than `0x00` (before any
-   *   request), an undecodable payload, trailing bytes, a writer schema the reader schema cannot read, a writer
+   * @throws (rejects) `DeserializationError` for input shorter than the frame header, a magic byte other than
+   *   `0x00`, or an id that reads as 0 (the message names the likely `idSize`; all before any request), an undecodable payload, trailing bytes, a writer schema the reader schema cannot read, a writer
    *   schema that is not valid in the format, or a throwing `fromDict` (each with `cause`). `SchemaNotFoundError`,
    *   `RegistryConnectionError`, `AuthenticationError` from the registry, unwrapped. `ResolverError` with
    *   `useLatestVersion` and a failing resolver.
@@ -115,14 +123,16 @@ export class SchemaDeserializer<T = unknown> {
   ): Promise<T> {
     let id: number | undefined
     try {
-      id = frameIdOf(bytes)
+      const idSize = this.#idSize
+      id = frameIdOf(bytes, idSize)
+      const offset = payloadOffsetOf(bytes, idSize)
       const idType = this.#options.useId
       const writer = this.#writers[idType].get(id)
       const reader = this.#readerFor(ctx)
       if (writer !== undefined && reader !== undefined) {
-        return Promise.resolve(this.#decode(writer, reader, bytes, FRAME_HEADER_SIZE, ctx))
+        return Promise.resolve(this.#decode(writer, reader, bytes, offset, ctx))
       }
-      return this.#loadAndDecode(idType, id, bytes, FRAME_HEADER_SIZE, ctx, bytes, headers)
+      return this.#loadAndDecode(idType, id, bytes, offset, ctx, bytes, headers)
     } catch (error) {
       return Promise.reject(failed(error, bytes, headers, ctx, this.#options.useId, id))
     }
@@ -192,9 +202,10 @@ export class SchemaDeserializer<T = unknown> {
   ): T {
     let id: number | undefined
     try {
-      id = frameIdOf(bytes)
+      const idSize = this.#idSize
+      id = frameIdOf(bytes, idSize)
       const writer = this.#preparedWriter(this.#options.useId, id)
-      return this.#decode(writer, this.#preparedReader(ctx), bytes, FRAME_HEADER_SIZE, ctx)
+      return this.#decode(writer, this.#preparedReader(ctx), bytes, payloadOffsetOf(bytes, idSize), ctx)
     } catch (error) {
       throw failed(error, bytes, headers, ctx, this.#options.useId, id)
     }

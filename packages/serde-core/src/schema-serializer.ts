@@ -2,7 +2,7 @@ import { invalidConfigError, messageOf, SerdeError, SerializationError } from '@
 import type { ArtifactReference, RegisteredSchema } from '@x/registry-client'
 import {
   encodeIdHeader,
-  FRAME_HEADER_SIZE,
+  type IdSize,
   type IdType,
   idHeaderName,
   type SchemaId,
@@ -42,7 +42,7 @@ interface WriterArtifact {
   registered: RegisteredSchema
   codec: SchemaCodec
   id: SchemaId
-  /** `0x00` + 4-byte id, in framed mode. */
+  /** `0x00` + the id in `idSize` bytes, in framed mode. */
   frameHeader: Uint8Array | undefined
   /** The 8-byte id header value, in header mode. */
   idHeader: Uint8Array | undefined
@@ -73,6 +73,8 @@ export class SchemaSerializer<T = unknown> {
   readonly #artifacts: LatestArtifacts<WriterArtifact>
   readonly #headerNames: Readonly<Record<'key' | 'value', string>>
   readonly #framed: boolean
+  /** `1 + idSize`: the frame header's length, kept in a field so the hot path reads no options. */
+  readonly #headerSize: number
   #fixedSlot: ArtifactSlot<WriterArtifact> | undefined
   #scratch: Buffer = Buffer.allocUnsafe(SCRATCH_SIZE)
 
@@ -85,6 +87,7 @@ export class SchemaSerializer<T = unknown> {
     this.#schemaToRegister = setup.schemaToRegister
     this.#registerDependencies = setup.registerDependencies
     this.#framed = this.#options.wireFormat === WireFormat.FRAMED_PAYLOAD
+    this.#headerSize = 1 + this.#options.idSize
     const useId = this.#options.useId
     this.#headerNames = Object.freeze({
       key: idHeaderName('key', useId),
@@ -104,13 +107,18 @@ export class SchemaSerializer<T = unknown> {
     return this.#options.useId
   }
 
+  /** How many bytes a frame gives the id: 4 or 8 (the `idSize` option; no effect in headers mode). */
+  get idSize(): IdSize {
+    return this.#options.idSize
+  }
+
   /** Where the id travels: `FRAMED_PAYLOAD` or `MESSAGE_HEADERS`. */
   get wireFormat(): WireFormat {
     return this.#options.wireFormat
   }
 
   /**
-   * Encodes a value into a frame: `0x00`, the 4-byte big-endian schema id, then the payload.
+   * Encodes a value into a frame: `0x00`, the big-endian schema id in `idSize` bytes (4 by default), then the payload.
    *
    * @returns A new `Buffer` (it shares no memory with the serializer).
    * @throws (rejects) `TypeError` (code `INVALID_CONFIG`) in `MESSAGE_HEADERS` mode, before any request: use
@@ -118,7 +126,7 @@ export class SchemaSerializer<T = unknown> {
    *   `SchemaNotFoundError`, `RegistryConnectionError`, `AuthenticationError`, `SchemaRegistrationError` from the
    *   registry, unwrapped. `SerializationError` when `toDict` throws or the registry schema is not valid in the
    *   format. `TypeError` (code `INVALID_DATA`, `paths`) when the value does not match the schema. `RangeError` (code
-   *   `ID_OUT_OF_RANGE`, message says `32-bit`) when the id does not fit the 4-byte frame.
+   *   `ID_OUT_OF_RANGE`) when the id does not fit the frame (with 4 bytes, its message says `32-bit`).
    */
   serialize(value: T, ctx: SerializationContext): Promise<Uint8Array> {
     try {
@@ -253,8 +261,8 @@ export class SchemaSerializer<T = unknown> {
     let frameHeader: Uint8Array | undefined
     let idHeader: Uint8Array | undefined
     if (this.#framed) {
-      frameHeader = Buffer.allocUnsafe(FRAME_HEADER_SIZE)
-      writeFrameHeader(frameHeader, id)
+      frameHeader = Buffer.allocUnsafe(this.#headerSize)
+      writeFrameHeader(frameHeader, id, 0, { idSize: options.idSize })
     } else {
       idHeader = encodeIdHeader(id)
     }
@@ -305,10 +313,11 @@ export class SchemaSerializer<T = unknown> {
   }
 
   #frame(entry: WriterArtifact, value: T, ctx: SerializationContext): Buffer {
-    const end = this.#encode(entry, value, ctx, FRAME_HEADER_SIZE)
+    const headerSize = this.#headerSize
+    const end = this.#encode(entry, value, ctx, headerSize)
     const out = Buffer.allocUnsafe(end)
     out.set(entry.frameHeader!, 0)
-    this.#copyOut(out, FRAME_HEADER_SIZE, FRAME_HEADER_SIZE, end)
+    this.#copyOut(out, headerSize, headerSize, end)
     return out
   }
 

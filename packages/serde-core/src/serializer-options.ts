@@ -1,10 +1,11 @@
 import { describeValue, invalidConfigError } from '@x/errors'
 import { type ArtifactReference, IF_EXISTS, type IfExists } from '@x/registry-client'
-import { type IdType, type SerializationContext, WireFormat } from '@x/wire-format'
+import { type IdSize, type IdType, type SerializationContext, WireFormat } from '@x/wire-format'
 import {
   checkArtifactId,
   checkBoolean,
   checkFunction,
+  checkIdSize,
   checkIdType,
   checkKnownKeys,
   checkOptionsObject,
@@ -43,6 +44,13 @@ export interface SerializerOptions<T = unknown> {
    */
   useId?: IdType
   /**
+   * How many bytes the frame gives the id: `4` (Apicurio 3's and Confluent's default) or `8` (`0x00` + the id as a
+   * big-endian long, as Apicurio 2.x wrote by default and 3.x's `Legacy8ByteIdHandler` writes), for readers that
+   * expect it. No effect in `MESSAGE_HEADERS` mode, whose id header is always 8 bytes.
+   * @default 4
+   */
+  idSize?: IdSize
+  /**
    * Register `schema` under the artifact (with `ifExists`) on the first call for that artifact and use the ids the
    * registry answers, instead of fetching the artifact's latest version.
    * @default false
@@ -63,7 +71,7 @@ export interface SerializerOptions<T = unknown> {
    */
   references?: ArtifactReference[]
   /**
-   * Where the schema id travels: `FRAMED_PAYLOAD` (`0x00` + 4-byte id + payload, from `serialize`) or
+   * Where the schema id travels: `FRAMED_PAYLOAD` (`0x00` + the id in `idSize` bytes + payload, from `serialize`) or
    * `MESSAGE_HEADERS` (id in an 8-byte `apicurio.<field>.<useId>` header, bare payload, from `serializeMessage`).
    * @default WireFormat.FRAMED_PAYLOAD
    */
@@ -79,6 +87,7 @@ export interface NormalizedSerializerOptions<T> {
   resolve: ResolveFunction | undefined
   toDict: ((value: T, ctx: SerializationContext) => unknown) | undefined
   useId: IdType
+  idSize: IdSize
   autoRegister: boolean
   /** The `schema` option as given; the format checks it and turns it into the text to register. */
   schema: unknown
@@ -93,6 +102,7 @@ export const SERIALIZER_OPTION_NAMES = [
   'artifactResolver',
   'toDict',
   'useId',
+  'idSize',
   'autoRegister',
   'schema',
   'ifExists',
@@ -154,6 +164,7 @@ export function normalizeSerializerOptions<T>(
   const resolve = resolver === undefined ? undefined : toResolveFunction(resolver)
 
   const useId = checkIdType(raw.useId, `${owner}: useId`)
+  const idSize = checkIdSize(raw.idSize, false, `${owner}: idSize`)
   const wireFormat = raw.wireFormat ?? WireFormat.FRAMED_PAYLOAD
   if (wireFormat !== WireFormat.FRAMED_PAYLOAD && wireFormat !== WireFormat.MESSAGE_HEADERS) {
     throw invalidConfigError(
@@ -183,6 +194,7 @@ export function normalizeSerializerOptions<T>(
       resolve,
       toDict,
       useId,
+      idSize,
       autoRegister,
       schema: raw.schema,
       ifExists: ifExists as IfExists,

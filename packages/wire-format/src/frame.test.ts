@@ -86,7 +86,11 @@ describe('decodeFrame', () => {
     const decoded = decodeFrame(fromHex('00 00 00 00 01 02 04'))
     expect(decoded.schemaId).toBe(1)
     expect(hex(decoded.payload)).toBe('0204')
-    expect(decodeFrame(fromHex('00ffffffff'))).toEqual({ schemaId: 4294967295, payload: new Uint8Array(0) })
+    expect(decodeFrame(fromHex('00ffffffff'))).toEqual({
+      schemaId: 4294967295,
+      payload: new Uint8Array(0),
+      idSize: 4,
+    })
     expect(decodeFrame(fromHex('0080000000')).schemaId).toBe(2147483648)
     expect(decodeFrame(fromHex('000001e2400a')).schemaId).toBe(123456)
   })

@@ -1,6 +1,7 @@
-export type { DecodedFrame } from './frame.js'
+export type { DecodedFrame, DecodeFrameOptions, FrameOptions } from './frame.js'
 export { decodeFrame, encodeFrame, FRAME_HEADER_SIZE, MAGIC_BYTE, writeFrameHeader } from './frame.js'
 export { decodeIdHeader, encodeIdHeader, idHeaderName } from './id-header.js'
+export type { IdSize, ReadIdSize } from './id-size.js'
 export { MessageField, WireFormat } from './message-field.js'
 export type { IdType, SchemaId } from './schema-id.js'
 export { ID_TYPES, INT64_MAX, INT64_MIN, isIdType, parseIdText, toSchemaId } from './schema-id.js'

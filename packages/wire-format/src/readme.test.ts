@@ -19,7 +19,7 @@ it('runs the README example and prints exactly what its comments say', async () 
   for (const name of names) expect(wireFormat).toHaveProperty(name)
 
   const expected = [...source.matchAll(/\/\/ → (.*)$/gm)].map((match) => match[1])
-  expect(expected.length).toBe(5)
+  expect(expected.length).toBe(7)
   const printed: string[] = []
   const fakeConsole = {
     log: (...args: unknown[]) => printed.push(formatWithOptions({ colors: false }, ...args)),

@@ -4,7 +4,7 @@ import { AvroDeserializer } from '@x/avro-serde'
 import { JsonSchemaDeserializer } from '@x/jsonschema-serde'
 import { schemaKindOfText } from '@x/kafka'
 import { ProtobufDeserializer } from '@x/protobuf-serde'
-import { type IdType, isIdType, SerializationContext } from '@x/wire-format'
+import { decodeFrame, type IdSize, type IdType, isIdType, SerializationContext } from '@x/wire-format'
 import { Connection, type ConnectionFlags } from '../connection.js'
 import type { Io } from '../io.js'
 import { toJsonText } from '../json-output.js'
@@ -13,6 +13,7 @@ import { UsageError } from '../usage-error.js'
 export interface InspectFlags extends ConnectionFlags {
   headers?: string[]
   useId?: string
+  idSize?: string
   framing?: string
   topic?: string
   json?: boolean
@@ -21,6 +22,8 @@ export interface InspectFlags extends ConnectionFlags {
 /** Where the message's id came from, and which artifact version it names. */
 interface Found {
   framing: 'framed' | 'headers'
+  /** The bytes of a frame's id (what `--id-size auto` found); 8 for an id header. */
+  idSize: IdSize
   idType: IdType
   id: string
   field: 'key' | 'value'
@@ -28,13 +31,18 @@ interface Found {
 }
 
 /**
- * `x-serde inspect [HEX|BASE64|@FILE|-]`: decodes one message, framed (`0x00` + 4-byte id) or, with `--headers`,
+ * `x-serde inspect [HEX|BASE64|@FILE|-]`: decodes one message, framed (`0x00` + an id of `--id-size` bytes) or, with `--headers`,
  * bare with its id in an Apicurio header; names the artifact versions the id belongs to and prints the value as JSON.
  */
 export async function inspect(input: string | undefined, flags: InspectFlags, io: Io): Promise<void> {
   const bytes = await readInput(input, io)
   const useId = flags.useId ?? 'globalId'
   if (!isIdType(useId)) throw new UsageError(`--use-id must be globalId or contentId, got ${useId}`)
+  const sizeFlag = flags.idSize ?? '4'
+  if (sizeFlag !== '4' && sizeFlag !== '8' && sizeFlag !== 'auto') {
+    throw new UsageError(`--id-size must be 4, 8 or auto, got ${sizeFlag}`)
+  }
+  const idSize = sizeFlag === 'auto' ? 'auto' : sizeFlag === '8' ? 8 : 4
   const headers = parseHeaders(flags.headers ?? [])
   const headerId = Object.entries(headers).find(([name]) =>
     /^apicurio\.(key|value)\.(globalId|contentId)$/.test(name),
@@ -46,21 +54,37 @@ export async function inspect(input: string | undefined, flags: InspectFlags, io
     ) as RegExpExecArray
     found = {
       framing: 'headers',
+      idSize: 8,
       idType: idType as IdType,
       id: headerId[1].readBigInt64BE(0).toString(),
       field: field as 'key' | 'value',
       versions: [],
     }
   } else {
-    if (bytes.length < 5 || bytes[0] !== 0) {
+    const minimum = idSize === 8 ? 9 : 5
+    if (bytes.length < minimum || bytes[0] !== 0) {
       throw new UsageError(
-        `Not an Apicurio frame (${bytes.length < 5 ? `${bytes.length} bytes` : `first byte 0x${bytes[0]!.toString(16).padStart(2, '0')}`}, expected 0x00 and a 4-byte id): for a bare payload, pass its id with --headers apicurio.value.globalId=<id>`,
+        `Not an Apicurio frame (${bytes.length < minimum ? `${bytes.length} bytes` : `first byte 0x${bytes[0]!.toString(16).padStart(2, '0')}`}, expected 0x00 and a ${minimum - 1}-byte id): for a bare payload, pass its id with --headers apicurio.value.globalId=<id>`,
+      )
+    }
+    let frame: ReturnType<typeof decodeFrame>
+    try {
+      frame = decodeFrame(bytes, { idSize })
+    } catch (error) {
+      throw new UsageError((error as Error).message)
+    }
+    if (frame.schemaId === 0) {
+      throw new UsageError(
+        frame.idSize === 4 && bytes.length >= 9
+          ? `The frame's 4-byte id is 0, which no registry assigns: it looks like an 8-byte id (Apicurio 2.x, Legacy8ByteIdHandler), ${bytes.readUInt32BE(5)} as 8 bytes; inspect it with --id-size 8`
+          : `The frame's ${frame.idSize}-byte id is 0, which no registry assigns`,
       )
     }
     found = {
       framing: 'framed',
+      idSize: frame.idSize,
       idType: useId,
-      id: String(bytes.readUInt32BE(1)),
+      id: String(frame.schemaId),
       field: 'value',
       versions: [],
     }
@@ -82,7 +106,7 @@ export async function inspect(input: string | undefined, flags: InspectFlags, io
   if (framing !== 'apicurio' && framing !== 'confluent') {
     throw new UsageError(`--framing must be apicurio or confluent, got ${framing}`)
   }
-  const options = { useId: found.idType }
+  const options = { useId: found.idType, idSize: found.idSize }
   const deserializer =
     artifactType === 'AVRO'
       ? new AvroDeserializer(connection.client, options)
@@ -103,6 +127,7 @@ export async function inspect(input: string | undefined, flags: InspectFlags, io
       `${toJsonText(
         {
           framing: found.framing,
+          ...(found.framing === 'framed' ? { idSize: found.idSize } : {}),
           idType: found.idType,
           id: BigInt(found.id),
           format: artifactType,
@@ -120,7 +145,7 @@ export async function inspect(input: string | undefined, flags: InspectFlags, io
       : found.versions.map((v) => `${v.groupId}/${v.artifactId} version ${v.version}`).join(', ')
   io.stdout(
     [
-      `framing:  ${found.framing === 'framed' ? 'framed (0x00 + 4-byte id)' : `headers mode (apicurio.${found.field}.${found.idType})`}`,
+      `framing:  ${found.framing === 'framed' ? `framed (0x00 + ${found.idSize}-byte id)` : `headers mode (apicurio.${found.field}.${found.idType})`}`,
       `id:       ${found.idType} ${found.id}`,
       `artifact: ${artifacts}`,
       `format:   ${artifactType}${artifactType === 'PROTOBUF' ? ` (${framing} framing)` : ''}`,

@@ -31,7 +31,9 @@ import org.apache.kafka.common.serialization.StringSerializer;
  *
  * <p>{@code mode} picks the serde configuration: {@code default} (the 3.x defaults: contentId in a 4-byte frame,
  * TopicIdStrategy), {@code globalId} ({@code apicurio.registry.use-id=globalId}) or {@code headers}
- * ({@code apicurio.registry.headers.enabled=true}). The producer auto-registers in every mode.
+ * ({@code apicurio.registry.headers.enabled=true}); {@code id8} and {@code id8-globalId} (the 8-byte
+ * {@code Legacy8ByteIdHandler}, contentId or globalId) and {@code id-auto} ({@code OptimisticFallbackIdHandler}). The
+ * producer auto-registers in every mode.
  *
  * <p>A consumed record prints as {@code {"offset":n,"headers":{name:hex},"value":<canonical JSON>}}. Exit code 0 on
  * success, 1 on a serde or Kafka error (message on stderr), 2 on bad arguments, 3 when the records did not arrive in
@@ -93,6 +95,14 @@ public final class Main {
       case "default" -> {}
       case "globalId" -> config.put("apicurio.registry.use-id", "globalId");
       case "headers" -> config.put("apicurio.registry.headers.enabled", "true");
+      // 8-byte ids (Apicurio 2.x's frame): the contentId (3.x's default use-id), or the globalId as 2.x wrote it.
+      case "id8" -> config.put("apicurio.registry.id-handler", "io.apicurio.registry.serde.Legacy8ByteIdHandler");
+      case "id8-globalId" -> {
+        config.put("apicurio.registry.id-handler", "io.apicurio.registry.serde.Legacy8ByteIdHandler");
+        config.put("apicurio.registry.use-id", "globalId");
+      }
+      // Reads 4-byte and 8-byte frames alike (contentIds), as a consumer in a 2.x -> 3.x migration does.
+      case "id-auto" -> config.put("apicurio.registry.id-handler", "io.apicurio.registry.serde.OptimisticFallbackIdHandler");
       default -> {
         return null;
       }

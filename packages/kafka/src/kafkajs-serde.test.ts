@@ -131,7 +131,12 @@ describe('KafkaJsSerde.encodeMessage and decodeMessage', () => {
     expect((error as Error).message).toBe(
       "A key of topic 'orders' was written with a schema (an Apicurio frame: 0x00 and an id), but keys are read as strings: set keys to { deserializer } (or 'bytes')",
     )
-    expect(failedMessageOf(error)?.payload).toBe(framedKey)
+    expect(failedMessageOf(error)).toMatchObject({
+      payload: framedKey,
+      context: { topic: 'orders', field: 'key' },
+      partition: 0,
+      offset: '9',
+    })
     const headerKey = await serde
       .decodeMessage('orders', 0, {
         key: Buffer.from('o-1'),
@@ -153,6 +158,12 @@ describe('KafkaJsSerde.encodeMessage and decodeMessage', () => {
       .catch((e: unknown) => e)
     expect(short).toBeInstanceOf(DeserializationError)
     expect((short as Error).message).toMatch(/^Cannot read header 'apicurio\.value\.globalId': .*8 bytes.*3/)
+    expect(failedMessageOf(short)).toMatchObject({
+      payload: Buffer.from([1, 2]),
+      context: { topic: 'orders', field: 'value' },
+      partition: 0,
+      offset: '9',
+    })
   })
 
   it('refuses what it cannot do, naming it (INVALID_CONFIG)', async () => {
@@ -295,5 +306,17 @@ describe('the eachMessage and eachBatch wrappers', () => {
     )
     expect(outageSeen).toEqual([['2']])
     await down.close()
+
+    const beforeFailedLetter: unknown[][] = []
+    const failing = serde.eachBatch(
+      async ({ decoded }) => void beforeFailedLetter.push(decoded.map((d) => d.offset)),
+      {
+        deadLetter: () => {
+          throw new Error('the DLQ is down')
+        },
+      },
+    )
+    await expect(failing(batchOf([one, poison('1'), tombstone, two]))).rejects.toThrow('the DLQ is down')
+    expect(beforeFailedLetter).toEqual([['0']])
   })
 })

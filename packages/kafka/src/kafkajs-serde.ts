@@ -172,7 +172,8 @@ export class KafkaJsSerde<V = unknown, K = string> {
    * A consumed message decoded: its key, its value (any format, framed or headers mode as the deserializer reads),
    * its headers and the schema that wrote the value. A tombstone's value is `null`.
    *
-   * @throws (rejects) the deserializer's errors, the failed message recorded on them (`failedMessageOf`).
+   * @throws (rejects) the deserializer's errors, the failed message recorded on them (`failedMessageOf`): its bytes,
+   * headers, topic and field, and the `partition` and `offset` it was consumed at.
    */
   async decodeMessage(
     topic: string,
@@ -180,22 +181,32 @@ export class KafkaJsSerde<V = unknown, K = string> {
     message: ConsumedKafkaMessage,
   ): Promise<DecodedMessage<V, K>> {
     const headers = message.headers ?? {}
+    let key: K | string | Buffer | null
+    try {
+      key = await this.#decodeKey(topic, message.key, headers)
+    } catch (error) {
+      throw located(error, topic, partition, message, 'key')
+    }
     const decoded: DecodedMessage<V, K> = {
       topic,
       partition,
       offset: message.offset,
       timestamp: message.timestamp,
-      key: await this.#decodeKey(topic, message.key, headers),
+      key,
       value: null,
       headers,
       schema: null,
     }
     if (message.value === null) return decoded
     const incoming: IncomingMessage = { payload: message.value, headers: headers as MessageHeaders }
-    decoded.value = await this.#deserializer.deserializeMessage(
-      incoming,
-      new SerializationContext(topic, 'value'),
-    )
+    try {
+      decoded.value = await this.#deserializer.deserializeMessage(
+        incoming,
+        new SerializationContext(topic, 'value'),
+      )
+    } catch (error) {
+      throw located(error, topic, partition, message, 'value')
+    }
     const { idType, id, framed } = messageSchemaId(incoming, 'value', this.#deserializer.useId ?? 'globalId')
     const format =
       this.#deserializer instanceof AnyDeserializer ? this.#deserializer.formatOf(id, idType) : undefined
@@ -226,8 +237,9 @@ export class KafkaJsSerde<V = unknown, K = string> {
   /**
    * A KafkaJS `eachBatch` handler that decodes the batch's messages in order and calls `handler` once with those it
    * decoded (tombstones included, their value `null`); a message that cannot be decoded goes to `deadLetter`. An
-   * outage stops decoding at its message: `handler` gets the messages before it, then the error is thrown for the
-   * client to retry the batch from the first offset not resolved. Offsets are the handler's to resolve (or KafkaJS's
+   * outage, a poison message without `deadLetter`, or a dead-letter handler or send that throws stops decoding at its
+   * message: `handler` gets the messages before it, then the error is thrown for the client to retry the batch from
+   * the first offset not resolved. Offsets are the handler's to resolve (or KafkaJS's
    * `eachBatchAutoResolve`, which resolves the whole batch only when nothing was thrown): resolve what you handled
    * so that a retry starts after it.
    */
@@ -238,20 +250,21 @@ export class KafkaJsSerde<V = unknown, K = string> {
     return async (payload) => {
       const { topic, partition, messages } = payload.batch
       const decoded: DecodedMessage<V, K>[] = []
-      let outage: unknown
+      let stop: { error: unknown } | undefined
       for (const message of messages) {
         try {
           decoded.push(await this.decodeMessage(topic, partition, message))
         } catch (error) {
-          if (!isPoison(error)) {
-            outage = error
+          try {
+            await deadLetterOrThrow(error, topic, partition, message, options)
+          } catch (thrown) {
+            stop = { error: thrown }
             break
           }
-          await deadLetterOrThrow(error, topic, partition, message, options)
         }
       }
       await handler({ ...payload, decoded })
-      if (outage !== undefined) throw outage
+      if (stop !== undefined) throw stop.error
     }
   }
 
@@ -303,6 +316,27 @@ function stringKey(topic: string, key: Buffer, headers: KafkaHeaders): string {
     `A key of topic '${topic}' was written with a schema (${header === undefined ? 'an Apicurio frame: 0x00 and an id' : `the header ${header}`}), but keys are read as strings: set keys to { deserializer } (or 'bytes')`,
   )
   throw recordFailedMessage(error, { payload: key, headers: headers as MessageHeaders })
+}
+
+/**
+ * Records where the message that failed was consumed on a library error (`failedMessageOf`: topic and field, partition,
+ * offset, and its bytes and headers when the deserializer did not record them); other errors pass untouched.
+ */
+function located(
+  error: unknown,
+  topic: string,
+  partition: number,
+  message: ConsumedKafkaMessage,
+  field: 'key' | 'value',
+): unknown {
+  const payload = (field === 'key' ? message.key : message.value) ?? new Uint8Array(0)
+  return recordFailedMessage(error, {
+    payload,
+    headers: (message.headers ?? {}) as MessageHeaders,
+    context: { topic, field },
+    partition,
+    offset: message.offset,
+  })
 }
 
 /** A message that will never decode: dead-letter it. Anything else (an outage, misuse) is thrown to the client. */

@@ -2,7 +2,7 @@
 // source here (minutes per Node version), so the integration stage builds it once into a cache and runs the example
 // with NODE_PATH pointing there (scripts/integration/confluent-client.ts). These are the types of the part the example
 // uses, as the package declares them (types/kafkajs.d.ts of 1.10.1), for tsconfig.json's `paths` to compile it.
-import type { OutgoingKafkaMessage } from '@x/serde/kafka'
+import type { EachMessagePayload, OutgoingKafkaMessage } from '@x/serde/kafka'
 
 interface KafkaJsConfig {
   brokers: string[]
@@ -20,8 +20,7 @@ interface Consumer {
   connect(): Promise<void>
   disconnect(): Promise<void>
   subscribe(subscription: { topics: string[] }): Promise<void>
-  // biome-ignore lint/suspicious/noExplicitAny: the payload type is the client's own; KafkaJsSerde's wrapper fits it
-  run(config: { eachMessage?: (payload: any) => Promise<void> }): Promise<void>
+  run(config: { eachMessage?: (payload: EachMessagePayload) => Promise<void> }): Promise<void>
 }
 
 interface Admin {

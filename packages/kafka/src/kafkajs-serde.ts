@@ -136,7 +136,9 @@ export class KafkaJsSerde<V = unknown, K = string> {
    * The message to send for `value` (and `key`, `headers`) to `topic`: the value written by the serializer (a frame,
    * or the bare payload with its id header added to `headers` in headers mode); `null` stays a tombstone.
    *
-   * @throws (rejects) the serializer's errors; TypeError (code `INVALID_CONFIG`) without a serializer.
+   * @throws (rejects) the serializer's errors (a value of the wrong shape: TypeError, code `INVALID_DATA`, with the
+   * failing paths), each with a non-enumerable `context` `{ topic, field }` saying what was being written; TypeError
+   * (code `INVALID_CONFIG`) without a serializer.
    */
   async encodeMessage(
     topic: string,
@@ -155,13 +157,17 @@ export class KafkaJsSerde<V = unknown, K = string> {
     if (message.partition !== undefined) out.partition = message.partition
     if (message.timestamp !== undefined) out.timestamp = message.timestamp
     if (message.key !== undefined && message.key !== null) {
-      out.key = await this.#encodeKey(topic, message.key, headers)
+      const key = message.key
+      out.key = await this.#encodeKey(topic, key, headers).catch((error: unknown) => {
+        throw withContext(error, topic, 'key')
+      })
     } else if (message.key === null) out.key = null
     if (message.value !== null) {
-      const written = await serializer.serializeMessage(
-        message.value,
-        new SerializationContext(topic, 'value'),
-      )
+      const written = await serializer
+        .serializeMessage(message.value, new SerializationContext(topic, 'value'))
+        .catch((error: unknown) => {
+          throw withContext(error, topic, 'value')
+        })
       Object.assign(headers, toBuffers(written.headers))
       out.value = toBuffer(written.payload)
     }
@@ -200,6 +206,7 @@ export class KafkaJsSerde<V = unknown, K = string> {
     if (message.value === null) return decoded
     const incoming: IncomingMessage = { payload: message.value, headers: headers as MessageHeaders }
     try {
+      refuseRepeatedIdHeaders(topic, headers, 'value')
       decoded.value = await this.#deserializer.deserializeMessage(
         incoming,
         new SerializationContext(topic, 'value'),
@@ -297,6 +304,7 @@ export class KafkaJsSerde<V = unknown, K = string> {
     if (keys === 'bytes') return key
     if (keys.deserializer === undefined)
       throw invalidConfigError('KafkaJsSerde: keys need a deserializer to be read')
+    refuseRepeatedIdHeaders(topic, headers, 'key')
     return keys.deserializer.deserializeMessage(
       { payload: key, headers: headers as MessageHeaders },
       new SerializationContext(topic, 'key'),
@@ -337,6 +345,41 @@ function located(
     partition,
     offset: message.offset,
   })
+}
+
+/**
+ * Marks an error of writing `field` for `topic` with a non-enumerable `context` `{ topic, field }` (as a failed read
+ * carries), unless it has one; anything not an object passes untouched.
+ */
+function withContext(error: unknown, topic: string, field: 'key' | 'value'): unknown {
+  if (typeof error === 'object' && error !== null && !Object.hasOwn(error, 'context')) {
+    Object.defineProperty(error, 'context', {
+      value: { topic, field },
+      enumerable: false,
+      configurable: true,
+      writable: false,
+    })
+  }
+  return error
+}
+
+/**
+ * An id header repeated with different values (`apicurio.value.globalId` twice, say, as a repeated Kafka header
+ * arrives) names two schemas: which one wrote the message cannot be told, so it is a `DeserializationError`
+ * (dead-lettered by the wrappers) rather than a guess. The same value repeated is read as one.
+ */
+function refuseRepeatedIdHeaders(topic: string, headers: KafkaHeaders, field: 'key' | 'value'): void {
+  for (const idType of ['globalId', 'contentId'] as const) {
+    const name = `apicurio.${field}.${idType}`
+    const value = headers[name]
+    if (!Array.isArray(value) || value.length < 2) continue
+    const distinct = new Set(value.map((one) => Buffer.from(one).toString('hex')))
+    if (distinct.size < 2) continue
+    // decodeMessage records the message (its bytes, headers, partition and offset) on the error.
+    throw new DeserializationError(
+      `A message of topic '${topic}' carries the header ${name} ${value.length} times with different ids (${[...distinct].map((hex) => `0x${hex}`).join(', ')}): which schema wrote its ${field} cannot be told`,
+    )
+  }
 }
 
 /** A message that will never decode: dead-letter it. Anything else (an outage, misuse) is thrown to the client. */

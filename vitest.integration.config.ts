@@ -10,7 +10,11 @@ export default defineConfig({
   test: {
     include: ['packages/*/src/**/*.contract.test.ts', '**/src/**/*.integration.test.ts'],
     exclude: ['**/node_modules/**', '**/dist/**'],
-    globalSetup: ['./scripts/integration/apicurio.ts', './scripts/integration/kafka.ts'],
+    globalSetup: [
+      './scripts/integration/confluent.ts',
+      './scripts/integration/apicurio.ts',
+      './scripts/integration/kafka.ts',
+    ],
     testTimeout: 120_000,
     hookTimeout: 300_000,
     fileParallelism: false,

@@ -1,4 +1,5 @@
-// What the integration stage's global setups hand to the tests (`inject('registryUrl')`, `inject('kafkaBrokers')`).
+// What the integration stage's global setups hand to the tests (`inject('registryUrl')`, `inject('kafkaBrokers')`,
+// `inject('confluentClient')`).
 import 'vitest'
 
 declare module 'vitest' {
@@ -7,5 +8,7 @@ declare module 'vitest' {
     registryUrl: string
     /** `host:port` of a real Kafka broker, PLAINTEXT (scripts/integration/kafka.ts). */
     kafkaBrokers: string
+    /** Directory of Confluent's `@confluentinc/kafka-javascript`, built for this Node (scripts/integration/confluent.ts). */
+    confluentClient: string
   }
 }

@@ -15,6 +15,8 @@ describe('recordFailedMessage / failedMessageOf', () => {
       idType: 'globalId',
       headers: { secretish: 'header value' },
       context,
+      partition: 3,
+      offset: '42',
     })
     expect(failedMessageOf(error)).toEqual({
       payload,
@@ -22,6 +24,8 @@ describe('recordFailedMessage / failedMessageOf', () => {
       idType: 'globalId',
       headers: { secretish: 'header value' },
       context,
+      partition: 3,
+      offset: '42',
     })
     expect(Object.keys(error)).toEqual(['name', 'code'])
     expect(inspect(error)).not.toContain('header value')

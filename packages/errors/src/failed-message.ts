@@ -5,7 +5,8 @@ import { isSerdeError } from './serde-error.js'
  * What a dead-letter handler needs from a message that could not be deserialized. Every `DeserializationError`,
  * and every registry error raised while deserializing, carries these fields, non-enumerable (so a logged error stays
  * small and shows no message content): `error.payload`, `error.schemaId`, `error.idType`, `error.headers`,
- * `error.context`. Read them together with {@link failedMessageOf}.
+ * `error.context`, and, when a Kafka adapter of `@x/kafka` read the message, `error.partition` and `error.offset`. Read
+ * them together with {@link failedMessageOf}.
  */
 export interface FailedMessage {
   /** The bytes given to the deserializer (the Kafka message's value or key), as they came. */
@@ -18,6 +19,10 @@ export interface FailedMessage {
   readonly headers?: Readonly<Record<string, unknown>> | undefined
   /** The `SerializationContext` of the call: topic and field. */
   readonly context?: FailedMessageContext | undefined
+  /** The Kafka partition the message was consumed from, when a Kafka adapter (`@x/kafka`) read it. */
+  readonly partition?: number | undefined
+  /** The message's Kafka offset (a decimal string, as the clients give it), when a Kafka adapter read it. */
+  readonly offset?: string | undefined
 }
 
 /** The part of a `SerializationContext` a failed message records (structurally the same type). */
@@ -26,7 +31,7 @@ export interface FailedMessageContext {
   readonly field: 'key' | 'value'
 }
 
-const FIELDS = ['payload', 'schemaId', 'idType', 'headers', 'context'] as const
+const FIELDS = ['payload', 'schemaId', 'idType', 'headers', 'context', 'partition', 'offset'] as const
 
 /**
  * For serde implementations (the format packages call it through `@x/serde-core`). Records the failed message on a
@@ -70,5 +75,7 @@ export function failedMessageOf(error: unknown): FailedMessage | undefined {
     idType: found.idType,
     headers: found.headers,
     context: found.context,
+    partition: found.partition,
+    offset: found.offset,
   }
 }

@@ -131,7 +131,12 @@ describe('KafkaJsSerde.encodeMessage and decodeMessage', () => {
     expect((error as Error).message).toBe(
       "A key of topic 'orders' was written with a schema (an Apicurio frame: 0x00 and an id), but keys are read as strings: set keys to { deserializer } (or 'bytes')",
     )
-    expect(failedMessageOf(error)?.payload).toBe(framedKey)
+    expect(failedMessageOf(error)).toMatchObject({
+      payload: framedKey,
+      context: { topic: 'orders', field: 'key' },
+      partition: 0,
+      offset: '9',
+    })
     const headerKey = await serde
       .decodeMessage('orders', 0, {
         key: Buffer.from('o-1'),
@@ -153,6 +158,45 @@ describe('KafkaJsSerde.encodeMessage and decodeMessage', () => {
       .catch((e: unknown) => e)
     expect(short).toBeInstanceOf(DeserializationError)
     expect((short as Error).message).toMatch(/^Cannot read header 'apicurio\.value\.globalId': .*8 bytes.*3/)
+    const twice = await serde
+      .decodeMessage('orders', 1, {
+        key: null,
+        value: Buffer.from([2]),
+        headers: { 'apicurio.value.globalId': [Buffer.alloc(8, 0), Buffer.from([0, 0, 0, 0, 0, 0, 0, 7])] },
+        offset: '10',
+        timestamp: '0',
+      })
+      .catch((e: unknown) => e)
+    expect(twice).toBeInstanceOf(DeserializationError)
+    expect((twice as Error).message).toBe(
+      "A message of topic 'orders' carries the header apicurio.value.globalId 2 times with different ids (0x0000000000000000, 0x0000000000000007): which schema wrote its value cannot be told",
+    )
+    expect(failedMessageOf(twice)).toMatchObject({
+      payload: Buffer.from([2]),
+      context: { topic: 'orders', field: 'value' },
+      partition: 1,
+      offset: '10',
+    })
+    expect(failedMessageOf(short)).toMatchObject({
+      payload: Buffer.from([1, 2]),
+      context: { topic: 'orders', field: 'value' },
+      partition: 0,
+      offset: '9',
+    })
+  })
+
+  it('refuses a value of the wrong shape on produce with the failing path, saying which topic and field it was for', async () => {
+    const error = await avroSerde()
+      .encodeMessage('orders', { key: 'o-1', value: { id: 'one' as never } })
+      .catch((e: unknown) => e)
+    expect(error).toBeInstanceOf(TypeError)
+    expect(error).toMatchObject({ code: 'INVALID_DATA', paths: ['id'] })
+    expect((error as { context?: unknown }).context).toEqual({ topic: 'orders', field: 'value' })
+    expect(Object.keys(error as object)).not.toContain('context')
+    const key = await avroSerde()
+      .encodeMessage('orders', { key: 7 as never, value: { id: 1 } })
+      .catch((e: unknown) => e)
+    expect((key as { context?: unknown }).context).toEqual({ topic: 'orders', field: 'key' })
   })
 
   it('refuses what it cannot do, naming it (INVALID_CONFIG)', async () => {
@@ -295,5 +339,17 @@ describe('the eachMessage and eachBatch wrappers', () => {
     )
     expect(outageSeen).toEqual([['2']])
     await down.close()
+
+    const beforeFailedLetter: unknown[][] = []
+    const failing = serde.eachBatch(
+      async ({ decoded }) => void beforeFailedLetter.push(decoded.map((d) => d.offset)),
+      {
+        deadLetter: () => {
+          throw new Error('the DLQ is down')
+        },
+      },
+    )
+    await expect(failing(batchOf([one, poison('1'), tombstone, two]))).rejects.toThrow('the DLQ is down')
+    expect(beforeFailedLetter).toEqual([['0']])
   })
 })

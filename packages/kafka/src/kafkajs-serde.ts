@@ -142,7 +142,9 @@ export class KafkaJsSerde<V = unknown, K = string> {
    * The message to send for `value` (and `key`, `headers`) to `topic`: the value written by the serializer (a frame,
    * or the bare payload with its id header added to `headers` in headers mode); `null` stays a tombstone.
    *
-   * @throws (rejects) the serializer's errors; TypeError (code `INVALID_CONFIG`) without a serializer.
+   * @throws (rejects) the serializer's errors (a value of the wrong shape: TypeError, code `INVALID_DATA`, with the
+   * failing paths), each with a non-enumerable `context` `{ topic, field }` saying what was being written; TypeError
+   * (code `INVALID_CONFIG`) without a serializer.
    */
   async encodeMessage(
     topic: string,
@@ -161,13 +163,17 @@ export class KafkaJsSerde<V = unknown, K = string> {
     if (message.partition !== undefined) out.partition = message.partition
     if (message.timestamp !== undefined) out.timestamp = message.timestamp
     if (message.key !== undefined && message.key !== null) {
-      out.key = await this.#encodeKey(topic, message.key, headers)
+      const key = message.key
+      out.key = await this.#encodeKey(topic, key, headers).catch((error: unknown) => {
+        throw withContext(error, topic, 'key')
+      })
     } else if (message.key === null) out.key = null
     if (message.value !== null) {
-      const written = await serializer.serializeMessage(
-        message.value,
-        new SerializationContext(topic, 'value'),
-      )
+      const written = await serializer
+        .serializeMessage(message.value, new SerializationContext(topic, 'value'))
+        .catch((error: unknown) => {
+          throw withContext(error, topic, 'value')
+        })
       Object.assign(headers, toBuffers(written.headers))
       out.value = toBuffer(written.payload)
     }
@@ -178,7 +184,8 @@ export class KafkaJsSerde<V = unknown, K = string> {
    * A consumed message decoded: its key, its value (any format, framed or headers mode as the deserializer reads),
    * its headers and the schema that wrote the value. A tombstone's value is `null`.
    *
-   * @throws (rejects) the deserializer's errors, the failed message recorded on them (`failedMessageOf`).
+   * @throws (rejects) the deserializer's errors, the failed message recorded on them (`failedMessageOf`): its bytes,
+   * headers, topic and field, and the `partition` and `offset` it was consumed at.
    */
   async decodeMessage(
     topic: string,
@@ -186,22 +193,33 @@ export class KafkaJsSerde<V = unknown, K = string> {
     message: ConsumedKafkaMessage,
   ): Promise<DecodedMessage<V, K>> {
     const headers = message.headers ?? {}
+    let key: K | string | Buffer | null
+    try {
+      key = await this.#decodeKey(topic, message.key, headers)
+    } catch (error) {
+      throw located(error, topic, partition, message, 'key')
+    }
     const decoded: DecodedMessage<V, K> = {
       topic,
       partition,
       offset: message.offset,
       timestamp: message.timestamp,
-      key: await this.#decodeKey(topic, message.key, headers),
+      key,
       value: null,
       headers,
       schema: null,
     }
     if (message.value === null) return decoded
     const incoming: IncomingMessage = { payload: message.value, headers: headers as MessageHeaders }
-    decoded.value = await this.#deserializer.deserializeMessage(
-      incoming,
-      new SerializationContext(topic, 'value'),
-    )
+    try {
+      refuseRepeatedIdHeaders(topic, headers, 'value')
+      decoded.value = await this.#deserializer.deserializeMessage(
+        incoming,
+        new SerializationContext(topic, 'value'),
+      )
+    } catch (error) {
+      throw located(error, topic, partition, message, 'value')
+    }
     const { idType, id, framed } = messageSchemaId(
       incoming,
       'value',
@@ -237,8 +255,9 @@ export class KafkaJsSerde<V = unknown, K = string> {
   /**
    * A KafkaJS `eachBatch` handler that decodes the batch's messages in order and calls `handler` once with those it
    * decoded (tombstones included, their value `null`); a message that cannot be decoded goes to `deadLetter`. An
-   * outage stops decoding at its message: `handler` gets the messages before it, then the error is thrown for the
-   * client to retry the batch from the first offset not resolved. Offsets are the handler's to resolve (or KafkaJS's
+   * outage, a poison message without `deadLetter`, or a dead-letter handler or send that throws stops decoding at its
+   * message: `handler` gets the messages before it, then the error is thrown for the client to retry the batch from
+   * the first offset not resolved. Offsets are the handler's to resolve (or KafkaJS's
    * `eachBatchAutoResolve`, which resolves the whole batch only when nothing was thrown): resolve what you handled
    * so that a retry starts after it.
    */
@@ -249,20 +268,21 @@ export class KafkaJsSerde<V = unknown, K = string> {
     return async (payload) => {
       const { topic, partition, messages } = payload.batch
       const decoded: DecodedMessage<V, K>[] = []
-      let outage: unknown
+      let stop: { error: unknown } | undefined
       for (const message of messages) {
         try {
           decoded.push(await this.decodeMessage(topic, partition, message))
         } catch (error) {
-          if (!isPoison(error)) {
-            outage = error
+          try {
+            await deadLetterOrThrow(error, topic, partition, message, options)
+          } catch (thrown) {
+            stop = { error: thrown }
             break
           }
-          await deadLetterOrThrow(error, topic, partition, message, options)
         }
       }
       await handler({ ...payload, decoded })
-      if (outage !== undefined) throw outage
+      if (stop !== undefined) throw stop.error
     }
   }
 
@@ -295,6 +315,7 @@ export class KafkaJsSerde<V = unknown, K = string> {
     if (keys === 'bytes') return key
     if (keys.deserializer === undefined)
       throw invalidConfigError('KafkaJsSerde: keys need a deserializer to be read')
+    refuseRepeatedIdHeaders(topic, headers, 'key')
     return keys.deserializer.deserializeMessage(
       { payload: key, headers: headers as MessageHeaders },
       new SerializationContext(topic, 'key'),
@@ -314,6 +335,62 @@ function stringKey(topic: string, key: Buffer, headers: KafkaHeaders): string {
     `A key of topic '${topic}' was written with a schema (${header === undefined ? 'an Apicurio frame: 0x00 and an id' : `the header ${header}`}), but keys are read as strings: set keys to { deserializer } (or 'bytes')`,
   )
   throw recordFailedMessage(error, { payload: key, headers: headers as MessageHeaders })
+}
+
+/**
+ * Records where the message that failed was consumed on a library error (`failedMessageOf`: topic and field, partition,
+ * offset, and its bytes and headers when the deserializer did not record them); other errors pass untouched.
+ */
+function located(
+  error: unknown,
+  topic: string,
+  partition: number,
+  message: ConsumedKafkaMessage,
+  field: 'key' | 'value',
+): unknown {
+  const payload = (field === 'key' ? message.key : message.value) ?? new Uint8Array(0)
+  return recordFailedMessage(error, {
+    payload,
+    headers: (message.headers ?? {}) as MessageHeaders,
+    context: { topic, field },
+    partition,
+    offset: message.offset,
+  })
+}
+
+/**
+ * Marks an error of writing `field` for `topic` with a non-enumerable `context` `{ topic, field }` (as a failed read
+ * carries), unless it has one; anything not an object passes untouched.
+ */
+function withContext(error: unknown, topic: string, field: 'key' | 'value'): unknown {
+  if (typeof error === 'object' && error !== null && !Object.hasOwn(error, 'context')) {
+    Object.defineProperty(error, 'context', {
+      value: { topic, field },
+      enumerable: false,
+      configurable: true,
+      writable: false,
+    })
+  }
+  return error
+}
+
+/**
+ * An id header repeated with different values (`apicurio.value.globalId` twice, say, as a repeated Kafka header
+ * arrives) names two schemas: which one wrote the message cannot be told, so it is a `DeserializationError`
+ * (dead-lettered by the wrappers) rather than a guess. The same value repeated is read as one.
+ */
+function refuseRepeatedIdHeaders(topic: string, headers: KafkaHeaders, field: 'key' | 'value'): void {
+  for (const idType of ['globalId', 'contentId'] as const) {
+    const name = `apicurio.${field}.${idType}`
+    const value = headers[name]
+    if (!Array.isArray(value) || value.length < 2) continue
+    const distinct = new Set(value.map((one) => Buffer.from(one).toString('hex')))
+    if (distinct.size < 2) continue
+    // decodeMessage records the message (its bytes, headers, partition and offset) on the error.
+    throw new DeserializationError(
+      `A message of topic '${topic}' carries the header ${name} ${value.length} times with different ids (${[...distinct].map((hex) => `0x${hex}`).join(', ')}): which schema wrote its ${field} cannot be told`,
+    )
+  }
 }
 
 /** A message that will never decode: dead-letter it. Anything else (an outage, misuse) is thrown to the client. */

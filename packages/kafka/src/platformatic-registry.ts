@@ -13,7 +13,7 @@ import type { SchemaKind } from './schema-kind.js'
  */
 
 /** The callback of Platformatic's hooks. */
-export type PlatformaticHookCallback = (error?: Error | null) => void
+export type PlatformaticHookCallback = (error: Error | null) => void
 
 /** A message Platformatic is about to produce, as its hooks and serializers see it. */
 export interface PlatformaticMessageToProduce {
@@ -30,7 +30,8 @@ export interface PlatformaticMessageToConsume {
   partition?: number
   key?: Buffer | null
   value?: Buffer | null
-  headers?: Map<unknown, unknown>
+  /** A Map (1.35), or the record's raw `[name, value]` pairs (2.x). */
+  headers?: Map<unknown, unknown> | [Buffer | null, Buffer | null][]
   metadata?: Record<string, unknown>
 }
 
@@ -123,11 +124,17 @@ export class ApicurioSchemaRegistry<V = unknown> {
     return this.#client.peekSchemaById?.('globalId', id)
   }
 
-  /** Fetches (and caches) the schema of a globalId; with `callback`, calls it when done, else returns a Promise. */
-  fetch(id: SchemaId, callback?: PlatformaticHookCallback): void | Promise<void> {
+  /**
+   * Fetches (and caches) the schema of a globalId; with `callback`, calls it when done (with no argument, or the
+   * error: Platformatic's `fetch` callback takes no `null`), else returns a Promise.
+   */
+  fetch(id: SchemaId, callback?: (error?: Error) => void): void | Promise<void> {
     const done = this.#client.getSchemaByGlobalId(id).then(() => undefined)
     if (callback === undefined) return done
-    settle(done, callback)
+    done.then(
+      () => callback(),
+      (error: unknown) => callback(error instanceof Error ? error : new Error(String(error))),
+    )
   }
 
   /**
@@ -309,8 +316,8 @@ function settle(work: Promise<void>, callback: PlatformaticHookCallback): void {
   )
 }
 
-/** Raw header names and values (Buffers; names also strings) as a record the deserializers read. */
-function headerRecord(headers: Map<unknown, unknown> | undefined): MessageHeaders {
+/** Raw header names and values (Buffers; names also strings; a Map or pairs) as a record the deserializers read. */
+function headerRecord(headers: Iterable<[unknown, unknown]> | undefined): MessageHeaders {
   const record: MessageHeaders = {}
   if (headers === undefined) return record
   for (const [name, value] of headers) {

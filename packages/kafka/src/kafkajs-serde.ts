@@ -379,9 +379,14 @@ function withContext(error: unknown, topic: string, field: 'key' | 'value'): unk
  * arrives) names two schemas: which one wrote the message cannot be told, so it is a `DeserializationError`
  * (dead-lettered by the wrappers) rather than a guess. The same value repeated is read as one.
  */
+/** The id header names of each field, made once (a name concatenated per message costs a hash per lookup). */
+const ID_HEADERS = {
+  key: ['apicurio.key.globalId', 'apicurio.key.contentId'],
+  value: ['apicurio.value.globalId', 'apicurio.value.contentId'],
+} as const
+
 function refuseRepeatedIdHeaders(topic: string, headers: KafkaHeaders, field: 'key' | 'value'): void {
-  for (const idType of ['globalId', 'contentId'] as const) {
-    const name = `apicurio.${field}.${idType}`
+  for (const name of ID_HEADERS[field]) {
     const value = headers[name]
     if (!Array.isArray(value) || value.length < 2) continue
     const distinct = new Set(value.map((one) => Buffer.from(one).toString('hex')))

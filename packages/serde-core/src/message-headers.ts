@@ -45,16 +45,30 @@ export interface IdHeaderNames {
   otherType: IdType
 }
 
-/** @internal Both header names of both fields for a deserializer's `useId`, computed once. */
-export function idHeaderNamesFor(useId: IdType): Record<MessageField, IdHeaderNames> {
+function namesOf(useId: IdType): Readonly<Record<MessageField, IdHeaderNames>> {
   const otherType: IdType = useId === 'globalId' ? 'contentId' : 'globalId'
-  const names = (field: MessageField): IdHeaderNames => ({
-    preferred: idHeaderName(field, useId),
-    preferredType: useId,
-    other: idHeaderName(field, otherType),
-    otherType,
-  })
-  return { key: names('key'), value: names('value') }
+  const names = (field: MessageField): IdHeaderNames =>
+    Object.freeze({
+      preferred: idHeaderName(field, useId),
+      preferredType: useId,
+      other: idHeaderName(field, otherType),
+      otherType,
+    })
+  return Object.freeze({ key: names('key'), value: names('value') })
+}
+
+/**
+ * The header names per `useId`, made once per process: header lookups then use the same (internalized) strings on
+ * every message instead of a freshly concatenated name, which costs a hash of the name on each lookup.
+ */
+const NAMES: Readonly<Record<IdType, Readonly<Record<MessageField, IdHeaderNames>>>> = Object.freeze({
+  globalId: namesOf('globalId'),
+  contentId: namesOf('contentId'),
+})
+
+/** @internal Both header names of both fields for a deserializer's `useId` (the same objects on every call). */
+export function idHeaderNamesFor(useId: IdType): Readonly<Record<MessageField, IdHeaderNames>> {
+  return NAMES[useId] ?? namesOf(useId)
 }
 
 function lastValue(value: MessageHeaderValue): Uint8Array | string | undefined {

@@ -274,7 +274,8 @@ class JsonReader {
       case 'int': {
         const n = value instanceof JsonNumber ? value.exactInteger() : undefined
         if (n === undefined) this.fail('an int', value)
-        if (n < INT_MIN || n > INT_MAX) this.fail('an int', value, `${(value as JsonNumber).text}, outside the 32-bit range`)
+        if (n < INT_MIN || n > INT_MAX)
+          this.fail('an int', value, `${(value as JsonNumber).text}, outside the 32-bit range`)
         out.long(Number(n))
         return
       }

@@ -127,3 +127,40 @@ describe('@x/avro-serde writes Avro JSON, Java reads it', () => {
     )
   })
 })
+
+describe('a topic mixing both encodings in headers mode', () => {
+  test('Java keeps the last encoding header it met for later messages without one; deserializeMessage reads each as it is', async () => {
+    const topic = uniqueName('ts-avro-mixed')
+    await createTopic(brokers, topic)
+    const ctx = new SerializationContext(topic, MessageField.VALUE)
+    const json = await jsonSerializer(WireFormat.MESSAGE_HEADERS, true).serializeMessage(events[0], ctx)
+    // Our binary serializer writes one id header and no encoding header (Java's would add BINARY).
+    const binarySerializer = new AvroSerializer(client(), {
+      artifactResolver: new TopicIdStrategy(),
+      useId: 'contentId',
+      wireFormat: WireFormat.MESSAGE_HEADERS,
+    })
+    const binary = await binarySerializer.serializeMessage(events[1], ctx)
+    expect(Object.keys(binary.headers)).toEqual(['apicurio.value.contentId'])
+    const sent = [json, binary]
+    await produceRaw(
+      brokers,
+      topic,
+      sent.map((m) => ({ value: m.payload as Buffer, headers: m.headers as Record<string, Buffer> })),
+    )
+
+    const reader = new AvroDeserializer(client())
+    const raw = await consumeRaw(brokers, topic, 2)
+    const values = []
+    for (const m of raw)
+      values.push(await reader.deserializeMessage({ payload: m.value, headers: m.headers }, ctx))
+    expect(values).toEqual([events[0], events[1]])
+
+    // AvroKafkaDeserializer.deserialize calls setEncoding(JSON) on its delegate when a message says JSON and never
+    // resets it: the binary message after it is parsed as JSON text and fails.
+    // Java reads offset 0 (JSON, with its header), then fails on offset 1 (binary, no header) in Jackson's parser.
+    await expect(javaAvroJsonConsume(brokers, registryUrl, topic, 'binary', 2)).rejects.toThrow(
+      /at offset 1\.[\s\S]*JsonParseException/,
+    )
+  })
+})

@@ -1,4 +1,5 @@
 import { DeserializationError } from '@x/errors'
+import avro from 'avsc'
 import { describe, expect, it } from 'vitest'
 import { AvroPayloadCodec } from '../avro-payload-codec.js'
 import { type AvroOptions, createCodec, normalizeAvroOptions } from './index.js'
@@ -315,5 +316,39 @@ describe('writing Avro JSON', () => {
     )
     expect(encode(jsonCodec(schema), [null, 1, 'a']).toString()).toBe('[null,{"int":1},{"string":"a"}]')
     expect(decode(wrapped, '[null,{"int":1}]')).toEqual([null, { int: 1 }])
+  })
+})
+
+describe("avsc's own JSON (Type#toString / fromString), checked against Java's rather than assumed", () => {
+  const schema = {
+    type: 'record',
+    name: 'R',
+    namespace: 'x.j',
+    fields: [
+      { name: 's', type: 'string' },
+      { name: 'f', type: 'float' },
+      { name: 'd', type: 'double' },
+      { name: 'b', type: 'bytes' },
+      { name: 'u', type: ['null', { type: 'record', name: 'Sub', fields: [{ name: 'x', type: 'int' }] }] },
+    ],
+  }
+  const value = { s: 'a\u001f', f: 0.1, d: 1, b: Buffer.from([0, 0xfe]), u: { x: 3 } }
+
+  it('has the same structure (full-name union wrappers, bytes as ISO-8859-1) but not the bytes Java writes', () => {
+    const plain = avro.Type.forSchema(schema as avro.Schema)
+    expect(plain.toString(value)).toBe(
+      '{"s":"a\\u001f","f":0.1,"d":1,"b":"\\u0000þ","u":{"x.j.Sub":{"x":3}}}',
+    )
+    expect(encode(jsonCodec(schema), value).toString()).toBe(
+      '{"s":"a\\u001F","f":0.10000000149011612,"d":1.0,"b":"\\u0000þ","u":{"x.j.Sub":{"x":3}}}',
+    )
+  })
+
+  it('reads longs through JSON.parse: one beyond 2^53 is refused (or rounded), where the codec here keeps it', () => {
+    const plain = avro.Type.forSchema({ type: 'array', items: 'long' })
+    expect(() => plain.fromString('[9007199254740993]')).toThrow('invalid "long": 9007199254740992')
+    expect(decode(jsonCodec({ type: 'array', items: 'long' }), '[9007199254740993]')).toEqual([
+      9007199254740993n,
+    ])
   })
 })

@@ -178,3 +178,39 @@ export async function javaProtoConsume(
   const { stdout } = await java(['proto-consume', brokers, registryUrl, topic, mode, String(count)], 90_000)
   return lines(stdout).map((line) => JSON.parse(line) as JavaProtoRecord)
 }
+
+/** The Avro JSON encoding set-ups of the Java program (see interop/java/.../AvroJsonMain.java). */
+export type JavaAvroJsonMode = 'json' | 'json-headers' | 'binary'
+
+/** Java writes json-event records 0 .. count-1 with `apicurio.registry.avro.encoding=JSON` in `mode`. */
+export async function javaAvroJsonProduce(
+  brokers: string,
+  registryUrl: string,
+  topic: string,
+  mode: Exclude<JavaAvroJsonMode, 'binary'>,
+  count: number,
+): Promise<void> {
+  await java(['avro-json-produce', brokers, registryUrl, topic, mode, String(count)], 90_000)
+}
+
+/** One record as the Java consumer prints it: the record it decoded, written again with Avro's JsonEncoder. */
+export interface JavaAvroJsonRecord {
+  offset: number
+  headers: Record<string, string>
+  json: string
+}
+
+/** Java reads `count` json-event records with Apicurio's AvroKafkaDeserializer in `mode`. */
+export async function javaAvroJsonConsume(
+  brokers: string,
+  registryUrl: string,
+  topic: string,
+  mode: JavaAvroJsonMode,
+  count: number,
+): Promise<JavaAvroJsonRecord[]> {
+  const { stdout } = await java(
+    ['avro-json-consume', brokers, registryUrl, topic, mode, String(count)],
+    90_000,
+  )
+  return lines(stdout).map((line) => JSON.parse(line) as JavaAvroJsonRecord)
+}

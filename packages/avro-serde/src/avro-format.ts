@@ -1,38 +1,43 @@
-import type { ResolvedReference, SchemaCodec, SchemaFormat } from '@x/serde-core'
-import { type AvroCodec, createCodec, isMissingNamedType, type NormalizedAvroOptions } from './avro/index.js'
+import { DeserializationError } from '@x/errors'
+import type { MessageHeaders, ResolvedReference, SchemaCodec, SchemaFormat } from '@x/serde-core'
+import { createCodec, isMissingNamedType, type NormalizedAvroOptions } from './avro/index.js'
+import { AvroPayloadCodec } from './avro-payload-codec.js'
 
-/** A codec that refuses fields the schema does not declare (`strict`) before it writes. */
-class StrictAvroCodec implements SchemaCodec {
-  readonly #codec: AvroCodec
-  readonly recordName: string | undefined
+/** Java's `apicurio.<field>.encoding` header value with the JSON encoding (`AvroEncoding.JSON.name()`). */
+const JSON_HEADERS = Object.freeze({
+  key: Object.freeze({ 'apicurio.key.encoding': Buffer.from('JSON') }),
+  value: Object.freeze({ 'apicurio.value.encoding': Buffer.from('JSON') }),
+})
 
-  constructor(codec: AvroCodec) {
-    this.#codec = codec
-    this.recordName = codec.fullName
-  }
+const ENCODING_HEADER = { key: 'apicurio.key.encoding', value: 'apicurio.value.encoding' } as const
 
-  encodeInto(value: unknown, target: Buffer, offset: number): number {
-    this.#codec.checkStrict(value)
-    return this.#codec.encodeInto(value, target, offset)
-  }
-
-  decode(bytes: Buffer, offset: number, end: number, writer?: SchemaCodec): unknown {
-    return this.#codec.decode(bytes, offset, end, unwrap(writer))
-  }
-
-  /** @internal The plain codec, for resolution against other codecs. */
-  get inner(): AvroCodec {
-    return this.#codec
-  }
-}
-
-function unwrap(codec: SchemaCodec | undefined): AvroCodec | undefined {
-  return codec instanceof StrictAvroCodec ? codec.inner : (codec as AvroCodec | undefined)
+/**
+ * The encoding a message's `apicurio.<field>.encoding` header names (`'json'` for `JSON`, `'binary'` for `BINARY`, as
+ * Java's `AvroEncoding.valueOf` reads it, case and all), or undefined without the header.
+ */
+export function encodingHeaderOf(
+  headers: MessageHeaders,
+  field: 'key' | 'value',
+): 'json' | 'binary' | undefined {
+  const name = ENCODING_HEADER[field]
+  let value = headers[name]
+  if (Array.isArray(value)) value = value[value.length - 1]
+  if (value === undefined) return undefined
+  const text =
+    typeof value === 'string'
+      ? value
+      : Buffer.from(value.buffer, value.byteOffset, value.byteLength).toString('latin1')
+  if (text === 'JSON') return 'json'
+  if (text === 'BINARY') return 'binary'
+  throw new DeserializationError(
+    `Cannot read header '${name}': expected JSON or BINARY (the Avro encoding Apicurio's serdes name), got ${JSON.stringify(text)}`,
+  )
 }
 
 /**
  * @internal Avro for the core: registry schemas (JSON text, named types from references) parsed into avsc-based
- * codecs with the serde's `avro` options, and with `strict`, a check for undeclared fields before each write.
+ * codecs with the serde's `avro` options, and with `strict`, a check for undeclared fields before each write; the
+ * payload in Avro binary or Avro's JSON encoding (`avro.encoding`, or a message's encoding header).
  */
 export class AvroFormat implements SchemaFormat {
   readonly name = 'Avro'
@@ -41,9 +46,17 @@ export class AvroFormat implements SchemaFormat {
   readonly #avro: NormalizedAvroOptions
   readonly #strict: boolean
 
+  readonly messageHeaders: SchemaFormat['messageHeaders']
+
   constructor(avro: NormalizedAvroOptions, strict = false) {
     this.#avro = avro
     this.#strict = strict
+    this.messageHeaders = avro.encoding === 'json' ? JSON_HEADERS : undefined
+  }
+
+  /** The encoding a consumed message's `apicurio.<field>.encoding` header names, which wins over the option. */
+  decodeHint(headers: MessageHeaders, field: 'key' | 'value'): unknown {
+    return encodingHeaderOf(headers, field)
   }
 
   parse(schema: string | object, references?: readonly ResolvedReference[]): SchemaCodec {
@@ -52,7 +65,7 @@ export class AvroFormat implements SchemaFormat {
       this.#avro,
       references?.map((reference) => reference.schema),
     )
-    return this.#strict ? new StrictAvroCodec(codec) : (codec as AvroCodec & SchemaCodec)
+    return new AvroPayloadCodec(codec, this.#strict, this.#avro.encoding)
   }
 
   needsReferences(error: unknown): boolean {

@@ -7,7 +7,14 @@ export type {
   SerializedMessage,
 } from '@x/serde-core'
 export { SimpleTopicIdStrategy, TopicIdStrategy } from '@x/serde-core'
-export type { AvroOptions, AvroTypeHook, LogicalTypeConstructor, LongMode, UnionMode } from './avro/index.js'
+export type {
+  AvroEncoding,
+  AvroOptions,
+  AvroTypeHook,
+  LogicalTypeConstructor,
+  LongMode,
+  UnionMode,
+} from './avro/index.js'
 export type { AvroDeserializerOptions } from './avro-deserializer.js'
 export { AvroDeserializer } from './avro-deserializer.js'
 export type { AvroSerializerArtifactOptions, AvroSerializerOptions } from './avro-serializer.js'

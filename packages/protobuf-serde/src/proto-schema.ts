@@ -1,5 +1,6 @@
 import type { ResolvedReference } from '@x/serde-core'
 import protobuf from 'protobufjs'
+import { looksSerialized, protoTextOfSerialized } from './serialized-descriptor.js'
 import { WELL_KNOWN_PATHS, wellKnownJson } from './well-known.js'
 
 /**
@@ -37,8 +38,19 @@ export class ProtoSyntaxError extends Error {
 const PARSE_OPTIONS = { keepCase: true, alternateCommentMode: true } as const
 
 function parseInto(root: protobuf.Root, text: string, what: string): protobuf.IParserResult {
+  let source = text
+  if (looksSerialized(text)) {
+    // Confluent's serialized form (the base64 of a FileDescriptorProto), as its JavaScript serdes register it.
+    try {
+      source = protoTextOfSerialized(text)
+    } catch (error) {
+      throw new ProtoSyntaxError(
+        `${what}: base64 text that is not a serialized FileDescriptorProto (${(error as Error).message})`,
+      )
+    }
+  }
   try {
-    return protobuf.parse(text, root, PARSE_OPTIONS)
+    return protobuf.parse(source, root, PARSE_OPTIONS)
   } catch (error) {
     throw new ProtoSyntaxError(`${what}: ${(error as Error).message}`)
   }

@@ -18,8 +18,9 @@ export interface SerializedMessage {
    */
   payload: Uint8Array
   /**
-   * Exactly one Apicurio id header (`apicurio.value.globalId` …, 8 bytes big-endian) in `MESSAGE_HEADERS` mode,
-   * no header (`{}`) in `FRAMED_PAYLOAD` mode. Values are `Buffer`s whenever `globalThis.Buffer` exists.
+   * One Apicurio id header (`apicurio.value.globalId` …, 8 bytes big-endian) in `MESSAGE_HEADERS` mode, with the
+   * headers the format adds (Avro's `apicurio.value.encoding` = `JSON` with the JSON encoding); no header (`{}`) in
+   * `FRAMED_PAYLOAD` mode. Values are `Buffer`s whenever `globalThis.Buffer` exists.
    */
   headers: Record<string, Uint8Array>
 }

@@ -126,13 +126,14 @@ export class SchemaDeserializer<T = unknown> {
       const idSize = this.#idSize
       id = frameIdOf(bytes, idSize)
       const offset = payloadOffsetOf(bytes, idSize)
+      const hint = this.#hintOf(headers, ctx)
       const idType = this.#options.useId
       const writer = this.#writers[idType].get(id)
       const reader = this.#readerFor(ctx)
       if (writer !== undefined && reader !== undefined) {
-        return Promise.resolve(this.#decode(writer, reader, bytes, offset, ctx))
+        return Promise.resolve(this.#decode(writer, reader, bytes, offset, ctx, hint))
       }
-      return this.#loadAndDecode(idType, id, bytes, offset, ctx, bytes, headers)
+      return this.#loadAndDecode(idType, id, bytes, offset, ctx, bytes, headers, hint)
     } catch (error) {
       return Promise.reject(failed(error, bytes, headers, ctx, this.#options.useId, id))
     }
@@ -152,12 +153,13 @@ export class SchemaDeserializer<T = unknown> {
       const { payload, headers } = checkMessage(message)
       found = readIdHeader(headers, this.#namesFor(ctx))
       if (found === undefined) return this.#deserializeFrame(payload, ctx, headers)
+      const hint = this.#hintOf(headers, ctx)
       const writer = this.#writers[found.idType].get(found.id)
       const reader = this.#readerFor(ctx)
       if (writer !== undefined && reader !== undefined) {
-        return Promise.resolve(this.#decode(writer, reader, payload, 0, ctx))
+        return Promise.resolve(this.#decode(writer, reader, payload, 0, ctx, hint))
       }
-      return this.#loadAndDecode(found.idType, found.id, payload, 0, ctx, payload, headers)
+      return this.#loadAndDecode(found.idType, found.id, payload, 0, ctx, payload, headers, hint)
     } catch (error) {
       return Promise.reject(failed(error, message?.payload, message?.headers, ctx, found?.idType, found?.id))
     }
@@ -204,8 +206,9 @@ export class SchemaDeserializer<T = unknown> {
     try {
       const idSize = this.#idSize
       id = frameIdOf(bytes, idSize)
+      const hint = this.#hintOf(headers, ctx)
       const writer = this.#preparedWriter(this.#options.useId, id)
-      return this.#decode(writer, this.#preparedReader(ctx), bytes, payloadOffsetOf(bytes, idSize), ctx)
+      return this.#decode(writer, this.#preparedReader(ctx), bytes, payloadOffsetOf(bytes, idSize), ctx, hint)
     } catch (error) {
       throw failed(error, bytes, headers, ctx, this.#options.useId, id)
     }
@@ -222,11 +225,19 @@ export class SchemaDeserializer<T = unknown> {
       const { payload, headers } = checkMessage(message)
       found = readIdHeader(headers, this.#namesFor(ctx))
       if (found === undefined) return this.#deserializeFrameSync(payload, ctx, headers)
+      const hint = this.#hintOf(headers, ctx)
       const writer = this.#preparedWriter(found.idType, found.id)
-      return this.#decode(writer, this.#preparedReader(ctx), payload, 0, ctx)
+      return this.#decode(writer, this.#preparedReader(ctx), payload, 0, ctx, hint)
     } catch (error) {
       throw failed(error, message?.payload, message?.headers, ctx, found?.idType, found?.id)
     }
+  }
+
+  /** What the format reads from the message's headers for its codec (Avro: the payload's encoding), if anything. */
+  #hintOf(headers: MessageHeaders | null | undefined, ctx: SerializationContext): unknown {
+    const decodeHint = this.#format.decodeHint
+    if (decodeHint === undefined || headers === undefined || headers === null) return undefined
+    return decodeHint.call(this.#format, headers, ctx.field === 'key' ? 'key' : 'value')
   }
 
   #namesFor(ctx: SerializationContext): IdHeaderNames {
@@ -272,11 +283,12 @@ export class SchemaDeserializer<T = unknown> {
     ctx: SerializationContext,
     payload: Uint8Array,
     headers: MessageHeaders | null | undefined,
+    hint: unknown,
   ): Promise<T> {
     try {
       const writer = await this.#writer(idType, id)
       const reader = await this.#loadReaderFor(ctx)
-      return this.#decode(writer, reader, bytes, offset, ctx)
+      return this.#decode(writer, reader, bytes, offset, ctx, hint)
     } catch (error) {
       throw failed(error, payload, headers, ctx, idType, id)
     }
@@ -330,6 +342,7 @@ export class SchemaDeserializer<T = unknown> {
     bytes: Uint8Array,
     offset: number,
     ctx: SerializationContext,
+    hint: unknown,
   ): T {
     const buffer = Buffer.isBuffer(bytes)
       ? bytes
@@ -338,8 +351,8 @@ export class SchemaDeserializer<T = unknown> {
     try {
       value =
         reader === null
-          ? writer.codec.decode(buffer, offset, buffer.length)
-          : reader.decode(buffer, offset, buffer.length, writer.codec)
+          ? writer.codec.decode(buffer, offset, buffer.length, undefined, hint)
+          : reader.decode(buffer, offset, buffer.length, writer.codec, hint)
     } catch (cause) {
       // Every decode failure is a DeserializationError (a RangeError of `longs: 'number'` included, as its cause),
       // so that a consumer can dead-letter the message.

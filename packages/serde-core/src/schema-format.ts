@@ -1,3 +1,5 @@
+import type { MessageHeaders } from './message-headers.js'
+
 /**
  * What a format (Avro, JSON Schema, Protobuf) supplies to the core: how to parse a registry schema into a codec, and
  * the codec that encodes and decodes the payload after the schema id. Everything else — framing and id headers,
@@ -35,9 +37,11 @@ export interface SchemaCodec {
   /**
    * Decodes `bytes[offset, end)`. With `writer`, `this` is the reader's codec and `writer` the codec of the schema
    * the message was written with (Avro schema resolution; JSON Schema validation against the reader's schema).
-   * Any failure is thrown; the core wraps it into a `DeserializationError` with the failure as `cause`.
+   * Any failure is thrown; the core wraps it into a `DeserializationError` with the failure as `cause`. `hint` is
+   * what the format's `decodeHint` read from the message's headers (Avro: the payload's encoding), when it read
+   * anything.
    */
-  decode(bytes: Buffer, offset: number, end: number, writer?: SchemaCodec): unknown
+  decode(bytes: Buffer, offset: number, end: number, writer?: SchemaCodec, hint?: unknown): unknown
   /** The full name of the record the schema describes, for messages; undefined when it has none. */
   readonly recordName?: string | undefined
 }
@@ -64,4 +68,17 @@ export interface SchemaFormat<C extends SchemaCodec = SchemaCodec> {
    * given is taken to cure the failure.
    */
   referencesNeeded?(error: unknown, schema: string): readonly string[]
+  /**
+   * Headers the serializer writes beside the id header in `MESSAGE_HEADERS` mode, by field (Avro's
+   * `apicurio.value.encoding` = `JSON` with the JSON encoding, as Java writes it). None when absent.
+   */
+  readonly messageHeaders?:
+    | Readonly<Record<'key' | 'value', Readonly<Record<string, Uint8Array>>>>
+    | undefined
+  /**
+   * What a consumed message's headers tell the codec beyond the schema id (Avro: the payload's encoding, from
+   * `apicurio.<field>.encoding`), handed to `decode` as `hint`; undefined when they tell nothing. Throws (a
+   * `DeserializationError`) for such a header it cannot read.
+   */
+  decodeHint?(headers: MessageHeaders, field: 'key' | 'value'): unknown
 }

@@ -144,8 +144,9 @@ export class SchemaSerializer<T = unknown> {
   }
 
   /**
-   * Encodes a value as a Kafka message: in `MESSAGE_HEADERS` mode the bare payload and exactly one 8-byte id header
-   * `apicurio.<ctx.field>.<useId>`; in `FRAMED_PAYLOAD` mode the frame and no header (`{}`). `{ value: payload,
+   * Encodes a value as a Kafka message: in `MESSAGE_HEADERS` mode the bare payload and one 8-byte id header
+   * `apicurio.<ctx.field>.<useId>` (with the headers the format adds, such as Avro's `apicurio.<field>.encoding`
+   * with the JSON encoding); in `FRAMED_PAYLOAD` mode the frame and no header (`{}`). `{ value: payload,
    * headers }` goes straight into a kafkajs message.
    *
    * @throws (rejects) as {@link serialize}, except that both wire formats are accepted.
@@ -329,7 +330,12 @@ export class SchemaSerializer<T = unknown> {
     const header = Buffer.allocUnsafe(8)
     header.set(entry.idHeader!, 0)
     const headers: Record<string, Uint8Array> = {}
-    headers[ctx.field === 'key' ? this.#headerNames.key : this.#headerNames.value] = header
+    const field = ctx.field === 'key' ? 'key' : 'value'
+    headers[this.#headerNames[field]] = header
+    const extra = this.#format.messageHeaders?.[field]
+    if (extra !== undefined) {
+      for (const name of Object.keys(extra)) headers[name] = Buffer.from(extra[name]!)
+    }
     return { payload, headers }
   }
 }

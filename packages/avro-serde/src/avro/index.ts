@@ -1,6 +1,7 @@
 export type { AvroCodec } from './codec.js'
 export { createCodec, isMissingNamedType } from './codec.js'
 export type {
+  AvroEncoding,
   AvroOptions,
   AvroTypeHook,
   LogicalTypeConstructor,

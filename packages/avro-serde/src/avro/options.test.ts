@@ -48,7 +48,7 @@ describe('normalizeAvroOptions', () => {
     [
       'an unknown option',
       { wrapUnions: true },
-      "Unknown avro option 'wrapUnions': expected one of longs, unions, logicalTypes, typeHook",
+      "Unknown avro option 'wrapUnions': expected one of longs, unions, logicalTypes, typeHook, encoding",
     ],
     [
       'a bad long mode',

@@ -9,6 +9,9 @@ export type LongMode = 'auto' | 'number' | 'bigint'
 /** How Avro union values are represented in JavaScript. See docs/type-mapping.md. */
 export type UnionMode = 'auto' | 'wrapped'
 
+/** How the Avro payload is encoded: Avro binary, or Avro's JSON encoding (`apicurio.registry.avro.encoding`). */
+export type AvroEncoding = 'binary' | 'json'
+
 /**
  * A logical type implementation: a subclass of avsc's `LogicalType` (`avro.types.LogicalType`, with
  * `import avro from 'avsc'`) implementing avsc's `_fromValue`, `_toValue` and `_resolve`. avsc calls it with the
@@ -65,6 +68,16 @@ export interface AvroOptions {
    * @default undefined
    */
   typeHook?: AvroTypeHook
+  /**
+   * The payload's encoding, as Apicurio's Java serdes' `apicurio.registry.avro.encoding`: `'binary'` (Avro binary),
+   * or `'json'`: Avro's JSON encoding (unions as `{"<branch>": value}`, bytes and fixed as strings of code points
+   * 0–255, longs exact to 64 bits, logical types as their underlying type), compact text byte for byte as Java
+   * writes it. In `MESSAGE_HEADERS` mode a serializer with `'json'` also writes the header
+   * `apicurio.<key|value>.encoding` = `JSON`, as Java does; `deserializeMessage` follows a message's encoding header
+   * (`JSON` or `BINARY`) whatever this option says, and uses this option for messages without one.
+   * @default 'binary'
+   */
+  encoding?: AvroEncoding
 }
 
 /** `AvroOptions` validated, with every default applied and the logical types merged. Frozen. */
@@ -74,11 +87,13 @@ export interface NormalizedAvroOptions {
   /** Built-in and user logical types by name (built-ins turned off with `null` are absent). */
   readonly logicalTypes: Readonly<Record<string, LogicalTypeConstructor>>
   readonly typeHook: AvroTypeHook | undefined
+  readonly encoding: AvroEncoding
 }
 
-const OPTION_NAMES = ['longs', 'unions', 'logicalTypes', 'typeHook']
+const OPTION_NAMES = ['longs', 'unions', 'logicalTypes', 'typeHook', 'encoding']
 const LONG_MODES: readonly string[] = ['auto', 'number', 'bigint']
 const UNION_MODES: readonly string[] = ['auto', 'wrapped']
+const ENCODINGS: readonly string[] = ['binary', 'json']
 
 /**
  * Validates `options` and applies the defaults. Throws a `TypeError` (code `INVALID_CONFIG`) for an unknown option
@@ -101,6 +116,10 @@ export function normalizeAvroOptions(options?: AvroOptions): NormalizedAvroOptio
   const unions = options.unions ?? 'auto'
   if (!UNION_MODES.includes(unions)) {
     throw invalidConfigError(`avro.unions must be 'auto' or 'wrapped', got ${describeValue(unions)}`)
+  }
+  const encoding = options.encoding ?? 'binary'
+  if (!ENCODINGS.includes(encoding)) {
+    throw invalidConfigError(`avro.encoding must be 'binary' or 'json', got ${describeValue(encoding)}`)
   }
   const typeHook = options.typeHook
   if (typeHook !== undefined && typeof typeHook !== 'function') {
@@ -137,6 +156,7 @@ export function normalizeAvroOptions(options?: AvroOptions): NormalizedAvroOptio
     unions: unions as UnionMode,
     logicalTypes: Object.freeze(logicalTypes),
     typeHook,
+    encoding: encoding as AvroEncoding,
   })
 }
 
@@ -145,4 +165,5 @@ const DEFAULT_OPTIONS: NormalizedAvroOptions = Object.freeze({
   unions: 'auto',
   logicalTypes: Object.freeze({ ...BUILTIN_LOGICAL_TYPES }),
   typeHook: undefined,
+  encoding: 'binary',
 })

@@ -63,6 +63,7 @@ public final class Main {
 
   private static int run(String[] args) throws Exception {
     if (args.length > 0 && args[0].startsWith("json-")) return JsonMain.run(args);
+    if (args.length > 0 && args[0].startsWith("avro-json-")) return AvroJsonMain.run(args);
     if (args.length > 0 && args[0].startsWith("proto-")) return ProtoMain.run(args);
     if (args.length != 6) {
       System.err.println("usage: produce|consume <brokers> <registryUrl> <topic> <default|globalId|headers> <count>");

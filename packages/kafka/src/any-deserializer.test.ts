@@ -152,9 +152,14 @@ describe('AnyDeserializer', () => {
     expect((unprepared as Error).message).toBe(
       `The format of globalId ${id} is not known yet: await deserializer.prepare(${id}) (or one deserialize call) before deserializeSync`,
     )
+    expect(reader.isPrepared(id)).toBe(false)
     await reader.prepare(id)
+    expect(reader.isPrepared(id)).toBe(true)
+    expect(reader.isPrepared(id, ctx, 'contentId')).toBe(false)
+    expect(reader.isPrepared(idOf(proto))).toBe(false)
     expect(reader.deserializeSync(avro, ctx)).toEqual({ id: 7 })
     await reader.deserialize(proto, ctx)
+    expect(reader.isPrepared(idOf(proto))).toBe(true)
     expect(reader.deserializeMessageSync({ payload: proto }, ctx)).toEqual({ id: 9, sku: 's' })
   })
 

@@ -59,7 +59,28 @@ interface FormatReader<T> {
   deserializeMessage(message: IncomingMessage, ctx: SerializationContext): Promise<T>
   deserializeMessageSync(message: IncomingMessage, ctx: SerializationContext): T
   prepare(schemaId: SchemaId, ctx?: SerializationContext, idType?: IdType): Promise<void>
+  isPrepared(schemaId: SchemaId, ctx?: SerializationContext, idType?: IdType): boolean
 }
+
+/** @internal A message decoded without a Promise, with the schema id it names and the format behind it. */
+export interface ReadNow<T> {
+  value: T
+  idType: IdType
+  id: SchemaId
+  framed: boolean
+  format: SchemaKind
+}
+
+/**
+ * @internal Decodes a consumed message at once when its id's format and schema are cached, else `undefined` (then
+ * `deserializeMessage` does the lookups). Throws what `deserializeMessageSync` throws for a message that cannot be
+ * read. For the adapters of this package: one reading of the id, no Promise on the warm path.
+ */
+export let readMessageNow: <T>(
+  deserializer: AnyDeserializer<T>,
+  message: IncomingMessage,
+  ctx: SerializationContext,
+) => ReadNow<T> | undefined
 
 /** The registry calls AnyDeserializer makes itself (the format readers make theirs through the same client). */
 interface IdLookups {
@@ -105,6 +126,14 @@ export class AnyDeserializer<T = unknown> {
   readonly #options: Record<string, unknown>
   readonly #kinds: SingleFlightCache<SchemaKind>
   readonly #loading = new Map<SchemaKind, Promise<FormatReader<T>>>()
+  /** The id whose format was looked up last, and that format: most topics carry one id at a time. */
+  #lastIdType: IdType | undefined
+  #lastId: SchemaId | undefined
+  #lastKind: SchemaKind | undefined
+
+  static {
+    readMessageNow = (deserializer, message, ctx) => deserializer.#readNow(message, ctx)
+  }
   readonly #readers: Partial<Record<SchemaKind, FormatReader<T>>> = {}
 
   /**
@@ -202,7 +231,44 @@ export class AnyDeserializer<T = unknown> {
 
   /** The format of a schema id when it is known already (`prepare` or a message of it), else `undefined`. */
   formatOf(schemaId: SchemaId, idType: IdType = this.#useId): SchemaKind | undefined {
-    return this.#kinds.get(`${idType}:${String(schemaId)}`)
+    if (schemaId === this.#lastId && idType === this.#lastIdType) return this.#lastKind
+    const kind = this.#kinds.get(`${idType}:${String(schemaId)}`)
+    if (kind !== undefined) {
+      this.#lastIdType = idType
+      this.#lastId = schemaId
+      this.#lastKind = kind
+    }
+    return kind
+  }
+
+  /**
+   * Whether the `…Sync` methods can decode messages of this schema id now: its format is known and that format's
+   * reader has the schema cached (see the format deserializer's `isPrepared`). Makes no request.
+   */
+  isPrepared(schemaId: SchemaId, ctx?: SerializationContext, idType: IdType = this.#useId): boolean {
+    const kind = this.formatOf(schemaId, idType)
+    const reader = kind === undefined ? undefined : this.#readers[kind]
+    return reader?.isPrepared(schemaId, ctx, idType) === true
+  }
+
+  #readNow(message: IncomingMessage, ctx: SerializationContext): ReadNow<T> | undefined {
+    let found: { idType: IdType; id: SchemaId; framed: boolean }
+    try {
+      found = messageSchemaId(message, ctx?.field === 'key' ? 'key' : 'value', this.#useId, this.#idSize)
+    } catch (error) {
+      throw failed(error, message, ctx, undefined, undefined)
+    }
+    const { idType, id } = found
+    const format = this.formatOf(id, idType)
+    const reader = format === undefined ? undefined : this.#readers[format]
+    if (reader === undefined || !reader.isPrepared(id, ctx, idType)) return undefined
+    return {
+      value: reader.deserializeMessageSync(message, ctx),
+      idType,
+      id,
+      framed: found.framed,
+      format: format!,
+    }
   }
 
   async #read(message: IncomingMessage, ctx: SerializationContext, withHeaders: boolean): Promise<T> {
@@ -212,7 +278,7 @@ export class AnyDeserializer<T = unknown> {
     try {
       ;({ idType, id } = this.#idOf(message, ctx, withHeaders))
       reader =
-        this.#readers[this.#kinds.get(`${idType}:${String(id)}`) ?? ('' as SchemaKind)] ??
+        this.#readers[this.formatOf(id, idType) ?? ('' as SchemaKind)] ??
         (await this.#readerFor(await this.#kindOf(idType, id)))
     } catch (error) {
       throw failed(error, message, ctx, idType, id)
@@ -226,7 +292,7 @@ export class AnyDeserializer<T = unknown> {
     let reader: FormatReader<T> | undefined
     try {
       ;({ idType, id } = this.#idOf(message, ctx, withHeaders))
-      const kind = this.#kinds.get(`${idType}:${String(id)}`)
+      const kind = this.formatOf(id, idType)
       reader = kind === undefined ? undefined : this.#readers[kind]
       if (reader === undefined) {
         throw new SerdeError(

@@ -6,8 +6,14 @@ import {
   recordFailedMessage,
 } from '@x/errors'
 import { type IncomingMessage, type MessageHeaders, messageSchemaId } from '@x/serde-core'
-import { type IdType, type ReadIdSize, type SchemaId, SerializationContext } from '@x/wire-format'
-import { AnyDeserializer, type AnyDeserializerOptions } from './any-deserializer.js'
+import type { IdType, ReadIdSize, SchemaId, SerializationContext } from '@x/wire-format'
+import {
+  AnyDeserializer,
+  type AnyDeserializerOptions,
+  type ReadNow,
+  readMessageNow,
+} from './any-deserializer.js'
+import { contextFor } from './contexts.js'
 import type {
   ConsumedKafkaMessage,
   EachBatchPayload,
@@ -170,7 +176,7 @@ export class KafkaJsSerde<V = unknown, K = string> {
     } else if (message.key === null) out.key = null
     if (message.value !== null) {
       const written = await serializer
-        .serializeMessage(message.value, new SerializationContext(topic, 'value'))
+        .serializeMessage(message.value, contextFor(topic, 'value'))
         .catch((error: unknown) => {
           throw withContext(error, topic, 'value')
         })
@@ -187,7 +193,68 @@ export class KafkaJsSerde<V = unknown, K = string> {
    * @throws (rejects) the deserializer's errors, the failed message recorded on them (`failedMessageOf`): its bytes,
    * headers, topic and field, and the `partition` and `offset` it was consumed at.
    */
-  async decodeMessage(
+  decodeMessage(
+    topic: string,
+    partition: number,
+    message: ConsumedKafkaMessage,
+  ): Promise<DecodedMessage<V, K>> {
+    // The warm path: a string or bytes key and a value whose id is cached are decoded at once, with no Promise
+    // until the one returned; anything needing a lookup takes the asynchronous path below.
+    try {
+      const decoded = this.#decodeNow(topic, partition, message)
+      if (decoded !== undefined) return Promise.resolve(decoded)
+    } catch (error) {
+      return Promise.reject(error)
+    }
+    return this.#decodeLater(topic, partition, message)
+  }
+
+  #decodeNow(
+    topic: string,
+    partition: number,
+    message: ConsumedKafkaMessage,
+  ): DecodedMessage<V, K> | undefined {
+    const deserializer = this.#deserializer
+    if (!(deserializer instanceof AnyDeserializer)) return undefined
+    const keys = this.#keys
+    if (keys !== 'string' && keys !== 'bytes' && message.key !== null && message.key !== undefined)
+      return undefined
+    const headers = message.headers ?? {}
+    let key: K | string | Buffer | null
+    try {
+      key = this.#plainKey(topic, message.key, headers)
+    } catch (error) {
+      throw located(error, topic, partition, message, 'key')
+    }
+    const decoded: DecodedMessage<V, K> = {
+      topic,
+      partition,
+      offset: message.offset,
+      timestamp: message.timestamp,
+      key,
+      value: null,
+      headers,
+      schema: null,
+    }
+    if (message.value === null) return decoded
+    let read: ReadNow<V> | undefined
+    try {
+      refuseRepeatedIdHeaders(topic, headers, 'value')
+      read = readMessageNow(
+        deserializer,
+        { payload: message.value, headers: headers as MessageHeaders },
+        contextFor(topic, 'value'),
+      )
+    } catch (error) {
+      throw located(error, topic, partition, message, 'value')
+    }
+    if (read === undefined) return undefined
+    decoded.value = read.value
+    decoded.schema = { idType: read.idType, id: read.id, framed: read.framed, format: read.format }
+    return decoded
+  }
+
+  async #decodeLater(
     topic: string,
     partition: number,
     message: ConsumedKafkaMessage,
@@ -213,10 +280,7 @@ export class KafkaJsSerde<V = unknown, K = string> {
     const incoming: IncomingMessage = { payload: message.value, headers: headers as MessageHeaders }
     try {
       refuseRepeatedIdHeaders(topic, headers, 'value')
-      decoded.value = await this.#deserializer.deserializeMessage(
-        incoming,
-        new SerializationContext(topic, 'value'),
-      )
+      decoded.value = await this.#deserializer.deserializeMessage(incoming, contextFor(topic, 'value'))
     } catch (error) {
       throw located(error, topic, partition, message, 'value')
     }
@@ -299,9 +363,15 @@ export class KafkaJsSerde<V = unknown, K = string> {
     }
     if (keys.serializer === undefined)
       throw invalidConfigError('KafkaJsSerde: keys need a serializer to be written')
-    const written = await keys.serializer.serializeMessage(key as K, new SerializationContext(topic, 'key'))
+    const written = await keys.serializer.serializeMessage(key as K, contextFor(topic, 'key'))
     Object.assign(headers, toBuffers(written.headers))
     return toBuffer(written.payload)
+  }
+
+  /** A key read as a string or as bytes (`null` for none); keys with a serde are not read here. */
+  #plainKey(topic: string, key: Buffer | null | undefined, headers: KafkaHeaders): string | Buffer | null {
+    if (key === null || key === undefined) return null
+    return this.#keys === 'string' ? stringKey(topic, key, headers) : key
   }
 
   async #decodeKey(
@@ -311,14 +381,13 @@ export class KafkaJsSerde<V = unknown, K = string> {
   ): Promise<K | string | Buffer | null> {
     if (key === null || key === undefined) return null
     const keys = this.#keys
-    if (keys === 'string') return stringKey(topic, key, headers)
-    if (keys === 'bytes') return key
+    if (keys === 'string' || keys === 'bytes') return this.#plainKey(topic, key, headers)
     if (keys.deserializer === undefined)
       throw invalidConfigError('KafkaJsSerde: keys need a deserializer to be read')
     refuseRepeatedIdHeaders(topic, headers, 'key')
     return keys.deserializer.deserializeMessage(
       { payload: key, headers: headers as MessageHeaders },
-      new SerializationContext(topic, 'key'),
+      contextFor(topic, 'key'),
     )
   }
 }
@@ -329,7 +398,9 @@ export class KafkaJsSerde<V = unknown, K = string> {
  */
 function stringKey(topic: string, key: Buffer, headers: KafkaHeaders): string {
   const framed = key.length >= 5 && key[0] === 0
-  const header = Object.keys(headers).find((name) => /^apicurio\.key\.(globalId|contentId)$/.test(name))
+  const [globalId, contentId] = ID_HEADERS.key
+  const header =
+    headers[globalId] !== undefined ? globalId : headers[contentId] !== undefined ? contentId : undefined
   if (!framed && header === undefined) return key.toString('utf8')
   const error = new DeserializationError(
     `A key of topic '${topic}' was written with a schema (${header === undefined ? 'an Apicurio frame: 0x00 and an id' : `the header ${header}`}), but keys are read as strings: set keys to { deserializer } (or 'bytes')`,

@@ -148,6 +148,38 @@ describe('ApicurioSchemaRegistry, driven as @platformatic/kafka drives it', () =
     })
   })
 
+  it('prepares a consumed id once: on a cached id the hook asks nothing and calls back asynchronously, the value read as before', async () => {
+    const writer = new ApicurioSchemaRegistry(client, {
+      serializer: new AvroSerializer(client, {
+        artifactResolver: new TopicIdStrategy(),
+        autoRegister: true,
+        schema: ORDER,
+      }),
+    })
+    const produced = await produce(writer, { topic: 'orders', value: { id: 9 }, headers: new Map() })
+    const readerClient = new RegistryClient({ url: registry.url, groupId: 'default' })
+    try {
+      const reader = new ApicurioSchemaRegistry(readerClient)
+      const hook = reader.getBeforeDeserializationHook()
+      const raw = { topic: 'orders', partition: 0, key: null, value: produced.value!, headers: new Map() }
+      registry.clearRequests()
+      expect(await runHook(hook, raw.value, 'value', raw)).toEqual({ sync: false })
+      const cold = registry.requests.length
+      expect(cold).toBeGreaterThan(0)
+      for (let i = 0; i < 3; i++)
+        expect(await runHook(hook, raw.value, 'value', raw)).toEqual({ sync: false })
+      expect(registry.requests.length).toBe(cold)
+      const read = await consume(reader, 'orders', { value: produced.value!, headers: new Map() })
+      expect(read.value).toEqual({ id: 9 })
+      expect(read.metadata).toMatchObject({
+        schemas: { value: { idType: 'globalId', framed: true, format: 'AVRO' } },
+      })
+      expect(registry.requests.length).toBe(cold)
+    } finally {
+      await readerClient.close()
+    }
+  })
+
   it('leaves a poison record to the synchronous deserializer, which refuses it as that message’s error', async () => {
     const reg = new ApicurioSchemaRegistry(client)
     const bad = { value: Buffer.from([0, 0, 0x0f, 0x42, 0x3f, 1]), headers: new Map<Buffer, Buffer>() }

@@ -1,8 +1,9 @@
 import { invalidConfigError, isSerdeError } from '@x/errors'
 import type { RegisteredSchema } from '@x/registry-client'
 import { type MessageHeaders, messageSchemaId } from '@x/serde-core'
-import { type IdType, type SchemaId, SerializationContext } from '@x/wire-format'
-import { AnyDeserializer, type AnyDeserializerOptions } from './any-deserializer.js'
+import type { IdType, SchemaId, SerializationContext } from '@x/wire-format'
+import { AnyDeserializer, type AnyDeserializerOptions, readMessageNow } from './any-deserializer.js'
+import { contextFor } from './contexts.js'
 import type { SchemaKind } from './schema-kind.js'
 
 /**
@@ -98,6 +99,8 @@ export class ApicurioSchemaRegistry<V = unknown> {
   readonly #written = new WeakMap<object, Partial<Record<Field, Buffer>>>()
   /** Why the hook could not prepare a consumed payload (an unknown id…): its deserializer throws it. */
   readonly #unreadable = new WeakMap<Buffer, unknown>()
+  /** Whether anything was ever put in #unreadable (until then the deserializers skip its lookup). */
+  #anyUnreadable = false
 
   /** @param client - The registry client (`RegistryClient`) the serdes share. */
   constructor(client: unknown, options: ApicurioSchemaRegistryOptions<V> = {}) {
@@ -180,9 +183,7 @@ export class ApicurioSchemaRegistry<V = unknown> {
         if (serializer === undefined) return textOrBytes(data, field)
         const stashed = message === undefined ? undefined : this.#written.get(message)?.[field]
         if (stashed !== undefined) return stashed
-        return toBuffer(
-          serializer.serializeSync(data as V, new SerializationContext(message?.topic ?? '', field)),
-        )
+        return toBuffer(serializer.serializeSync(data as V, contextFor(message?.topic ?? '', field)))
       }
     return {
       key: write('key'),
@@ -199,22 +200,33 @@ export class ApicurioSchemaRegistry<V = unknown> {
       (data?: Buffer, headers?: Map<unknown, unknown>, message?: PlatformaticMessageToConsume): unknown => {
         if (data === undefined || data === null) return undefined
         if (field === 'key' && !this.#keysWithSchema) return data.toString('utf8')
-        const unreadable = this.#unreadable.get(data)
-        if (unreadable !== undefined) throw unreadable
+        if (this.#anyUnreadable) {
+          const unreadable = this.#unreadable.get(data)
+          if (unreadable !== undefined) throw unreadable
+        }
         const incoming = { payload: data, headers: headerRecord(headers) }
-        const ctx = new SerializationContext(message?.topic ?? '', field)
-        const value = this.#reader.deserializeMessageSync(incoming, ctx)
-        if (message !== undefined) {
+        const ctx = contextFor(message?.topic ?? '', field)
+        // The hook has cached the id's schema: one reading of the id gives the value and the schema it names.
+        const read = readMessageNow(this.#reader, incoming, ctx)
+        let value: unknown
+        let schema: ConsumedSchema
+        if (read !== undefined) {
+          value = read.value
+          schema = { idType: read.idType, id: read.id, framed: read.framed, format: read.format }
+        } else {
+          value = this.#reader.deserializeMessageSync(incoming, ctx)
           const { idType, id, framed } = messageSchemaId(
             incoming,
             field,
             this.#reader.useId,
             this.#reader.idSize,
           )
+          schema = { idType, id, framed, format: this.#reader.formatOf(id, idType) }
+        }
+        if (message !== undefined) {
           message.metadata ??= {}
           message.metadata.schemas ??= {}
-          const schemas = message.metadata.schemas as Record<string, ConsumedSchema>
-          schemas[field] = { idType, id, framed, format: this.#reader.formatOf(id, idType) }
+          ;(message.metadata.schemas as Record<string, ConsumedSchema>)[field] = schema
         }
         return value
       }
@@ -254,7 +266,10 @@ export class ApicurioSchemaRegistry<V = unknown> {
       message: PlatformaticMessageToConsume,
       callback: PlatformaticHookCallback,
     ): void => {
-      settle(this.#beforeDeserialization(payload, type, message), callback)
+      // Warm: the id's schema is cached, nothing to fetch. Called back in a microtask, never synchronously
+      // (Platformatic 1.35 recurses on synchronous callbacks), without the Promises of a lookup.
+      if (this.#isReady(payload, type, message)) queueMicrotask(() => callback(null))
+      else settle(this.#beforeDeserialization(payload, type, message), callback)
     }
   }
 
@@ -266,7 +281,7 @@ export class ApicurioSchemaRegistry<V = unknown> {
     if (type !== 'key' && type !== 'value') return
     const serializer = type === 'value' ? this.#serializer : this.#keySerializer
     if (serializer === undefined || payload === undefined || payload === null) return
-    const ctx = new SerializationContext(message.topic, type)
+    const ctx = contextFor(message.topic, type)
     await serializer.prepare(ctx)
     if (serializer.wireFormat !== 'MESSAGE_HEADERS') return
     const written = serializer.serializeMessageSync(payload as V, ctx)
@@ -278,6 +293,25 @@ export class ApicurioSchemaRegistry<V = unknown> {
     } else {
       message.headers = { ...(message.headers ?? {}), ...mapValues(written.headers, toBuffer) }
     }
+  }
+
+  /** Whether a consumed payload needs nothing from the registry: no schema to read, or its schema cached. */
+  #isReady(payload: Buffer | null, type: string, message: PlatformaticMessageToConsume): boolean {
+    if (payload === null || payload === undefined) return true
+    if (type !== 'value' && !(type === 'key' && this.#keysWithSchema)) return true
+    const field: Field = type === 'key' ? 'key' : 'value'
+    let found: { idType: IdType; id: SchemaId }
+    try {
+      found = messageSchemaId(
+        { payload, headers: headerRecord(message.headers) },
+        field,
+        this.#reader.useId,
+        this.#reader.idSize,
+      )
+    } catch {
+      return false // The asynchronous path leaves a bad frame to the deserializer, as always.
+    }
+    return this.#reader.isPrepared(found.id, contextFor(message.topic, field), found.idType)
   }
 
   async #beforeDeserialization(
@@ -300,10 +334,11 @@ export class ApicurioSchemaRegistry<V = unknown> {
       return // A bad frame: the synchronous deserializer refuses it with the message's own error.
     }
     try {
-      await this.#reader.prepare(found.id, new SerializationContext(message.topic, field), found.idType)
+      await this.#reader.prepare(found.id, contextFor(message.topic, field), found.idType)
     } catch (error) {
       if (!isSerdeError(error, 'DESERIALIZATION') && !isSerdeError(error, 'SCHEMA_NOT_FOUND')) throw error
       this.#unreadable.set(payload, error)
+      this.#anyUnreadable = true
     }
   }
 }

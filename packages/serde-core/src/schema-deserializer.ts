@@ -188,6 +188,27 @@ export class SchemaDeserializer<T = unknown> {
   }
 
   /**
+   * Whether the `…Sync` methods can decode messages of this schema id now: its writer schema is cached (read as
+   * `idType`), and with `useLatestVersion` the reader schema of `ctx`'s artifact too. Makes no request.
+   *
+   * @returns false for an id that is not cached (or not a valid id).
+   */
+  isPrepared(schemaId: SchemaId, ctx?: SerializationContext, idType: IdType = this.#options.useId): boolean {
+    const writers = isIdType(idType) ? this.#writers[idType] : undefined
+    if (writers === undefined) return false
+    let id: SchemaId
+    try {
+      id = toSchemaId(schemaId, idType)
+    } catch {
+      return false
+    }
+    if (writers.get(id) === undefined) return false
+    if (this.#readers === undefined) return true
+    if (ctx === undefined && this.#options.artifactId === undefined) return false
+    return this.#readerFor(ctx as SerializationContext) !== undefined
+  }
+
+  /**
    * {@link deserialize} without a Promise, once the message's writer schema (and reader schema) is cached.
    *
    * @throws `SerdeError` (code `NOT_PREPARED`) when the schema id is not cached yet, naming the id to

@@ -306,6 +306,27 @@ describe('SchemaDeserializer', () => {
     })
     expect(registry.requests).toHaveLength(3)
   })
+
+  it('says whether an id is prepared without asking the registry: the writer schema, with useLatestVersion the reader too', async () => {
+    await admin.registerSchema('toy-reader', { fields: ['b', 'n'] }, { artifactType: 'JSON' })
+    const d = deserializer(newClient())
+    registry.clearRequests()
+    expect(d.isPrepared(toyV1.globalId)).toBe(false)
+    await d.prepare(toyV1.globalId)
+    expect(d.isPrepared(toyV1.globalId)).toBe(true)
+    expect(d.isPrepared(toyV1.globalId, ctx, 'contentId')).toBe(false)
+    expect(d.isPrepared(-1)).toBe(false)
+    expect(d.isPrepared(toyV1.globalId, ctx, 'nonsense' as never)).toBe(false)
+    const latest = deserializer(newClient(), { useLatestVersion: true, artifactId: 'toy-reader' })
+    expect(latest.isPrepared(toyV1.globalId, ctx)).toBe(false)
+    await latest.deserialize(frameOf(toyV1.globalId, ['x', 'y']), ctx)
+    expect(latest.isPrepared(toyV1.globalId, ctx)).toBe(true)
+    expect(latest.isPrepared(toyV1.globalId)).toBe(true)
+    const asked = registry.requests.length
+    d.isPrepared(12345)
+    latest.isPrepared(12345, ctx)
+    expect(registry.requests).toHaveLength(asked)
+  })
 })
 
 describe('what a failed deserialization carries for a dead-letter handler', () => {

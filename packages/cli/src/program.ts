@@ -226,9 +226,17 @@ export async function run(argv: readonly string[], io: Io): Promise<ExitCode> {
           'consumer group: start where it stopped and commit what is printed (default: none, nothing committed)',
         )
         .addOption(
-          new Option('--use-id <type>', 'how to read the 4-byte id of a frame')
+          new Option('--use-id <type>', 'how to read the id of a frame')
             .choices(['globalId', 'contentId'])
             .default('globalId'),
+        )
+        .addOption(
+          new Option(
+            '--id-size <size>',
+            "bytes of a frame's id: 4, 8 (Apicurio 2.x, Legacy8ByteIdHandler) or auto (4, unless they are zero and 4 more follow)",
+          )
+            .choices(['4', '8', 'auto'])
+            .default('4'),
         )
         .option('--json', 'one line of JSON per message, for machines'),
       false,

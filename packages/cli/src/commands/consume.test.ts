@@ -11,6 +11,7 @@ describe('consume', () => {
       partitions: undefined,
       group: undefined,
       useId: 'globalId',
+      idSize: 4,
     })
     expect(consumePlan({ follow: true }).start).toEqual({ kind: 'end' })
     expect(consumePlan({ follow: true, offset: '9007199254740993' }).start).toEqual({
@@ -30,6 +31,9 @@ describe('consume', () => {
   it('takes --max, partitions as a list or repeated, a consumer group and how to read ids', () => {
     const plan = consumePlan({ max: '3', partition: ['0,2', '5'], group: 'ops', useId: 'contentId' })
     expect(plan).toMatchObject({ max: 3, partitions: [0, 2, 5], group: 'ops', useId: 'contentId' })
+    expect(consumePlan({ idSize: '8' }).idSize).toBe(8)
+    expect(consumePlan({ idSize: 'auto' }).idSize).toBe('auto')
+    expect(() => consumePlan({ idSize: '6' })).toThrow('--id-size must be 4, 8 or auto, got 6')
   })
 
   it('refuses what it cannot read, saying what it expected', () => {

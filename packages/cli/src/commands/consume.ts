@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto'
 import { isSerdeError, messageOf } from '@x/errors'
 import { AnyDeserializer, type ConsumedKafkaMessage, KafkaJsSerde } from '@x/kafka'
-import { type IdType, type SchemaId, SerializationContext } from '@x/wire-format'
+import { type IdType, type ReadIdSize, type SchemaId, SerializationContext } from '@x/wire-format'
 import { type Batch, type Consumer, Kafka, logLevel } from 'kafkajs'
 import type { Config } from '../config.js'
 import { type Connection, type ConnectionFlags, connect } from '../connection.js'
@@ -29,6 +29,7 @@ export interface ConsumeFlags extends Omit<ConnectionFlags, 'group'>, KafkaFlags
   partition?: string[]
   json?: boolean
   useId?: string
+  idSize?: string
 }
 
 /** How long a run that is not following waits for a message before it gives up on the end offsets. */
@@ -46,6 +47,8 @@ export interface ConsumePlan {
   partitions: number[] | undefined
   group: string | undefined
   useId: IdType
+  /** How a frame's id is read (`--id-size`). */
+  idSize: ReadIdSize
 }
 
 /** The flags of `consume` checked (exit 2 before connecting to anything). */
@@ -89,8 +92,13 @@ export function consumePlan(flags: ConsumeFlags): ConsumePlan {
   if (useId !== 'globalId' && useId !== 'contentId') {
     throw new UsageError(`--use-id must be globalId or contentId, got ${useId}`)
   }
+  const size = flags.idSize ?? '4'
+  if (size !== '4' && size !== '8' && size !== 'auto') {
+    throw new UsageError(`--id-size must be 4, 8 or auto, got ${size}`)
+  }
+  const idSize: ReadIdSize = size === 'auto' ? 'auto' : size === '8' ? 8 : 4
   if (flags.group === '') throw new UsageError('--group takes a consumer group id')
-  return { start, follow: flags.follow ?? false, max, partitions, group: flags.group, useId }
+  return { start, follow: flags.follow ?? false, max, partitions, group: flags.group, useId, idSize }
 }
 
 /**
@@ -108,7 +116,7 @@ export async function consume(topic: string, flags: ConsumeFlags, config: Config
   const kafka = new Kafka({ ...kafkaSettings, logLevel: logLevel.NOTHING })
   const brokers = kafkaSettings.brokers as string[]
   const summary = new ConsumeSummary()
-  const reader = new MessageReader(connection, plan.useId)
+  const reader = new MessageReader(connection, plan.useId, plan.idSize)
   const print = (line: ConsumedLine) => {
     summary.add(line)
     io.stdout(flags.json ? jsonLine(line) : readableLine(line))
@@ -316,9 +324,9 @@ export class MessageReader {
   readonly #any: AnyDeserializer
   readonly #artifacts = new Map<string, Promise<Pick<ValueSchema, 'groupId' | 'artifactId' | 'version'>>>()
 
-  constructor(connection: Connection, useId: IdType) {
+  constructor(connection: Connection, useId: IdType, idSize: ReadIdSize = 4) {
     this.#connection = connection
-    this.#any = new AnyDeserializer(connection.client, { useId })
+    this.#any = new AnyDeserializer(connection.client, { useId, idSize })
     this.#serde = new KafkaJsSerde(connection.client, { deserializer: this.#any, keys: 'bytes' })
   }
 

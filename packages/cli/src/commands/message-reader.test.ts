@@ -120,6 +120,21 @@ describe('MessageReader', () => {
     })
   })
 
+  it('reads Apicurio 2.x frames (an 8-byte id) with --id-size 8 or auto; read as 4-byte they are error lines naming idSize 8', async () => {
+    const ctx = new SerializationContext('orders')
+    const value = Buffer.from(
+      await new AvroSerializer(admin, 'orders-value', { idSize: 8 }).serialize({ id: 3 }, ctx),
+    )
+    expect(value.subarray(0, 9).toString('hex')).toBe('000000000000000028')
+    for (const idSize of [8, 'auto'] as const) {
+      const line = await new MessageReader(connection, 'globalId', idSize).read('orders', 0, message(value))
+      expect(line).toMatchObject({ schema: { format: 'AVRO', idType: 'globalId', id: 40 }, value: { id: 3 } })
+    }
+    const asFour = await new MessageReader(connection, 'globalId').read('orders', 0, message(value))
+    expect(asFour.error).toMatchObject({ name: 'DeserializationError' })
+    expect((asFour.error as { message: string }).message).toContain('idSize')
+  })
+
   it('throws an outage instead of making it an error line', async () => {
     const down = new Connection({ registry: 'http://127.0.0.1:1/apis/registry/v3' }, io)
     try {

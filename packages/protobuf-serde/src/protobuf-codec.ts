@@ -43,6 +43,9 @@ export class ProtobufCodec implements SchemaCodec {
   readonly #toObject: protobuf.IConversionOptions
   readonly #writable: Writable | undefined
   readonly #byRef = new Map<string, DeclaredMessage | null>()
+  /** The prefix bytes of the last message read (a copy), and what they named: most topics repeat one prefix. */
+  #lastPrefix: Buffer | undefined
+  #lastRead: { readonly declared: DeclaredMessage; readonly plan: MessagePlan } | undefined
 
   constructor(schema: ProtoSchema, framing: Framing, read: ReadOptions, write: WriteOptions | undefined) {
     this.schema = schema
@@ -78,19 +81,34 @@ export class ProtobufCodec implements SchemaCodec {
   }
 
   decode(bytes: Buffer, offset: number, end: number, _writer?: SchemaCodec): unknown {
-    const prefix =
-      this.#framing === 'apicurio' ? readRef(bytes, offset, end) : readIndexes(bytes, offset, end)
-    const declared =
-      prefix.name !== undefined ? this.#byRefName(prefix.name) : this.#byIndexes(prefix.indexes!)
-    const reader = protobuf.Reader.create(bytes.subarray(prefix.start, end))
+    let read = this.#lastRead
+    let start: number
+    const last = this.#lastPrefix
+    if (last !== undefined && read !== undefined && samePrefix(bytes, offset, end, last)) {
+      // The same prefix bytes name the same message: a prefix is self-delimiting.
+      start = offset + last.length
+    } else {
+      const prefix =
+        this.#framing === 'apicurio' ? readRef(bytes, offset, end) : readIndexes(bytes, offset, end)
+      const declared =
+        prefix.name !== undefined ? this.#byRefName(prefix.name) : this.#byIndexes(prefix.indexes!)
+      start = prefix.start
+      read = { declared, plan: planOf(declared.type) }
+      this.#lastRead = read
+      // A copy: Kafka clients reuse the buffers they hand out.
+      this.#lastPrefix =
+        start - offset <= MAX_REMEMBERED_PREFIX ? Buffer.from(bytes.subarray(offset, start)) : undefined
+    }
+    const reader = protobuf.Reader.create(bytes.subarray(start, end))
     const keep = this.#read.unknownFields === 'keep'
     reader.discardUnknown = !keep
-    const message = declared.type.decode(reader) as unknown as Record<string, unknown>
-    const out = declared.type.toObject(message as unknown as protobuf.Message, this.#toObject) as Record<
+    const { type } = read.declared
+    const message = type.decode(reader) as unknown as Record<string, unknown>
+    const out = type.toObject(message as unknown as protobuf.Message, this.#toObject) as Record<
       string,
       unknown
     >
-    finishRead(planOf(declared.type), message, out, this.#read.longs, keep)
+    finishRead(read.plan, message, out, this.#read.longs, keep)
     return out
   }
 
@@ -133,6 +151,17 @@ export class ProtobufCodec implements SchemaCodec {
     const names = this.schema.messages.map((m) => m.type.fullName.slice(1))
     return names.length > 10 ? `${names.slice(0, 10).join(', ')}, …` : names.join(', ')
   }
+}
+
+/** Prefixes longer than this (a `Ref` naming a very long message name) are read each time, not remembered. */
+const MAX_REMEMBERED_PREFIX = 64
+
+/** Whether the bytes at `offset` begin with exactly the bytes of `prefix`. */
+function samePrefix(bytes: Buffer, offset: number, end: number, prefix: Buffer): boolean {
+  const length = prefix.length
+  if (end - offset < length) return false
+  for (let i = 0; i < length; i++) if (bytes[offset + i] !== prefix[i]) return false
+  return true
 }
 
 function onlyOne<T>(items: readonly T[]): T | undefined {

@@ -84,6 +84,7 @@ pnpm bench                        # every case, 5 rounds: a few minutes on 2 cor
 pnpm bench:node22                 # the same on Node 22 (from npm; adds the Node 22 peers), then bench:node24
 pnpm bench --quick                # smoke run (CI runs it): checks everything runs, figures meaningless
 pnpm bench --filter=json          # only the matching cases (and the ceilings they are divided by)
+pnpm bench --filter=proto --repeat  # more paired rounds until each ratio's middle half is within ±3 % of its median
 BENCH_ROUNDS=11 BENCH_SECONDS=2 pnpm bench        # steadier figures
 BENCH_CPU_PROF=/tmp/prof BENCH_FILTER='^ours.proto' BENCH_ROUNDS=1 BENCH_SECONDS=4 pnpm bench   # profiles
 \`\`\`

@@ -45,6 +45,8 @@ export class ProtobufCodec implements SchemaCodec {
   readonly #byRef = new Map<string, DeclaredMessage | null>()
   /** The prefix bytes of the last message read (a copy), and what they named: most topics repeat one prefix. */
   #lastPrefix: Buffer | undefined
+  /** The writer of encodeInto, reused (empty between calls). */
+  #writer: protobuf.Writer | undefined
   #lastRead: { readonly declared: DeclaredMessage; readonly plan: MessagePlan } | undefined
 
   constructor(schema: ProtoSchema, framing: Framing, read: ReadOptions, write: WriteOptions | undefined) {
@@ -71,13 +73,27 @@ export class ProtobufCodec implements SchemaCodec {
     const writable = this.#writable!
     const { type } = writable.declared
     const encodable = value instanceof type.ctor ? value : toEncodable(writable.plan, value)
-    const body = type.encode(encodable as protobuf.Message).finish()
+    // One writer per codec, reset for each message: it keeps the buffer it grew to, so a message is written once,
+    // then copied once into `target` (a new writer per message grows, and `finish()` copies again).
+    let writer = this.#writer
+    if (writer === undefined || writer.len !== 0) writer = this.#writer = protobuf.Writer.create()
+    let length: number
+    try {
+      type.encode(encodable as protobuf.Message, writer)
+      length = writer.len
+    } catch (error) {
+      this.#writer = undefined
+      throw error
+    }
     const prefix = writable.prefix
-    const end = offset + prefix.length + body.length
-    if (end > target.length) return target.length - end
-    prefix.copy(target, offset)
-    target.set(body, offset + prefix.length)
-    return end
+    const end = offset + prefix.length + length
+    if (end <= target.length) {
+      prefix.copy(target, offset)
+      writer.finishInto(target, offset + prefix.length)
+    }
+    writer.reset()
+    if (length > MAX_KEPT_WRITER) this.#writer = undefined
+    return end <= target.length ? end : target.length - end
   }
 
   decode(bytes: Buffer, offset: number, end: number, _writer?: SchemaCodec): unknown {
@@ -152,6 +168,9 @@ export class ProtobufCodec implements SchemaCodec {
     return names.length > 10 ? `${names.slice(0, 10).join(', ')}, …` : names.join(', ')
   }
 }
+
+/** A writer that grew beyond this for one message is dropped after it, not kept for the next. */
+const MAX_KEPT_WRITER = 1 << 20
 
 /** Prefixes longer than this (a `Ref` naming a very long message name) are read each time, not remembered. */
 const MAX_REMEMBERED_PREFIX = 64

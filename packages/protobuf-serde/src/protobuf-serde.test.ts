@@ -295,6 +295,24 @@ message Limits {
     expect(await roundTrip({ u: 2n ** 64n - 2n ** 32n })).toMatchObject({ u: 2n ** 64n - 2n ** 32n })
   })
 
+  it('writes messages of very different sizes in turn with one serializer, each exactly (its writer is reused)', async () => {
+    const client = newClient()
+    const serializer = new ProtobufSerializer(client, 'limits')
+    const deserializer = new ProtobufDeserializer(client)
+    const sizes = [0, 3, 300, 2 * 1024 * 1024 + 7, 1, 70_000, 0]
+    await serializer.prepare(ctx)
+    const written: Buffer[] = []
+    for (const size of sizes)
+      written.push(Buffer.from(serializer.serializeSync({ maybe: 'x'.repeat(size), s: size }, ctx)))
+    for (const [i, size] of sizes.entries()) {
+      expect(await deserializer.deserialize(written[i]!, ctx)).toMatchObject({
+        maybe: 'x'.repeat(size),
+        s: size,
+      })
+    }
+    expect(written[6]).toEqual(written[0])
+  })
+
   it("reads longs as bigints with longs: 'bigint', and refuses unsafe ones with longs: 'number' (cause a RangeError)", async () => {
     expect(await roundTrip({ s: 5, many: [1] }, { longs: 'bigint' })).toMatchObject({
       s: 5n,

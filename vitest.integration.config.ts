@@ -3,8 +3,9 @@ import { defineConfig } from 'vitest/config'
 // Integration stage (`pnpm test:integration`): adds what needs Java, Maven or Python. The global setups start a
 // real Apicurio Registry 3 and a real Kafka broker (KRaft) from Maven Central on 127.0.0.1, hand their addresses to
 // the tests through `inject('registryUrl')` / `inject('kafkaBrokers')`, and stop them at the end.
-// `REGISTRY_URL=http://host:port/apis/registry/v3 pnpm test:integration` uses that registry instead of starting one;
-// `KAFKA_BROKERS=host:port` likewise for the broker.
+// `X_SERDE_TEST_REGISTRY_URL=http://host:port/apis/registry/v3 pnpm test:integration` uses that registry instead of
+// starting one; `X_SERDE_TEST_KAFKA_BROKERS=host:port` likewise for the broker (never REGISTRY_URL / KAFKA_BROKERS,
+// which a developer may have exported for the CLI or the demo).
 export default defineConfig({
   test: {
     include: ['packages/*/src/**/*.contract.test.ts', '**/src/**/*.integration.test.ts'],

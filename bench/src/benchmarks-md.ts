@@ -1,6 +1,8 @@
 import type { CaseDef } from './cases.js'
 import type { ColdResult } from './cold.js'
 import { renderCold } from './cold.js'
+import { loadE2e } from './e2e/results.js'
+import { renderE2eSection } from './e2e/section.js'
 import { type NodeRun, renderNodeTable } from './node-runs.js'
 import type { RoundResult, Row } from './report.js'
 import { renderPeers, renderTables } from './report.js'
@@ -46,6 +48,7 @@ export function renderBenchmarksMd(input: {
     `| JSON Schema ahead of the peers (async) | encode ${vs('ours.json.serialize', 'kafkajs.json.serialize')} kafkajs-SR, ${vs('ours.json.serialize', 'confluent.json.serialize')} Confluent; decode ${vs('ours.json.deserialize', 'kafkajs.json.deserialize')} kafkajs-SR, ${vs('ours.json.deserialize', 'confluent.json.deserialize')} Confluent |`,
     `| Protobuf ≥ 0.85× of protobufjs by hand (sync) | encode ${fmt(ratio('ours.proto.serializeSync'))}, decode ${fmt(ratio('ours.proto.deserializeSync'))} |`,
     `| Protobuf ahead of Confluent (async) | encode ${vs('ours.proto.serialize', 'confluent.proto.serialize')}, decode ${vs('ours.proto.deserialize', 'confluent.proto.deserialize')} |`,
+    `| Inside @platformatic/kafka, per message after the hooks: ours (ApicurioSchemaRegistry) ahead of its ConfluentSchemaRegistry | Avro encode ${vs('ours.platformatic.serialize', 'platformatic.serialize')}, decode ${vs('ours.platformatic.deserialize', 'platformatic.deserialize')}; JSON encode ${vs('ours.platformatic.json.serialize', 'platformatic.json.serialize')}, decode ${vs('ours.platformatic.json.deserialize', 'platformatic.json.deserialize')} |`,
     `| Logical types (bench.Payment) ≥ 0.9× of avsc with LogicalType classes (the fair ceiling) | encode ${fmt(ratio('ours.payment.serializeSync'))}, decode ${fmt(ratio('ours.payment.deserializeSync'))} |`,
   ].join('\n')
   return `# Benchmarks
@@ -76,6 +79,8 @@ ${renderNodeTable(input.byNode)}
 ${renderTables(rows)}
 ${renderPeers(input.cases, input.results)}
 ${renderCold(input.cold)}
+${renderE2eSection(loadE2e())}
+
 ## How to reproduce
 
 \`\`\`sh
@@ -83,6 +88,7 @@ pnpm install --frozen-lockfile
 pnpm bench                        # every case, 5 rounds: a few minutes on 2 cores; rewrites this file
 pnpm bench:node22                 # the same on Node 22 (from npm; adds the Node 22 peers), then bench:node24
 pnpm bench --quick                # smoke run (CI runs it): checks everything runs, figures meaningless
+pnpm bench:e2e                    # end to end through a real broker (Node 24, ~7 min): rewrites its section above
 pnpm bench --filter=json          # only the matching cases (and the ceilings they are divided by)
 pnpm bench --filter=proto --repeat  # more paired rounds until each ratio's middle half is within ±3 % of its median
 BENCH_ROUNDS=11 BENCH_SECONDS=2 pnpm bench        # steadier figures
@@ -109,7 +115,13 @@ BENCH_CPU_PROF=/tmp/prof BENCH_FILTER='^ours.proto' BENCH_ROUNDS=1 BENCH_SECONDS
   messages, so the bench builds the message descriptor from the same \`.proto\` at run time
   (\`bench/src/peers/bufbuild-descriptor.ts\`, what protoc-gen-es would generate) and each call makes the message
   from the plain record (as \`fromObject\` does for the ceiling); ours runs with \`framing: 'confluent'\` and both
-  write the same bytes. kafkajs-SR is not compared for Protobuf: it writes \`00 <id> <message>\` without Confluent's
+  write the same bytes. \`@platformatic/kafka\`'s own \`ConfluentSchemaRegistry\` (2.12.1 on Node 22 and 24; 1.35.0 on
+  Node 20, Avro only: 1.35 compiles JSON schemas as draft 2020-12 and refuses the bench's draft-07 one) is timed as
+  Platformatic's clients drive it: its before-hook once (the schema fetched from the stub), then its synchronous value
+  serializer (the id in \`metadata.schemas.value\`, \`jsonValidateSend: true\`) or deserializer (a fresh message object
+  per call, on which it notes the id), against our \`ApicurioSchemaRegistry\` (@x/kafka) driven the same way (JSON
+  read with \`validate: true\`, as Platformatic always validates); its Protobuf is left out (it writes
+  \`00 <id> <message>\`, as kafkajs-SR does). kafkajs-SR is not compared for Protobuf: it writes \`00 <id> <message>\` without Confluent's
   message-index byte, a frame neither Confluent's nor Apicurio's readers take, so it cannot pass the equality check.
 - **A fresh process per case and round**, rounds interleaved (every other round reversed); in each worker: prepare,
   check one call, warm up, measure in slices; a run's figure is the median of its slices, a case's the median over

@@ -17,6 +17,7 @@ import {
 import { expectedFrame, frameHeader } from './frames.js'
 import { paymentLogicalRecord, paymentLogicalType } from './payment-logical.js'
 import { PEER_CASES } from './peer-cases.js'
+import { PLATFORMATIC_CASES } from './platformatic-cases.js'
 import type { Body } from './timing.js'
 
 /** What the parent tells a worker: where the registry is and the ids it gave the bench's schemas. */
@@ -471,7 +472,7 @@ const AVRO_CASES: readonly CaseDef[] = [
   },
 ]
 
-export const CASES: readonly CaseDef[] = [...AVRO_CASES, ...PEER_CASES]
+export const CASES: readonly CaseDef[] = [...AVRO_CASES, ...PEER_CASES, ...PLATFORMATIC_CASES]
 
 export function caseNamed(name: string): CaseDef {
   const found = CASES.find((c) => c.name === name)

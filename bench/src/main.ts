@@ -10,6 +10,7 @@ import { renderChart } from './chart.js'
 import { checkCorrectness } from './checks.js'
 import { measureColdStarts, renderCold } from './cold.js'
 import { type BenchConfig, readConfig, USAGE } from './config.js'
+import { loadE2e } from './e2e/results.js'
 import { EVENT_ARTIFACT, EVENT_SCHEMA, GROUP_ID, PAYMENT_ARTIFACT, PAYMENT_SCHEMA } from './fixtures.js'
 import { loadRuns, runOf, saveRun } from './node-runs.js'
 import { bufbuildEvent, JSON_TOPIC, PEER_TOPIC, PROTO_TOPIC } from './peer-cases.js'
@@ -17,6 +18,8 @@ import { checkPeers } from './peer-checks.js'
 import { EVENT_JSON_SCHEMA, EVENT_PROTO, JSON_ARTIFACT, PROTO_ARTIFACT } from './peer-fixtures.js'
 import { ConfluentStub } from './peers/confluent-registry.js'
 import { kafkajs4Version } from './peers/kafkajs-4.js'
+import { platformaticVersion } from './peers/platformatic.js'
+import { checkPlatformatic } from './platformatic-checks.js'
 import { casesToRepeat, renderSpreads } from './repeat.js'
 import { busyWarning, median, type RoundResult, renderPeers, renderTables, summarize } from './report.js'
 import type { RunMessage, WorkerMessage } from './worker.js'
@@ -79,6 +82,8 @@ function versions(): string {
   const all = names.map((name) => `${name} ${version(name)}`)
   const four = kafkajs4Version()
   if (four !== undefined) all.splice(4, 0, `@kafkajs/confluent-schema-registry ${four}`)
+  const platformatic = platformaticVersion()
+  if (platformatic !== undefined) all.push(`@platformatic/kafka ${platformatic}`)
   return all.join(', ')
 }
 
@@ -258,6 +263,7 @@ async function main(): Promise<void> {
     const env: BenchEnv = { ...ids, confluentUrl: stub.url }
     for (const line of await checkCorrectness(env)) console.log(`ok  ${line}`)
     for (const line of await checkPeers(env)) console.log(`ok  ${line}`)
+    for (const line of await checkPlatformatic(env)) console.log(`ok  ${line}`)
     console.log('')
     const cold = await measureColdStarts(env, registry, stub, config.quick ? 1 : 3)
     console.log(renderCold(cold))
@@ -302,7 +308,14 @@ async function main(): Promise<void> {
     if (warning !== undefined) console.log(`\n${warning}`)
     if (!config.quick && config.filter === undefined) {
       const when = new Date().toISOString().slice(0, 16).replace('T', ' ')
-      writeFileSync(new URL('../chart.svg', import.meta.url), renderChart(rows, `${machine()}; ${when} UTC`))
+      writeFileSync(
+        new URL('../chart.svg', import.meta.url),
+        renderChart(
+          rows.map((row) => ({ name: row.def.name, opsPerSec: row.opsPerSec })),
+          `${machine()}; ${when} UTC`,
+          loadE2e(),
+        ),
+      )
       saveRun(runOf(process.version, `${when} UTC, ${config.rounds} rounds`, versions(), rows))
       writeFileSync(
         new URL('../../BENCHMARKS.md', import.meta.url),

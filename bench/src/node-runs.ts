@@ -89,6 +89,26 @@ const METRICS: readonly { label: string; ours: string; of?: string; ops?: true }
     ours: 'ours.proto.deserialize',
     of: 'confluent.proto.deserialize',
   },
+  {
+    label: 'Avro encode in Platformatic ÷ its ConfluentSchemaRegistry',
+    ours: 'ours.platformatic.serialize',
+    of: 'platformatic.serialize',
+  },
+  {
+    label: 'Avro decode in Platformatic ÷ its ConfluentSchemaRegistry',
+    ours: 'ours.platformatic.deserialize',
+    of: 'platformatic.deserialize',
+  },
+  {
+    label: 'JSON Schema encode in Platformatic ÷ its ConfluentSchemaRegistry',
+    ours: 'ours.platformatic.json.serialize',
+    of: 'platformatic.json.serialize',
+  },
+  {
+    label: 'JSON Schema decode in Platformatic ÷ its ConfluentSchemaRegistry',
+    ours: 'ours.platformatic.json.deserialize',
+    of: 'platformatic.json.deserialize',
+  },
 ]
 
 const integer = new Intl.NumberFormat('en-US', { maximumFractionDigits: 0 })

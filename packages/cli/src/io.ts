@@ -12,8 +12,12 @@ export interface Io {
   readStdin(): Promise<Buffer>
 }
 
-/** The process's own streams and environment. */
+/** The process's own streams and environment. A reader that closes standard output (`| head`) ends the run. */
 export function processIo(): Io {
+  process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code !== 'EPIPE') throw error
+    process.exit(process.exitCode ?? 0)
+  })
   return {
     stdout: (text) => process.stdout.write(text),
     stderr: (text) => process.stderr.write(text),

@@ -3,12 +3,15 @@ import { isSerdeError } from '@x/errors'
 import { Command, CommanderError, Option } from 'commander'
 import { check } from './commands/check.js'
 import { codegen } from './commands/codegen.js'
+import { consume } from './commands/consume.js'
 import { inspect } from './commands/inspect.js'
+import { produce } from './commands/produce.js'
 import { pull } from './commands/pull.js'
 import { register } from './commands/register.js'
 import { loadConfig } from './config.js'
 import { EXIT, type ExitCode } from './exit-codes.js'
 import type { Io } from './io.js'
+import { BrokerUnreachable } from './kafka-connection.js'
 import { CheckFailed, UsageError } from './usage-error.js'
 
 const VERSION = (createRequire(import.meta.url)('../package.json') as { version: string }).version
@@ -18,12 +21,19 @@ Registry and auth come from flags or the environment: REGISTRY_URL (the v3 API r
 password in it is HTTP Basic), REGISTRY_GROUP (default: default), and for OAuth2 REGISTRY_TOKEN_URL,
 REGISTRY_CLIENT_ID, REGISTRY_CLIENT_SECRET (environment only), REGISTRY_SCOPE. No secret is ever printed.
 
-Exit codes: 0 ok, 1 a check failed (or the message/schema was refused), 2 usage, 3 registry unreachable.`
+Brokers (consume, produce): --brokers or KAFKA_BROKERS; SASL with --sasl-mechanism (plain, scram-sha-256,
+scram-sha-512) or KAFKA_SASL_MECHANISM, --sasl-username or KAFKA_SASL_USERNAME, and KAFKA_SASL_PASSWORD (environment
+only); TLS with --tls (or KAFKA_TLS=1), --tls-ca, --tls-cert, --tls-key (files; a key passphrase from
+KAFKA_TLS_KEY_PASSWORD only).
 
-function connectionOptions(command: Command): Command {
+Exit codes: 0 ok, 1 a check failed (or a message/schema was refused, or a consumed message did not decode),
+2 usage, 3 registry or brokers unreachable.`
+
+function connectionOptions(command: Command, registryGroup = true): Command {
+  command.option('--registry <url>', 'registry v3 API root (default: $REGISTRY_URL)')
+  if (registryGroup)
+    command.option('--group <id>', 'group of the artifacts (default: $REGISTRY_GROUP or "default")')
   return command
-    .option('--registry <url>', 'registry v3 API root (default: $REGISTRY_URL)')
-    .option('--group <id>', 'group of the artifacts (default: $REGISTRY_GROUP or "default")')
     .option('--token-url <url>', 'OAuth2 token endpoint (default: $REGISTRY_TOKEN_URL)')
     .option(
       '--client-id <id>',
@@ -34,6 +44,26 @@ function connectionOptions(command: Command): Command {
     .option('--verbose', 'print stack traces of errors')
 }
 
+function kafkaOptions(command: Command): Command {
+  return command
+    .option('--brokers <list>', 'bootstrap brokers, host:port[,host:port] (default: $KAFKA_BROKERS)')
+    .addOption(
+      new Option('--sasl-mechanism <mechanism>', 'SASL (default: $KAFKA_SASL_MECHANISM)').choices([
+        'plain',
+        'scram-sha-256',
+        'scram-sha-512',
+      ]),
+    )
+    .option(
+      '--sasl-username <name>',
+      'SASL user (default: $KAFKA_SASL_USERNAME; the password: $KAFKA_SASL_PASSWORD)',
+    )
+    .option('--tls', 'connect with TLS (default: $KAFKA_TLS=1)')
+    .option('--tls-ca <file>', 'CA certificates (PEM) to trust')
+    .option('--tls-cert <file>', 'client certificate (PEM)')
+    .option('--tls-key <file>', 'its key (PEM; a passphrase from $KAFKA_TLS_KEY_PASSWORD)')
+}
+
 /**
  * Runs `x-serde` with `argv` (without the node and script paths) and returns its exit code. Everything it prints
  * goes through `io`, so it runs the same in a test as in a shell.
@@ -42,7 +72,7 @@ export async function run(argv: readonly string[], io: Io): Promise<ExitCode> {
   const verbose = argv.includes('--verbose')
   const program = new Command('x-serde')
     .description(
-      'Apicurio Registry 3 tooling for @x/serde: inspect messages, pull, register and check schemas, generate types.',
+      'Apicurio Registry 3 tooling for @x/serde: consume and produce topics, inspect messages, pull, register and check schemas, generate types.',
     )
     .version(VERSION, '-V, --version')
     // `x-serde --version` is the program's; after a command, `--version` is that command's (pull, codegen).
@@ -167,6 +197,84 @@ export async function run(argv: readonly string[], io: Io): Promise<ExitCode> {
     .addHelpText('after', '\nExample:\n  x-serde codegen schemas/user-event.avsc --out src/user-event.ts')
     .action(async (files: string[], flags) => codegen(files, flags, await loadConfig(io, flags.config), io))
 
+  kafkaOptions(
+    connectionOptions(
+      program
+        .command('consume')
+        .description(
+          'read a topic and print each message decoded (Avro, JSON Schema, Protobuf; framed or headers mode)',
+        )
+        .argument('<topic>', 'the topic')
+        .option('--offset <n>', 'start at this offset in each partition (default: the beginning)')
+        .option(
+          '--from-timestamp <time>',
+          'start at the first message at or after this time (ISO or epoch ms)',
+        )
+        .option('--follow', 'start at the end (unless told where) and keep reading until Ctrl-C or --max')
+        .option('--max <n>', 'stop after this many messages')
+        .option('--partition <n...>', 'read only these partitions (default: all)')
+        .option(
+          '--group <id>',
+          'consumer group: start where it stopped and commit what is printed (default: none, nothing committed)',
+        )
+        .addOption(
+          new Option('--use-id <type>', 'how to read the 4-byte id of a frame')
+            .choices(['globalId', 'contentId'])
+            .default('globalId'),
+        )
+        .option('--json', 'one line of JSON per message, for machines'),
+      false,
+    ),
+  )
+    .addHelpText(
+      'after',
+      `
+Without --follow it stops at the end offsets the partitions had when it started. A message that does not decode is
+printed as an error line with its raw bytes and the run goes on; the run then exits 1. A summary goes to stderr.
+
+Example:
+  x-serde consume orders --brokers localhost:9092 --registry http://localhost:8080/apis/registry/v3 --json`,
+    )
+    .action(async (topic: string, flags) => consume(topic, flags, await loadConfig(io, flags.config), io))
+
+  kafkaOptions(
+    connectionOptions(
+      program
+        .command('produce')
+        .description(
+          "send JSON lines, each encoded with the topic's artifact (format from its type), framed or in headers mode",
+        )
+        .argument('<topic>', 'the topic')
+        .argument('[input]', 'the JSON lines: @FILE or - (standard input, the default)')
+        .option('--artifact <id>', 'the artifact (default: <topic>-value, the topic strategy)')
+        .option('--headers', 'headers mode: the id in an apicurio.value.* header, the payload bare')
+        .option('--key <key>', 'the key of every message')
+        .option(
+          '--key-field <field>',
+          "each message's key: this field of its line (which stays in the value)",
+        )
+        .addOption(
+          new Option('--use-id <type>', 'the id written')
+            .choices(['globalId', 'contentId'])
+            .default('globalId'),
+        )
+        .option('--message-type <name>', "Protobuf: the message written (default: the file's first)"),
+    ),
+  )
+    .addHelpText(
+      'after',
+      `
+Every line is encoded before anything is sent: a line that is not JSON or does not match the schema is reported
+with its number and nothing is sent (exit 1). Integers beyond 2^53 are kept exact; bytes are base64 text, Avro dates
+ISO text, as consume --json prints them. A line null is a tombstone.
+
+Example:
+  x-serde produce orders @orders.jsonl --key-field id --brokers localhost:9092`,
+    )
+    .action(async (topic: string, input: string | undefined, flags) =>
+      produce(topic, input, flags, await loadConfig(io, flags.config), io),
+    )
+
   try {
     await program.parseAsync([...argv], { from: 'user' })
     return EXIT.ok
@@ -189,7 +297,11 @@ function report(error: unknown, io: Io, verbose: boolean): ExitCode {
   if (verbose && error instanceof Error && error.stack) io.stderr(`${error.stack}\n`)
   if (error instanceof CheckFailed) return EXIT.checkFailed
   if (error instanceof UsageError) return EXIT.usage
-  if (isSerdeError(error, 'REGISTRY_CONNECTION') || isSerdeError(error, 'AUTHENTICATION'))
+  if (
+    error instanceof BrokerUnreachable ||
+    isSerdeError(error, 'REGISTRY_CONNECTION') ||
+    isSerdeError(error, 'AUTHENTICATION')
+  )
     return EXIT.unreachable
   if ((error as { code?: unknown })?.code === 'INVALID_CONFIG') return EXIT.usage
   return EXIT.checkFailed

@@ -5,8 +5,9 @@ import { avroToTypeScript } from '../codegen/avro-types.js'
 import { jsonSchemaToTypeScript } from '../codegen/json-schema-types.js'
 import { protobufToTypeScript } from '../codegen/protobuf-types.js'
 import type { Config } from '../config.js'
-import { artifactTypeOfFile, type Connection, type ConnectionFlags, connect } from '../connection.js'
+import { artifactTypeOfFile, type ConnectionFlags, connect } from '../connection.js'
 import { type Io, readText } from '../io.js'
+import { fetchImports } from '../proto-imports.js'
 import { UsageError } from '../usage-error.js'
 import { endsWithPath, protoImports } from './file-references.js'
 
@@ -129,24 +130,4 @@ function choice<T extends string>(flag: string, value: string, allowed: readonly
   if (!(allowed as readonly string[]).includes(value))
     throw new UsageError(`${flag} must be one of ${allowed.join(', ')}, got ${value}`)
   return value as T
-}
-
-/** The texts of the `.proto` files an artifact version imports, by import path: its references, recursively. */
-async function fetchImports(
-  connection: Connection,
-  globalId: number | bigint,
-  into: Map<string, string>,
-): Promise<void> {
-  for (const reference of await connection.client.getReferencesByGlobalId(globalId)) {
-    if (into.has(reference.name)) continue
-    const target = await connection.client.getSchemaVersion(
-      reference.artifactId,
-      reference.version ?? 'branch=latest',
-      {
-        ...(reference.groupId === undefined ? {} : { groupId: reference.groupId }),
-      },
-    )
-    into.set(reference.name, target.schema)
-    if (target.globalId !== undefined) await fetchImports(connection, target.globalId, into)
-  }
 }

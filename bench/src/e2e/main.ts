@@ -1,0 +1,269 @@
+import { type ChildProcess, fork } from 'node:child_process'
+import { writeFileSync } from 'node:fs'
+import { createRequire } from 'node:module'
+import { cpus, loadavg } from 'node:os'
+import { RegistryClient } from '@x/registry-client'
+import type { Kafka as KafkaType } from 'kafkajs'
+import { platformaticPackage } from '../peers/platformatic.js'
+import { SCHEMAS } from './formats.js'
+import { openInfra } from './infra.js'
+import { E2E_METHOD, type E2eRun, renderE2e } from './report.js'
+import { saveE2e } from './results.js'
+import { FORMATS, type Format, ROWS, type RowResult, type WorkerMessage, type WorkerSetup } from './types.js'
+import { writeE2eOutputs } from './write.js'
+
+/**
+ * `pnpm bench:e2e`: the serdes inside real Kafka clients through a real broker, ours against each client's own
+ * registry support, side by side in one run (see report.ts for the method). Node 22+ (Platformatic 2.x).
+ */
+
+const USAGE = `pnpm bench:e2e [--quick] [--filter=<regex>] [--help]   (runs on Node 24: scripts/with-node.sh)
+
+  --quick                 smoke run: 2 000 messages per row, 200 to warm up; writes nothing
+  --filter=<regex>        only rows whose '<format>/<row>' matches (e.g. avro/, /kafkajs); writes nothing
+Environment:
+  E2E_MESSAGES=100000     messages per row and format
+  E2E_WARMUP=5000         warm-up messages per row and format (own topic, not timed)
+  E2E_ROUNDS=3            rounds (every other one in reverse order); medians over rounds
+  E2E_JSON=<file>         also write the raw results to <file>
+  REGISTRY_URL=http://host:port/apis/registry/v3   use this Apicurio 3 instead of starting 3.3.3
+  KAFKA_BROKERS=host:port                          use this broker instead of starting Kafka 3.9`
+
+const GROUP = 'bench-e2e'
+const WORKER = new URL('./worker.js', import.meta.url)
+/** A worker may take this long per 1 000 messages, plus a minute (joins, warm-up, closing). */
+const WORKER_MS_PER_1000 = 3000
+
+interface Config {
+  quick: boolean
+  filter: RegExp | undefined
+  messages: number
+  warmup: number
+  rounds: number
+  jsonFile: string | undefined
+}
+
+function count(name: string, text: string | undefined, fallback: number): number {
+  if (text === undefined || text === '') return fallback
+  const value = Number(text)
+  if (!Number.isInteger(value) || value <= 0)
+    throw new TypeError(`${name} must be a positive integer, got '${text}'`)
+  return value
+}
+
+function readConfig(argv: readonly string[], env: NodeJS.ProcessEnv): Config | 'help' {
+  let quick = false
+  let filter: RegExp | undefined
+  for (const arg of argv) {
+    if (arg === '--') continue
+    if (arg === '--help' || arg === '-h') return 'help'
+    if (arg === '--quick') quick = true
+    else if (arg.startsWith('--filter=')) filter = new RegExp(arg.slice('--filter='.length))
+    else throw new TypeError(`Unknown argument '${arg}'\n\n${USAGE}`)
+  }
+  return {
+    quick,
+    filter,
+    messages: count('E2E_MESSAGES', env.E2E_MESSAGES, quick ? 2000 : 100_000),
+    warmup: count('E2E_WARMUP', env.E2E_WARMUP, quick ? 200 : 5000),
+    rounds: count('E2E_ROUNDS', env.E2E_ROUNDS, quick ? 1 : 3),
+    jsonFile: env.E2E_JSON || undefined,
+  }
+}
+
+function versions(): string {
+  const require = createRequire(import.meta.url)
+  const version = (name: string) => (require(`${name}/package.json`) as { version: string }).version
+  const platformatic = platformaticPackage()
+  return [
+    'version' in platformatic ? `@platformatic/kafka ${platformatic.version}` : '@platformatic/kafka (none)',
+    `kafkajs ${version('kafkajs')}`,
+    `@kafkajs/confluent-schema-registry ${version('@kafkajs/confluent-schema-registry')}`,
+    'Apicurio Registry 3 (`/system/info` below), Kafka 3.9',
+  ].join(', ')
+}
+
+function machine(): string {
+  const cpu = cpus()
+  return `Node ${process.version}, ${cpu.length} × ${cpu[0]?.model ?? 'unknown CPU'}, ${process.platform}/${process.arch}`
+}
+
+async function registerSchemas(
+  registryUrl: string,
+): Promise<Record<Format, { globalId: number; contentId: number }>> {
+  const client = new RegistryClient({ url: registryUrl, groupId: GROUP })
+  try {
+    const ids = {} as Record<Format, { globalId: number; contentId: number }>
+    for (const format of FORMATS) {
+      const { artifactId, schema, artifactType } = SCHEMAS[format]
+      const registered = await client.registerSchema(artifactId, schema as never, { artifactType })
+      if (typeof registered.globalId !== 'number' || typeof registered.contentId !== 'number')
+        throw new Error(`the registry gave no numeric ids for ${artifactId}`)
+      ids[format] = { globalId: registered.globalId, contentId: registered.contentId }
+    }
+    return ids
+  } finally {
+    await client.close()
+  }
+}
+
+function runWorker(setup: WorkerSetup): Promise<RowResult> {
+  // --no-warnings: Platformatic warns on every registry it makes that the API is experimental, KafkaJS about timers.
+  const child: ChildProcess = fork(WORKER, [], {
+    execArgv: ['--no-warnings'],
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  })
+  const limit = 60_000 + ((setup.messages * 3 + setup.warmup * 3) / 1000) * WORKER_MS_PER_1000
+  return new Promise((resolve, reject) => {
+    let settled = false
+    const finish = (error: Error | undefined, result?: RowResult) => {
+      if (settled) return
+      settled = true
+      clearTimeout(timer)
+      if (error !== undefined) {
+        child.kill()
+        reject(error)
+      } else resolve(result!)
+    }
+    const timer = setTimeout(
+      () => finish(new Error(`${setup.format}/${setup.row} took over ${limit} ms`)),
+      limit,
+    )
+    child.on('message', (message: WorkerMessage) => {
+      if (message.type === 'result') finish(undefined, message.result)
+      else finish(new Error(`${setup.format}/${setup.row} failed:\n${message.message}`))
+    })
+    child.on('error', (error) => finish(error))
+    child.on('exit', (code, signal) =>
+      finish(new Error(`${setup.format}/${setup.row} exited early (${signal ?? code})`)),
+    )
+    child.send(setup)
+  })
+}
+
+async function main(): Promise<void> {
+  const config = readConfig(process.argv.slice(2), process.env)
+  if (config === 'help') {
+    console.log(USAGE)
+    return
+  }
+  const platformatic = platformaticPackage()
+  if (!('version' in platformatic) || platformatic.version.startsWith('1.')) {
+    throw new Error(
+      `the end-to-end bench needs @platformatic/kafka 2.x, i.e. Node 22 or newer with its optional dependencies installed (this is ${process.version}): run \`pnpm bench:e2e\`, which switches to Node 24`,
+    )
+  }
+  const started = Date.now()
+  const loadBefore = loadavg()[0]!.toFixed(2)
+  console.log(`# pnpm bench:e2e${config.quick ? ' (quick smoke run: figures are not meaningful)' : ''}`)
+  console.log(machine())
+  const infra = await openInfra(process.env)
+  const { Kafka, logLevel } = createRequire(import.meta.url)('kafkajs') as typeof import('kafkajs')
+  const kafka: KafkaType = new Kafka({
+    clientId: 'e2e-admin',
+    brokers: [infra.brokers],
+    logLevel: logLevel.NOTHING,
+  })
+  const admin = kafka.admin()
+  const topics: string[] = []
+  try {
+    const info = (await (await fetch(`${infra.registryUrl}/system/info`)).json()) as { version?: string }
+    console.log(
+      `registry ${infra.registryUrl} (Apicurio ${info.version ?? '?'}; ccompat ${infra.ccompatUrl}), broker ${infra.brokers}` +
+        `${infra.started === undefined ? '' : ` (started here: ${infra.started})`}`,
+    )
+    const ids = await registerSchemas(infra.registryUrl)
+    await admin.connect()
+    const run = Date.now().toString(36)
+    const jobs: WorkerSetup[][] = []
+    for (let round = 1; round <= config.rounds; round++) {
+      const order: WorkerSetup[] = []
+      for (const format of FORMATS) {
+        for (const row of ROWS) {
+          if (config.filter !== undefined && !config.filter.test(`${format}/${row.name}`)) continue
+          const topic = `bench-e2e-${run}-r${round}-${format}-${row.name.replace('+', '-')}`
+          order.push({
+            row: row.name,
+            format,
+            brokers: infra.brokers,
+            registryUrl: infra.registryUrl,
+            ccompatUrl: infra.ccompatUrl,
+            groupId: GROUP,
+            artifactId: SCHEMAS[format].artifactId,
+            ...ids[format],
+            messages: config.messages,
+            warmup: config.warmup,
+            topic,
+            warmTopic: `${topic}-warm`,
+          })
+          topics.push(topic, `${topic}-warm`)
+        }
+      }
+      jobs.push(round % 2 === 1 ? order : order.reverse())
+    }
+    if (topics.length === 0) throw new Error(`--filter=${config.filter} matches no row`)
+    await admin.createTopics({
+      topics: topics.map((topic) => ({ topic, numPartitions: 1 })),
+      waitForLeaders: true,
+    })
+    console.log(
+      `${topics.length / 2} runs: ${config.messages.toLocaleString('en-US')} messages each (after ${config.warmup.toLocaleString('en-US')} to warm up), each in a fresh process\n`,
+    )
+    const results: RowResult[] = []
+    for (const [index, order] of jobs.entries()) {
+      for (const setup of order) {
+        const result = await runWorker(setup)
+        results.push(result)
+        const line =
+          'unsupported' in result
+            ? `unsupported: ${result.unsupported}`
+            : `produce ${Math.round(result.produce.messages / result.produce.seconds).toLocaleString('en-US')} msg/s, consume ${Math.round(result.consume.messages / result.consume.seconds).toLocaleString('en-US')} msg/s (${(result.consume.cpuMicros / result.consume.messages).toFixed(1)} µs CPU/msg; without decoding ${(result.raw.cpuMicros / result.raw.messages).toFixed(1)})`
+        process.stderr.write(
+          `round ${index + 1}/${config.rounds}  ${`${setup.format}/${setup.row}`.padEnd(34)} ${line}\n`,
+        )
+      }
+    }
+    const table = renderE2e(results)
+    console.log(`\n${table}`)
+    const took = ((Date.now() - started) / 1000).toFixed(1)
+    const load = `load average before ${loadBefore}, after ${loadavg()[0]!.toFixed(2)}`
+    console.log(
+      `Every message produced was consumed back (counts and the last seq checked). Took ${took} s; ${load}.`,
+    )
+    if (!config.quick && config.filter === undefined) {
+      const when = new Date().toISOString().slice(0, 16).replace('T', ' ')
+      const e2e: E2eRun = {
+        node: process.version,
+        when: `${when} UTC`,
+        machine: machine(),
+        versions: versions().replace(
+          'Apicurio Registry 3 (`/system/info` below)',
+          `Apicurio Registry ${info.version ?? '3'}`,
+        ),
+        messages: config.messages,
+        rounds: config.rounds,
+        load,
+        results,
+      }
+      saveE2e(e2e)
+      writeE2eOutputs(e2e)
+      console.log(
+        '\nWrote bench/results/e2e-node-24.json, and its table into BENCHMARKS.md and bench/chart.svg.',
+      )
+    }
+    if (config.jsonFile !== undefined)
+      writeFileSync(config.jsonFile, `${JSON.stringify({ config, results }, null, 2)}\n`)
+    void E2E_METHOD
+  } finally {
+    if (topics.length > 0) await admin.deleteTopics({ topics }).catch(() => {})
+    await admin.disconnect().catch(() => {})
+    await infra.stop()
+  }
+}
+
+try {
+  await main()
+} catch (error) {
+  console.error(error instanceof Error ? `bench:e2e failed: ${error.stack ?? error.message}` : error)
+  process.exitCode = 1
+}

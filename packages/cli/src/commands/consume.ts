@@ -1,0 +1,421 @@
+import { randomBytes } from 'node:crypto'
+import { isSerdeError, messageOf } from '@x/errors'
+import { AnyDeserializer, type ConsumedKafkaMessage, KafkaJsSerde } from '@x/kafka'
+import { type IdType, type SchemaId, SerializationContext } from '@x/wire-format'
+import { type Batch, type Consumer, Kafka, logLevel } from 'kafkajs'
+import type { Config } from '../config.js'
+import { type Connection, type ConnectionFlags, connect } from '../connection.js'
+import {
+  type ConsumedLine,
+  ConsumeSummary,
+  type HeaderValue,
+  headerValue,
+  jsonLine,
+  readableLine,
+  utf8Text,
+  type ValueSchema,
+} from '../consume-lines.js'
+import type { Io } from '../io.js'
+import { brokerError, type KafkaFlags, kafkaConfig } from '../kafka-connection.js'
+import { CheckFailed, UsageError } from '../usage-error.js'
+
+export interface ConsumeFlags extends Omit<ConnectionFlags, 'group'>, KafkaFlags {
+  /** The consumer group (not the registry's group: ids name their artifacts wherever they are). */
+  group?: string
+  offset?: string
+  fromTimestamp?: string
+  follow?: boolean
+  max?: string
+  partition?: string[]
+  json?: boolean
+  useId?: string
+}
+
+/** How long a run that is not following waits for a message before it gives up on the end offsets. */
+export const IDLE_LIMIT_MS = 30_000
+
+/** Where a run starts and stops reading, parsed from the flags before anything is connected. */
+export interface ConsumePlan {
+  start:
+    | { kind: 'beginning' }
+    | { kind: 'end' }
+    | { kind: 'offset'; offset: bigint }
+    | { kind: 'timestamp'; ms: number }
+  follow: boolean
+  max: number | undefined
+  partitions: number[] | undefined
+  group: string | undefined
+  useId: IdType
+}
+
+/** The flags of `consume` checked (exit 2 before connecting to anything). */
+export function consumePlan(flags: ConsumeFlags): ConsumePlan {
+  if (flags.offset !== undefined && flags.fromTimestamp !== undefined) {
+    throw new UsageError('Give --offset or --from-timestamp, not both')
+  }
+  let start: ConsumePlan['start'] = flags.follow ? { kind: 'end' } : { kind: 'beginning' }
+  if (flags.offset !== undefined) {
+    if (!/^\d+$/.test(flags.offset)) {
+      throw new UsageError(`--offset takes an offset (an integer from 0), got ${flags.offset}`)
+    }
+    start = { kind: 'offset', offset: BigInt(flags.offset) }
+  }
+  if (flags.fromTimestamp !== undefined) {
+    const text = flags.fromTimestamp
+    const ms = /^\d+$/.test(text) ? Number(text) : Date.parse(text)
+    if (!Number.isSafeInteger(ms) || ms < 0 || !/^\d+$|^\d{4}-\d{2}-\d{2}/.test(text)) {
+      throw new UsageError(
+        `--from-timestamp takes an ISO date (2026-11-25T18:00:00Z) or epoch milliseconds, got ${text}`,
+      )
+    }
+    start = { kind: 'timestamp', ms }
+  }
+  let max: number | undefined
+  if (flags.max !== undefined) {
+    if (!/^\d+$/.test(flags.max) || !Number.isSafeInteger(Number(flags.max))) {
+      throw new UsageError(`--max takes a number of messages, got ${flags.max}`)
+    }
+    max = Number(flags.max)
+  }
+  let partitions: number[] | undefined
+  if (flags.partition !== undefined) {
+    partitions = []
+    for (const part of flags.partition.flatMap((item) => item.split(','))) {
+      if (!/^\d+$/.test(part.trim())) throw new UsageError(`--partition takes partition numbers, got ${part}`)
+      partitions.push(Number(part.trim()))
+    }
+  }
+  const useId = flags.useId ?? 'globalId'
+  if (useId !== 'globalId' && useId !== 'contentId') {
+    throw new UsageError(`--use-id must be globalId or contentId, got ${useId}`)
+  }
+  if (flags.group === '') throw new UsageError('--group takes a consumer group id')
+  return { start, follow: flags.follow ?? false, max, partitions, group: flags.group, useId }
+}
+
+/**
+ * `x-serde consume TOPIC`: reads a topic with KafkaJS and prints each message decoded, whatever its format (Avro,
+ * JSON Schema, Protobuf) and mode (framed or headers), as `@x/kafka`'s `KafkaJsSerde` reads it. Without `--follow`
+ * it reads up to the end offsets the partitions had when it started (or `--max` messages) and stops. Without
+ * `--group` it reads under a throw-away group id and commits nothing; with one it starts where that group stopped
+ * (unless told where) and commits what it printed. A message that does not decode is printed as an error with its
+ * raw bytes and the run goes on; it then exits 1.
+ */
+export async function consume(topic: string, flags: ConsumeFlags, config: Config, io: Io): Promise<void> {
+  const plan = consumePlan(flags)
+  const kafkaSettings = kafkaConfig(flags, io, 'x-serde-consume')
+  await using connection = connect({ ...flags, group: undefined }, config, io)
+  const kafka = new Kafka({ ...kafkaSettings, logLevel: logLevel.NOTHING })
+  const brokers = kafkaSettings.brokers as string[]
+  const summary = new ConsumeSummary()
+  const reader = new MessageReader(connection, plan.useId)
+  const print = (line: ConsumedLine) => {
+    summary.add(line)
+    io.stdout(flags.json ? jsonLine(line) : readableLine(line))
+  }
+  let reading = false
+  try {
+    const { ranges, existing } = await partitionRanges(kafka, topic, plan)
+    reading = true
+    const open = new Map([...ranges].filter(([, range]) => plan.follow || range.start < range.end))
+    if (open.size > 0 && plan.max !== 0) {
+      await readRanges(kafka, { topic, plan, ranges, open, existing }, reader, print, io)
+    }
+  } catch (error) {
+    throw brokerError(error, brokers)
+  } finally {
+    // What was printed, even when the run ends on an error (an outage midway).
+    if (reading) io.stderr(`${summary}\n`)
+  }
+  if (summary.errors > 0) {
+    throw new CheckFailed(
+      `${summary.errors} message${summary.errors === 1 ? '' : 's'} of ${topic} did not decode (printed as errors)`,
+    )
+  }
+}
+
+interface Range {
+  start: bigint
+  /** The end offset (high watermark) when the run started. */
+  end: bigint
+}
+
+/** Each partition read: from where (as the plan says) to the end offset it has now. */
+async function partitionRanges(
+  kafka: Kafka,
+  topic: string,
+  plan: ConsumePlan,
+): Promise<{ ranges: Map<number, Range>; existing: number[] }> {
+  const admin = kafka.admin()
+  await admin.connect()
+  try {
+    const metadata = await admin.fetchTopicMetadata({ topics: [topic] }).catch((error: unknown) => {
+      if ((error as { type?: unknown })?.type === 'UNKNOWN_TOPIC_OR_PARTITION') {
+        throw new UsageError(`No topic ${topic} on the brokers`)
+      }
+      throw error
+    })
+    const existing = metadata.topics[0]!.partitions.map((p) => p.partitionId).sort((a, b) => a - b)
+    const chosen = plan.partitions ?? existing
+    const missing = chosen.filter((p) => !existing.includes(p))
+    if (missing.length > 0) {
+      throw new UsageError(`${topic} has partitions ${existing.join(', ')}; no ${missing.join(', ')}`)
+    }
+    const offsets = await admin.fetchTopicOffsets(topic)
+    const byTime =
+      plan.start.kind === 'timestamp' ? await admin.fetchTopicOffsetsByTimestamp(topic, plan.start.ms) : []
+    const committed =
+      plan.group !== undefined && (plan.start.kind === 'beginning' || plan.start.kind === 'end')
+        ? ((await admin.fetchOffsets({ groupId: plan.group, topics: [topic] }))[0]?.partitions ?? [])
+        : []
+    const ranges = new Map<number, Range>()
+    for (const partition of chosen) {
+      const found = offsets.find((o) => o.partition === partition)!
+      const low = BigInt(found.low)
+      const end = BigInt(found.high)
+      let start: bigint
+      const resumed = committed.find((c) => c.partition === partition)?.offset
+      if (resumed !== undefined && resumed !== '-1') start = BigInt(resumed)
+      else if (plan.start.kind === 'beginning') start = low
+      else if (plan.start.kind === 'end') start = end
+      else if (plan.start.kind === 'offset') start = plan.start.offset
+      else {
+        const at = byTime.find((o) => o.partition === partition)?.offset
+        start = at === undefined || at === '-1' ? end : BigInt(at)
+      }
+      if (start < low) start = low
+      if (start > end) start = end
+      ranges.set(partition, { start, end })
+    }
+    return { ranges, existing }
+  } finally {
+    await admin.disconnect()
+  }
+}
+
+interface Reading {
+  topic: string
+  plan: ConsumePlan
+  ranges: Map<number, Range>
+  /** The partitions not read to their end yet. */
+  open: Map<number, Range>
+  /** Every partition of the topic (those not chosen are paused). */
+  existing: number[]
+}
+
+async function readRanges(
+  kafka: Kafka,
+  { topic, plan, ranges, open, existing }: Reading,
+  reader: MessageReader,
+  print: (line: ConsumedLine) => void,
+  io: Io,
+): Promise<void> {
+  const groupId = plan.group ?? `x-serde-consume-${randomBytes(6).toString('hex')}`
+  const consumer: Consumer = kafka.consumer({ groupId, maxWaitTimeInMs: 250, retry: { retries: 3 } })
+  // The next offset to print in each partition: a message before it (a fetch made before a seek took hold, a
+  // redelivery) is skipped.
+  const next = new Map([...ranges].map(([partition, range]) => [partition, range.start]))
+  let printed = 0
+  let stopping = false
+  let stop: (reason?: unknown) => void = () => {}
+  const stopped = new Promise<void>((done, fail) => {
+    stop = (reason?: unknown) => {
+      stopping = true
+      if (reason === undefined) done()
+      else fail(reason)
+    }
+  })
+  let idle: NodeJS.Timeout | undefined
+  const touch = () => {
+    if (plan.follow) return
+    clearTimeout(idle)
+    idle = setTimeout(() => {
+      io.stderr(
+        `x-serde: nothing arrived for ${IDLE_LIMIT_MS / 1000} s before the end offsets of ${[...open.keys()].map((p) => `partition ${p}`).join(', ')}; stopping\n`,
+      )
+      stop()
+    }, IDLE_LIMIT_MS)
+  }
+  const finish = (partition: number) => {
+    open.delete(partition)
+    if (open.size === 0 && !plan.follow) stop()
+  }
+  const onSignal = () => stop()
+  process.once('SIGINT', onSignal)
+  process.once('SIGTERM', onSignal)
+  try {
+    await consumer.connect()
+    consumer.on(consumer.events.END_BATCH_PROCESS, ({ payload }) => {
+      // Batches of control records only (transactions) or of compacted-away offsets end here too.
+      const range = open.get(payload.partition)
+      if (!plan.follow && range !== undefined && BigInt(payload.lastOffset) + 1n >= range.end) {
+        finish(payload.partition)
+      }
+    })
+    consumer.on(consumer.events.CRASH, ({ payload }) => {
+      if (!payload.restart) stop(payload.error)
+    })
+    await consumer.subscribe({ topic, fromBeginning: plan.start.kind !== 'end' })
+    touch()
+    await consumer.run({
+      autoCommit: plan.group !== undefined,
+      eachBatchAutoResolve: false,
+      eachBatch: async ({ batch, resolveOffset, heartbeat, isRunning, isStale }) => {
+        for (const message of (batch as Batch).messages) {
+          if (stopping || !isRunning() || isStale()) return
+          const partition = batch.partition
+          const range = open.get(partition)
+          const offset = BigInt(message.offset)
+          if (range === undefined || (!plan.follow && offset >= range.end)) return
+          if (offset < next.get(partition)!) continue
+          touch()
+          let line: ConsumedLine
+          try {
+            line = await reader.read(topic, partition, message as ConsumedKafkaMessage)
+          } catch (error) {
+            // An outage (the registry unreachable), not a bad message: the run ends with it (exit 3) rather than
+            // KafkaJS retrying the batch for ever.
+            stop(error)
+            return
+          }
+          print(line)
+          next.set(partition, offset + 1n)
+          resolveOffset(message.offset)
+          printed++
+          if (plan.max !== undefined && printed >= plan.max) {
+            stop()
+            return
+          }
+          if (!plan.follow && offset + 1n >= range.end) finish(partition)
+          await heartbeat()
+        }
+      },
+    })
+    for (const [partition, range] of ranges) {
+      if (open.has(partition)) consumer.seek({ topic, partition, offset: range.start.toString() })
+    }
+    const others = existing.filter((p) => !ranges.has(p))
+    if (others.length > 0) consumer.pause([{ topic, partitions: others }])
+    await stopped
+  } finally {
+    clearTimeout(idle)
+    process.removeListener('SIGINT', onSignal)
+    process.removeListener('SIGTERM', onSignal)
+    await consumer.disconnect()
+  }
+}
+
+/**
+ * Turns consumed messages into printed lines: `KafkaJsSerde` with `AnyDeserializer` decodes the value; the artifact
+ * behind each id is looked up once; a key is text, or decoded when it was written with a schema. A message that will
+ * never decode (`DeserializationError`, an unknown schema id) becomes an error line; an outage is thrown.
+ */
+export class MessageReader {
+  readonly #connection: Connection
+  readonly #serde: KafkaJsSerde<unknown, unknown>
+  readonly #any: AnyDeserializer
+  readonly #artifacts = new Map<string, Promise<Pick<ValueSchema, 'groupId' | 'artifactId' | 'version'>>>()
+
+  constructor(connection: Connection, useId: IdType) {
+    this.#connection = connection
+    this.#any = new AnyDeserializer(connection.client, { useId })
+    this.#serde = new KafkaJsSerde(connection.client, { deserializer: this.#any, keys: 'bytes' })
+  }
+
+  async read(topic: string, partition: number, message: ConsumedKafkaMessage): Promise<ConsumedLine> {
+    const headers = headersOf(message.headers ?? {})
+    const base = { topic, partition, offset: message.offset, timestamp: message.timestamp, headers }
+    let key: unknown = null
+    try {
+      key = await this.#key(topic, message)
+      const decoded = await this.#serde.decodeMessage(topic, partition, message)
+      if (decoded.schema === null) return { ...base, key, schema: null, value: null }
+      const { idType, id, framed, format } = decoded.schema
+      return {
+        ...base,
+        key,
+        schema: {
+          format: format ?? null,
+          idType,
+          id,
+          mode: framed ? 'framed' : 'headers',
+          ...(await this.#artifactOf(idType, id)),
+        },
+        value: decoded.value,
+      }
+    } catch (error) {
+      if (!isSerdeError(error, 'DESERIALIZATION') && !isSerdeError(error, 'SCHEMA_NOT_FOUND')) throw error
+      const name = (error as Error).name
+      const code = (error as { code?: unknown }).code
+      return {
+        ...base,
+        key: key ?? rawKey(message.key),
+        error: { name, code: typeof code === 'string' ? code : undefined, message: messageOf(error) },
+        raw: message.value,
+      }
+    }
+  }
+
+  async #key(topic: string, message: ConsumedKafkaMessage): Promise<unknown> {
+    const key = message.key
+    if (key === null || key === undefined) return null
+    const headers = message.headers ?? {}
+    const schemaKey =
+      (key.length >= 5 && key[0] === 0) ||
+      Object.keys(headers).some((name) => /^apicurio\.key\.(globalId|contentId)$/.test(name))
+    if (!schemaKey) return rawKey(key)
+    return this.#any.deserializeMessage(
+      { payload: key, headers: headers as Record<string, Buffer> },
+      new SerializationContext(topic, 'key'),
+    )
+  }
+
+  /** The artifact version an id names: the registry's search, once per id. */
+  #artifactOf(
+    idType: IdType,
+    id: SchemaId,
+  ): Promise<Pick<ValueSchema, 'groupId' | 'artifactId' | 'version'>> {
+    const cacheKey = `${idType}:${id}`
+    let found = this.#artifacts.get(cacheKey)
+    if (found === undefined) {
+      found = this.#lookUp(idType, id)
+      this.#artifacts.set(cacheKey, found)
+    }
+    return found
+  }
+
+  async #lookUp(
+    idType: IdType,
+    id: SchemaId,
+  ): Promise<Pick<ValueSchema, 'groupId' | 'artifactId' | 'version'>> {
+    const answer = await this.#connection.rest('GET', `/search/versions?${idType}=${id}&limit=1`)
+    const version =
+      answer.status === 200
+        ? (
+            JSON.parse(answer.text) as {
+              versions?: { groupId?: string; artifactId: string; version: string }[]
+            }
+          ).versions?.[0]
+        : undefined
+    return version === undefined
+      ? { groupId: null, artifactId: null, version: null }
+      : { groupId: version.groupId ?? 'default', artifactId: version.artifactId, version: version.version }
+  }
+}
+
+/** A key that is not written with a schema: its text when it is UTF-8, else `{ base64 }`. */
+function rawKey(key: Buffer | null): unknown {
+  if (key === null || key === undefined) return null
+  return utf8Text(key) ?? { base64: key.toString('base64') }
+}
+
+function headersOf(
+  headers: NonNullable<ConsumedKafkaMessage['headers']>,
+): Record<string, HeaderValue | HeaderValue[]> {
+  const out: Record<string, HeaderValue | HeaderValue[]> = {}
+  for (const [name, value] of Object.entries(headers)) {
+    if (value === undefined) continue
+    out[name] = Array.isArray(value) ? value.map((item) => headerValue(item)) : headerValue(value)
+  }
+  return out
+}

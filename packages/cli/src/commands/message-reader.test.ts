@@ -1,0 +1,133 @@
+import { AvroSerializer } from '@x/avro-serde'
+import { RegistryClient } from '@x/registry-client'
+import { InMemoryRegistry } from '@x/registry-testing'
+import { SerializationContext, WireFormat } from '@x/wire-format'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { Connection } from '../connection.js'
+import type { Io } from '../io.js'
+import { MessageReader } from './consume.js'
+
+// What consume makes of each consumed message (KafkaJS's shape), against InMemoryRegistry: the broker's part is the
+// integration stage's (cli-kafka).
+
+let registry: InMemoryRegistry
+let admin: RegistryClient
+let connection: Connection
+const io: Io = {
+  stdout: () => {},
+  stderr: () => {},
+  env: {},
+  cwd: '/',
+  readStdin: async () => Buffer.alloc(0),
+}
+const ORDER = { type: 'record', name: 'Order', fields: [{ name: 'id', type: 'long' }] }
+const KEY = { type: 'record', name: 'Key', fields: [{ name: 'sku', type: 'string' }] }
+
+beforeAll(async () => {
+  registry = await InMemoryRegistry.start({ firstGlobalId: 40, firstContentId: 7 })
+  admin = new RegistryClient({ url: registry.url, groupId: 'default' })
+  await admin.registerSchema('orders-value', ORDER, { artifactType: 'AVRO' })
+  await admin.registerSchema('orders-key', KEY, { artifactType: 'AVRO' })
+  connection = new Connection({ registry: registry.url }, io)
+})
+
+afterAll(async () => {
+  await connection.close()
+  await admin.close()
+  await registry.close()
+})
+
+const message = (value: Buffer | null, key: Buffer | null = null, headers = {}) => ({
+  key,
+  value,
+  headers,
+  offset: '7',
+  timestamp: '0',
+})
+
+describe('MessageReader', () => {
+  it('decodes a framed value and a key written with a schema, naming the artifact version of the id', async () => {
+    const ctx = new SerializationContext('orders')
+    const value = Buffer.from(
+      await new AvroSerializer(admin, 'orders-value').serialize({ id: 2n ** 60n }, ctx),
+    )
+    const key = Buffer.from(
+      await new AvroSerializer(admin, 'orders-key').serialize(
+        { sku: 'A-1' },
+        new SerializationContext('orders', 'key'),
+      ),
+    )
+    const line = await new MessageReader(connection, 'globalId').read('orders', 3, message(value, key))
+    expect(line).toEqual({
+      topic: 'orders',
+      partition: 3,
+      offset: '7',
+      timestamp: '0',
+      headers: {},
+      key: { sku: 'A-1' },
+      schema: {
+        format: 'AVRO',
+        idType: 'globalId',
+        id: 40,
+        mode: 'framed',
+        groupId: 'default',
+        artifactId: 'orders-value',
+        version: '1',
+      },
+      value: { id: 2n ** 60n },
+    })
+  })
+
+  it('reads headers mode by contentId, and prints a text key and the id header as base64', async () => {
+    const serializer = new AvroSerializer(admin, 'orders-value', {
+      wireFormat: WireFormat.MESSAGE_HEADERS,
+      useId: 'contentId',
+    })
+    const written = await serializer.serializeMessage({ id: 5 }, new SerializationContext('orders'))
+    const headers = Object.fromEntries(Object.entries(written.headers).map(([n, v]) => [n, Buffer.from(v)]))
+    const line = await new MessageReader(connection, 'globalId').read(
+      'orders',
+      0,
+      message(Buffer.from(written.payload), Buffer.from('k-1'), headers),
+    )
+    expect(line).toMatchObject({
+      key: 'k-1',
+      headers: { 'apicurio.value.contentId': { base64: 'AAAAAAAAAAc=' } },
+      schema: { format: 'AVRO', idType: 'contentId', id: 7, mode: 'headers', artifactId: 'orders-value' },
+      value: { id: 5 },
+    })
+  })
+
+  it('makes a message that will never decode an error line with its raw bytes, and passes a tombstone as null', async () => {
+    const reader = new MessageReader(connection, 'globalId')
+    const garbage = await reader.read('orders', 0, message(Buffer.from('hello'), Buffer.from([0xff, 0xfe])))
+    expect(garbage).toMatchObject({
+      key: { base64: '//4=' },
+      error: { name: 'DeserializationError', code: 'DESERIALIZATION' },
+      raw: Buffer.from('hello'),
+    })
+    const unknown = await reader.read('orders', 0, message(Buffer.from([0, 0, 0, 0x03, 0xe7, 2])))
+    expect(unknown.error).toMatchObject({ name: 'SchemaNotFoundError', code: 'SCHEMA_NOT_FOUND' })
+    expect(await reader.read('orders', 0, message(null, Buffer.from('gone')))).toEqual({
+      topic: 'orders',
+      partition: 0,
+      offset: '7',
+      timestamp: '0',
+      headers: {},
+      key: 'gone',
+      schema: null,
+      value: null,
+    })
+  })
+
+  it('throws an outage instead of making it an error line', async () => {
+    const down = new Connection({ registry: 'http://127.0.0.1:1/apis/registry/v3' }, io)
+    try {
+      await expect(
+        new MessageReader(down, 'globalId').read('orders', 0, message(Buffer.from([0, 0, 0, 0, 40, 2]))),
+      ).rejects.toMatchObject({ code: 'REGISTRY_CONNECTION' })
+    } finally {
+      await down.close()
+    }
+  })
+})

@@ -1,0 +1,215 @@
+import { readFile } from 'node:fs/promises'
+import { resolve } from 'node:path'
+import { AvroSerializer } from '@x/avro-serde'
+import { isSerdeError, messageOf } from '@x/errors'
+import { JsonSchemaSerializer } from '@x/jsonschema-serde'
+import { KafkaJsSerde, type MessageSerializer, type OutgoingKafkaMessage } from '@x/kafka'
+import { ProtobufSerializer } from '@x/protobuf-serde'
+import type { RegisteredSchema } from '@x/registry-client'
+import { type ExactJson, isJsonObject, parseExactJson } from '@x/registry-client/json'
+import { WireFormat } from '@x/wire-format'
+import { Kafka, logLevel, Partitioners } from 'kafkajs'
+import type { Config } from '../config.js'
+import { type ConnectionFlags, connect } from '../connection.js'
+import type { Io } from '../io.js'
+import { avroInput, type JsonInput, jsonSchemaInput, protobufInput } from '../json-input.js'
+import { brokerError, type KafkaFlags, kafkaConfig } from '../kafka-connection.js'
+import { fetchImports } from '../proto-imports.js'
+import { CheckFailed, UsageError } from '../usage-error.js'
+
+export interface ProduceFlags extends ConnectionFlags, KafkaFlags {
+  artifact?: string
+  headers?: boolean
+  key?: string
+  keyField?: string
+  useId?: string
+  messageType?: string
+}
+
+/** Messages sent per `producer.send`. */
+const SEND_CHUNK = 500
+
+/** One input line, encoded, or why it could not be. */
+export interface EncodedLine {
+  line: number
+  message?: OutgoingKafkaMessage
+  error?: string
+}
+
+/**
+ * `x-serde produce TOPIC [@FILE|-]`: JSON lines (one value per line; `null` is a tombstone) encoded with the latest
+ * version of the artifact the topic strategy names (`<topic>-value` in the registry group, or `--artifact`), in that
+ * artifact's format, framed or (`--headers`) in headers mode, and sent with KafkaJS. Every line is encoded before
+ * anything is sent: a line that is not JSON or does not match the schema is reported with its number, and then
+ * nothing at all is sent (exit 1), so that a bad file never leaves half of itself on the topic.
+ */
+export async function produce(
+  topic: string,
+  input: string | undefined,
+  flags: ProduceFlags,
+  config: Config,
+  io: Io,
+): Promise<void> {
+  if (flags.key !== undefined && flags.keyField !== undefined) {
+    throw new UsageError('Give --key or --key-field, not both')
+  }
+  const useId = flags.useId ?? 'globalId'
+  if (useId !== 'globalId' && useId !== 'contentId') {
+    throw new UsageError(`--use-id must be globalId or contentId, got ${useId}`)
+  }
+  const kafkaSettings = kafkaConfig(flags, io, 'x-serde-produce')
+  const text = await readLines(input, io)
+  await using connection = connect(flags, config, io)
+  const artifactId = flags.artifact ?? `${topic}-value`
+  let latest: RegisteredSchema
+  try {
+    latest = await connection.client.getSchema(artifactId)
+  } catch (error) {
+    if (isSerdeError(error, 'SCHEMA_NOT_FOUND')) {
+      throw new UsageError(
+        `No artifact ${connection.groupId}/${artifactId} in the registry at ${connection.displayUrl}${
+          flags.artifact === undefined ? ' (the topic strategy names <topic>-value; pass --artifact)' : ''
+        }`,
+      )
+    }
+    throw error
+  }
+  const format = latest.artifactType
+  const options = {
+    useId,
+    wireFormat: flags.headers ? WireFormat.MESSAGE_HEADERS : WireFormat.FRAMED_PAYLOAD,
+  } as const
+  let serializer: MessageSerializer<unknown>
+  let convert: JsonInput
+  if (format === 'AVRO') {
+    serializer = new AvroSerializer(connection.client, artifactId, options)
+    convert = avroInput(latest.schema)
+  } else if (format === 'JSON') {
+    serializer = new JsonSchemaSerializer(connection.client, artifactId, options)
+    convert = jsonSchemaInput
+  } else if (format === 'PROTOBUF') {
+    serializer = new ProtobufSerializer(connection.client, artifactId, {
+      ...options,
+      ...(flags.messageType === undefined ? {} : { messageType: flags.messageType }),
+    })
+    const imports = new Map<string, string>()
+    if (latest.globalId !== undefined) await fetchImports(connection, latest.globalId, imports)
+    convert = protobufInput(latest.schema, imports, flags.messageType)
+  } else {
+    throw new UsageError(
+      `${connection.groupId}/${artifactId} is of type ${format ?? '(not named)'}: produce writes AVRO, JSON and PROTOBUF`,
+    )
+  }
+  const serde = new KafkaJsSerde(connection.client, { serializer })
+  const encoded = await encodeLines(text, { topic, convert, serde, key: flags.key, keyField: flags.keyField })
+  const failed = encoded.filter((line) => line.error !== undefined)
+  const what = `${connection.groupId}/${artifactId} version ${latest.version ?? '?'} (${format}, ${
+    flags.headers ? 'headers mode' : 'framed'
+  }, ${useId} ${String(useId === 'globalId' ? latest.globalId : latest.contentId)})`
+  if (failed.length > 0) {
+    for (const line of failed) io.stderr(`line ${line.line}: ${line.error}\n`)
+    throw new CheckFailed(
+      `${failed.length} of ${encoded.length} lines cannot be written with ${what}; nothing was sent`,
+    )
+  }
+  if (encoded.length === 0) {
+    io.stderr('no lines in the input; nothing was sent\n')
+    return
+  }
+  const kafka = new Kafka({ ...kafkaSettings, logLevel: logLevel.NOTHING })
+  const producer = kafka.producer({ createPartitioner: Partitioners.DefaultPartitioner })
+  // The first offset written in each partition.
+  const partitions = new Map<number, string>()
+  try {
+    await producer.connect()
+    try {
+      for (let at = 0; at < encoded.length; at += SEND_CHUNK) {
+        const messages = encoded.slice(at, at + SEND_CHUNK).map((line) => line.message!)
+        const sent = await producer.send({ topic, acks: -1, messages: messages as never })
+        for (const record of sent) {
+          if (!partitions.has(record.partition)) partitions.set(record.partition, record.baseOffset ?? '?')
+        }
+      }
+    } finally {
+      await producer.disconnect()
+    }
+  } catch (error) {
+    throw brokerError(error, kafkaSettings.brokers as string[])
+  }
+  const where = [...partitions]
+    .sort(([a], [b]) => a - b)
+    .map(([partition, first]) => `partition ${partition} from offset ${first}`)
+    .join(', ')
+  io.stderr(
+    `sent ${encoded.length} message${encoded.length === 1 ? '' : 's'} to ${topic} (${where}) with ${what}\n`,
+  )
+}
+
+/** The input's text: `@FILE`, or standard input (no argument, or `-`). */
+async function readLines(input: string | undefined, io: Io): Promise<string> {
+  if (input === undefined || input === '-') return (await io.readStdin()).toString('utf8')
+  if (!input.startsWith('@')) {
+    throw new UsageError(`The input is @FILE or - (standard input), got ${input}`)
+  }
+  try {
+    return await readFile(resolve(io.cwd, input.slice(1)), 'utf8')
+  } catch (error) {
+    throw new UsageError(`Cannot read ${input.slice(1)}: ${(error as Error).message}`)
+  }
+}
+
+/**
+ * Each non-blank line of `text` parsed (exactly: integers beyond 2^53 as bigints), its key taken, its value
+ * converted and encoded; a line that fails carries its number (1-based, blank lines counted) and why. A registry
+ * outage is thrown, not blamed on a line.
+ */
+export async function encodeLines(
+  text: string,
+  how: {
+    topic: string
+    convert: JsonInput
+    serde: Pick<KafkaJsSerde<unknown>, 'encodeMessage'>
+    key: string | undefined
+    keyField: string | undefined
+  },
+): Promise<EncodedLine[]> {
+  const out: EncodedLine[] = []
+  const lines = text.split('\n')
+  for (let index = 0; index < lines.length; index++) {
+    const source = lines[index]!.trim()
+    if (source === '') continue
+    const line = index + 1
+    let value: ExactJson
+    try {
+      value = parseExactJson(source).value
+    } catch (error) {
+      out.push({ line, error: `not JSON: ${(error as Error).message}` })
+      continue
+    }
+    let key: string | undefined = how.key
+    if (how.keyField !== undefined) {
+      const field = isJsonObject(value) ? value[how.keyField] : undefined
+      if (field === undefined || field === null) {
+        out.push({ line, error: `no field "${how.keyField}" for the key (--key-field)` })
+        continue
+      }
+      key =
+        typeof field === 'string'
+          ? field
+          : typeof field === 'bigint'
+            ? field.toString()
+            : JSON.stringify(field)
+    }
+    try {
+      const message = await how.serde.encodeMessage(how.topic, {
+        ...(key === undefined ? {} : { key }),
+        value: value === null ? null : how.convert(value),
+      })
+      out.push({ line, message })
+    } catch (error) {
+      if (isSerdeError(error, 'REGISTRY_CONNECTION') || isSerdeError(error, 'AUTHENTICATION')) throw error
+      out.push({ line, error: messageOf(error) })
+    }
+  }
+  return out
+}

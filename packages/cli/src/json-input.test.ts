@@ -1,0 +1,88 @@
+import { parseExactJson } from '@x/registry-client/json'
+import { describe, expect, it } from 'vitest'
+import { avroInput, protobufInput } from './json-input.js'
+
+const json = (text: string) => parseExactJson(text).value
+
+describe('JSON input', () => {
+  it('turns Avro bytes and fixed from base64, millisecond timestamps and dates from ISO text, inside records, unions, arrays and maps', () => {
+    const schema = {
+      type: 'record',
+      name: 'Order',
+      namespace: 'shop',
+      fields: [
+        { name: 'id', type: 'long' },
+        { name: 'tag', type: 'bytes' },
+        { name: 'hash', type: { type: 'fixed', name: 'Hash', size: 2 } },
+        { name: 'at', type: { type: 'long', logicalType: 'timestamp-millis' } },
+        { name: 'day', type: { type: 'int', logicalType: 'date' } },
+        { name: 'maybe', type: ['null', 'bytes'] },
+        { name: 'again', type: ['null', 'Hash'] },
+        { name: 'either', type: ['string', 'bytes'] },
+        { name: 'list', type: { type: 'array', items: 'bytes' } },
+        { name: 'byName', type: { type: 'map', values: 'shop.Hash' } },
+        { name: 'price', type: { type: 'bytes', logicalType: 'decimal', precision: 6, scale: 2 } },
+      ],
+    }
+    const value = avroInput(JSON.stringify(schema))(
+      json(
+        '{"id":9007199254740993,"tag":"AAE=","hash":"//8=","at":"2026-11-25T18:00:00.000Z","day":"2026-11-25",' +
+          '"maybe":"AQ==","again":null,"either":{"bytes":"Ag=="},"list":["Aw=="],"byName":{"k":"BAU="},"price":"12.34"}',
+      ),
+    )
+    expect(value).toEqual({
+      id: 9007199254740993n,
+      tag: Buffer.from([0, 1]),
+      hash: Buffer.from([255, 255]),
+      at: new Date('2026-11-25T18:00:00.000Z'),
+      day: new Date('2026-11-25T00:00:00.000Z'),
+      maybe: Buffer.from([1]),
+      again: null,
+      either: { bytes: Buffer.from([2]) },
+      list: [Buffer.from([3])],
+      byName: { k: Buffer.from([4, 5]) },
+      price: '12.34',
+    })
+  })
+
+  it('leaves what is not base64 as it is, for the serializer to refuse with its path', () => {
+    const convert = avroInput('{"type":"record","name":"R","fields":[{"name":"b","type":"bytes"}]}')
+    expect(convert(json('{"b":"not base64!"}'))).toEqual({ b: 'not base64!' })
+    expect(convert(json('{"b":12}'))).toEqual({ b: 12 })
+  })
+
+  it('turns Protobuf bytes from base64 in the first message (or the one named), nested, repeated and in maps', () => {
+    const proto = `syntax = "proto3";
+package shop;
+import "google/protobuf/timestamp.proto";
+import "money.proto";
+message Line { string sku = 1; int64 qty = 2; bytes tag = 3; repeated bytes parts = 4; Inner inner = 5;
+  map<string, bytes> extra = 6; google.protobuf.Timestamp at = 7; shop.Money price = 8; }
+message Inner { bytes raw = 1; }
+`
+    const money = 'syntax = "proto3";\npackage shop;\nmessage Money { bytes units = 1; }\n'
+    const convert = protobufInput(proto, new Map([['money.proto', money]]), undefined)
+    expect(
+      convert(
+        json(
+          '{"sku":"X","qty":9223372036854775807,"tag":"/wA=","parts":["AQ=="],"inner":{"raw":"Ag=="},' +
+            '"extra":{"k":"Aw=="},"at":{"seconds":1,"nanos":2},"price":{"units":"BA=="}}',
+        ),
+      ),
+    ).toEqual({
+      sku: 'X',
+      qty: 9223372036854775807n,
+      tag: Buffer.from([255, 0]),
+      parts: [Buffer.from([1])],
+      inner: { raw: Buffer.from([2]) },
+      extra: { k: Buffer.from([3]) },
+      at: { seconds: 1, nanos: 2 },
+      price: { units: Buffer.from([4]) },
+    })
+    expect(
+      protobufInput(proto, new Map([['money.proto', money]]), 'shop.Inner')(json('{"raw":"BQ=="}')),
+    ).toEqual({
+      raw: Buffer.from([5]),
+    })
+  })
+})

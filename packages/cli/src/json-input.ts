@@ -1,0 +1,214 @@
+import type { ExactJson } from '@x/registry-client/json'
+import protobuf from 'protobufjs'
+
+/**
+ * A value read from a JSON line, turned into what the format's serializer takes: the inverse of what `consume
+ * --json` prints. JSON has no bytes nor dates, so `consume` prints bytes as base64 and dates as ISO text; here a
+ * string where the schema has `bytes` (or `fixed`) is read as base64, and a string where it has an Avro
+ * `timestamp-millis`, `local-timestamp-millis` or `date` as an ISO date. Integers beyond 2^53 arrive as bigints
+ * (the exact parser) and stay so. Anything else is handed over as it is, for the serializer to check.
+ */
+export type JsonInput = (value: ExactJson) => unknown
+
+/** JSON Schema values are JSON already. */
+export const jsonSchemaInput: JsonInput = (value) => value
+
+/** The converter for an Avro schema (its JSON text). Named types defined in other artifacts are left as they are. */
+export function avroInput(schemaText: string): JsonInput {
+  const schema = JSON.parse(schemaText) as unknown
+  const named = new Map<string, unknown>()
+  collectNames(schema, undefined, named)
+  return (value) => avroValue(schema, value, named, undefined)
+}
+
+function fullName(name: string, namespace: string | undefined): string {
+  return name.includes('.') || namespace === undefined || namespace === '' ? name : `${namespace}.${name}`
+}
+
+function collectNames(schema: unknown, namespace: string | undefined, into: Map<string, unknown>): void {
+  if (Array.isArray(schema)) {
+    for (const branch of schema) collectNames(branch, namespace, into)
+    return
+  }
+  if (typeof schema !== 'object' || schema === null) return
+  const node = schema as Record<string, unknown>
+  let ns = namespace
+  if (typeof node.name === 'string' && ['record', 'error', 'enum', 'fixed'].includes(node.type as string)) {
+    const full = fullName(node.name, typeof node.namespace === 'string' ? node.namespace : namespace)
+    into.set(full, node)
+    ns = full.includes('.') ? full.slice(0, full.lastIndexOf('.')) : undefined
+  }
+  if (Array.isArray(node.fields)) {
+    for (const field of node.fields) collectNames((field as { type?: unknown }).type, ns, into)
+  }
+  if (node.items !== undefined) collectNames(node.items, ns, into)
+  if (node.values !== undefined) collectNames(node.values, ns, into)
+  if (typeof node.type === 'object') collectNames(node.type, ns, into)
+}
+
+const PRIMITIVES = new Set(['null', 'boolean', 'int', 'long', 'float', 'double', 'bytes', 'string'])
+
+function avroValue(
+  schema: unknown,
+  value: ExactJson,
+  named: Map<string, unknown>,
+  namespace: string | undefined,
+): unknown {
+  if (typeof schema === 'string') {
+    if (schema === 'bytes') return typeof value === 'string' ? base64(value) : value
+    if (PRIMITIVES.has(schema)) return value
+    const target = named.get(fullName(schema, namespace)) ?? named.get(schema)
+    return target === undefined ? value : avroValue(target, value, named, namespace)
+  }
+  if (Array.isArray(schema)) return avroUnion(schema, value, named, namespace)
+  if (typeof schema !== 'object' || schema === null) return value
+  const node = schema as Record<string, unknown>
+  const type = node.type
+  const logical = node.logicalType
+  if (
+    typeof value === 'string' &&
+    (logical === 'timestamp-millis' || logical === 'local-timestamp-millis' || logical === 'date')
+  ) {
+    const date = new Date(
+      logical === 'date' && /^\d{4}-\d{2}-\d{2}$/.test(value) ? `${value}T00:00:00Z` : value,
+    )
+    return Number.isNaN(date.getTime()) ? value : date
+  }
+  if (logical === 'decimal' || logical === 'uuid') return value
+  if (type === 'fixed') return typeof value === 'string' ? base64(value) : value
+  if (type === 'record' || type === 'error') {
+    if (typeof value !== 'object' || value === null || Array.isArray(value)) return value
+    const full = fullName(
+      node.name as string,
+      typeof node.namespace === 'string' ? node.namespace : namespace,
+    )
+    const ns = full.includes('.') ? full.slice(0, full.lastIndexOf('.')) : undefined
+    const out: Record<string, unknown> = { ...value }
+    for (const field of (node.fields as { name: string; type: unknown }[]) ?? []) {
+      if (Object.hasOwn(value, field.name))
+        out[field.name] = avroValue(field.type, value[field.name]!, named, ns)
+    }
+    return out
+  }
+  if (type === 'array') {
+    return Array.isArray(value) ? value.map((item) => avroValue(node.items, item, named, namespace)) : value
+  }
+  if (type === 'map') {
+    if (typeof value !== 'object' || value === null || Array.isArray(value)) return value
+    return Object.fromEntries(
+      Object.entries(value).map(([key, item]) => [key, avroValue(node.values, item, named, namespace)]),
+    )
+  }
+  if (typeof type === 'string' || typeof type === 'object') return avroValue(type, value, named, namespace)
+  return value
+}
+
+/**
+ * A union: `null` is null; `{ "branch": value }` (the wrapped form `consume` prints where branches are ambiguous) is
+ * converted by that branch; a bare value by the one branch other than null when there is one.
+ */
+function avroUnion(
+  branches: readonly unknown[],
+  value: ExactJson,
+  named: Map<string, unknown>,
+  namespace: string | undefined,
+): unknown {
+  if (value === null) return null
+  if (typeof value === 'object' && !Array.isArray(value)) {
+    const keys = Object.keys(value)
+    if (keys.length === 1) {
+      const branch = branches.find(
+        (b) => branchName(b, namespace) === keys[0] || branchName(b, undefined) === keys[0],
+      )
+      if (branch !== undefined) return { [keys[0]!]: avroValue(branch, value[keys[0]!]!, named, namespace) }
+    }
+  }
+  const others = branches.filter((b) => b !== 'null')
+  return others.length === 1 ? avroValue(others[0], value, named, namespace) : value
+}
+
+function branchName(branch: unknown, namespace: string | undefined): string | undefined {
+  if (typeof branch === 'string') return PRIMITIVES.has(branch) ? branch : fullName(branch, namespace)
+  if (typeof branch !== 'object' || branch === null) return undefined
+  const node = branch as Record<string, unknown>
+  if (typeof node.name === 'string') {
+    return fullName(node.name, typeof node.namespace === 'string' ? node.namespace : namespace)
+  }
+  return typeof node.type === 'string' ? node.type : undefined
+}
+
+/**
+ * The converter for a `.proto` (its text and the texts of what it imports, by import path), for the message the
+ * serializer writes: `messageType`, else the file's first message, as `ProtobufSerializer` chooses.
+ */
+export function protobufInput(
+  text: string,
+  imports: ReadonlyMap<string, string>,
+  messageType: string | undefined,
+): JsonInput {
+  const root = new protobuf.Root()
+  const loaded = new Set<string>()
+  const load = (fileText: string): protobuf.IParserResult => {
+    const parsed = protobuf.parse(fileText, root, { keepCase: true })
+    for (const path of [...(parsed.imports ?? []), ...(parsed.weakImports ?? [])]) {
+      if (loaded.has(path)) continue
+      loaded.add(path)
+      const wellKnown = path.startsWith('google/protobuf/') ? protobuf.common.get(path) : undefined
+      if (wellKnown !== undefined && wellKnown !== null) {
+        root.addJSON((wellKnown as { nested: Record<string, protobuf.AnyNestedObject> }).nested)
+        continue
+      }
+      const imported = imports.get(path)
+      if (imported !== undefined) load(imported)
+    }
+    return parsed
+  }
+  const own = protobuf.parse(text, new protobuf.Root(), { keepCase: true })
+  load(text)
+  root.resolveAll()
+  const name = messageType ?? firstMessage(own.root)
+  const type = name === undefined ? undefined : root.lookupType(name)
+  return type === undefined ? (value) => value : (value) => protobufValue(type, value)
+}
+
+function firstMessage(namespace: protobuf.NamespaceBase): string | undefined {
+  for (const nested of namespace.nestedArray) {
+    if (nested instanceof protobuf.Type) return nested.fullName.replace(/^\./, '')
+    if (nested instanceof protobuf.Namespace) {
+      const found = firstMessage(nested)
+      if (found !== undefined) return found
+    }
+  }
+  return undefined
+}
+
+function protobufValue(type: protobuf.Type, value: ExactJson): unknown {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return value
+  const out: Record<string, unknown> = { ...value }
+  for (const field of type.fieldsArray) {
+    if (!Object.hasOwn(value, field.name)) continue
+    const item = value[field.name]!
+    const one = (element: ExactJson): unknown => {
+      if (field.type === 'bytes') return typeof element === 'string' ? base64(element) : element
+      return field.resolvedType instanceof protobuf.Type
+        ? protobufValue(field.resolvedType, element)
+        : element
+    }
+    if (field instanceof protobuf.MapField || field.map) {
+      if (typeof item === 'object' && item !== null && !Array.isArray(item)) {
+        out[field.name] = Object.fromEntries(
+          Object.entries(item).map(([key, element]) => [key, one(element)]),
+        )
+      }
+    } else if (field.repeated) {
+      if (Array.isArray(item)) out[field.name] = item.map(one)
+    } else {
+      out[field.name] = item === null ? null : one(item)
+    }
+  }
+  return out
+}
+
+function base64(text: string): Buffer | string {
+  return /^[A-Za-z0-9+/]*={0,2}$/.test(text) && text.length % 4 === 0 ? Buffer.from(text, 'base64') : text
+}

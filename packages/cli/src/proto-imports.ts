@@ -1,0 +1,21 @@
+import type { Connection } from './connection.js'
+
+/** The texts of the `.proto` files an artifact version imports, by import path: its references, recursively. */
+export async function fetchImports(
+  connection: Connection,
+  globalId: number | bigint,
+  into: Map<string, string>,
+): Promise<void> {
+  for (const reference of await connection.client.getReferencesByGlobalId(globalId)) {
+    if (into.has(reference.name)) continue
+    const target = await connection.client.getSchemaVersion(
+      reference.artifactId,
+      reference.version ?? 'branch=latest',
+      {
+        ...(reference.groupId === undefined ? {} : { groupId: reference.groupId }),
+      },
+    )
+    into.set(reference.name, target.schema)
+    if (target.globalId !== undefined) await fetchImports(connection, target.globalId, into)
+  }
+}

@@ -4,7 +4,12 @@ import { defineConfig } from 'vitest/config'
 // Maven, Python or a real registry are `*.integration.test.ts` and run in `pnpm test:integration`.
 export default defineConfig({
   test: {
-    include: ['packages/*/src/**/*.test.ts', 'examples/*/src/**/*.test.ts', 'scripts/**/*.test.ts'],
+    include: [
+      'packages/*/src/**/*.test.ts',
+      'examples/*/src/**/*.test.ts',
+      'scripts/**/*.test.ts',
+      'bench/src/**/*.test.ts',
+    ],
     exclude: ['**/node_modules/**', '**/dist/**', '**/*.integration.test.ts'],
     testTimeout: 20_000,
     hookTimeout: 30_000,

@@ -90,6 +90,7 @@ pnpm bench:node22                 # the same on Node 22 (from npm; adds the Node
 pnpm bench --quick                # smoke run (CI runs it): checks everything runs, figures meaningless
 pnpm bench:e2e                    # end to end through a real broker (Node 24, ~7 min): rewrites its section above
 pnpm bench --filter=json          # only the matching cases (and the ceilings they are divided by)
+pnpm bench --filter=proto --repeat  # more paired rounds until each ratio's middle half is within ±3 % of its median
 BENCH_ROUNDS=11 BENCH_SECONDS=2 pnpm bench        # steadier figures
 BENCH_CPU_PROF=/tmp/prof BENCH_FILTER='^ours.proto' BENCH_ROUNDS=1 BENCH_SECONDS=4 pnpm bench   # profiles
 \`\`\`

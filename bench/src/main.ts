@@ -20,6 +20,7 @@ import { ConfluentStub } from './peers/confluent-registry.js'
 import { kafkajs4Version } from './peers/kafkajs-4.js'
 import { platformaticVersion } from './peers/platformatic.js'
 import { checkPlatformatic } from './platformatic-checks.js'
+import { casesToRepeat, renderSpreads } from './repeat.js'
 import { busyWarning, median, type RoundResult, renderPeers, renderTables, summarize } from './report.js'
 import type { RunMessage, WorkerMessage } from './worker.js'
 
@@ -278,6 +279,20 @@ async function main(): Promise<void> {
         )
       }
     }
+    for (let extra = 1; extra <= config.repeat; extra++) {
+      const again = casesToRepeat(cases, results, config.repeatTolerance, config.rounds)
+      if (again.length === 0) break
+      const round = config.rounds + extra
+      const order = round % 2 === 1 ? again : [...again].reverse()
+      for (const def of order) {
+        const result = await runWorker(def, round, config, env, registry, stub)
+        results.push(result)
+        process.stderr.write(
+          `repeat ${extra}/${config.repeat}  ${def.name.padEnd(33)} ${Math.round(result.opsPerSec).toLocaleString('en-US').padStart(11)} ops/s\n`,
+        )
+      }
+    }
+    if (config.repeat > 0) console.log(renderSpreads(cases, results, config.repeatTolerance, config.rounds))
     const rows = summarize(cases, results)
     console.log(`\n${renderTables(rows)}`)
     console.log(renderPeers(cases, results))

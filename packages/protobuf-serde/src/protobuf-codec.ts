@@ -43,6 +43,11 @@ export class ProtobufCodec implements SchemaCodec {
   readonly #toObject: protobuf.IConversionOptions
   readonly #writable: Writable | undefined
   readonly #byRef = new Map<string, DeclaredMessage | null>()
+  /** The prefix bytes of the last message read (a copy), and what they named: most topics repeat one prefix. */
+  #lastPrefix: Buffer | undefined
+  /** The writer of encodeInto, reused (empty between calls). */
+  #writer: protobuf.Writer | undefined
+  #lastRead: { readonly declared: DeclaredMessage; readonly plan: MessagePlan } | undefined
 
   constructor(schema: ProtoSchema, framing: Framing, read: ReadOptions, write: WriteOptions | undefined) {
     this.schema = schema
@@ -68,29 +73,58 @@ export class ProtobufCodec implements SchemaCodec {
     const writable = this.#writable!
     const { type } = writable.declared
     const encodable = value instanceof type.ctor ? value : toEncodable(writable.plan, value)
-    const body = type.encode(encodable as protobuf.Message).finish()
+    // One writer per codec, reset for each message: it keeps the buffer it grew to, so a message is written once,
+    // then copied once into `target` (a new writer per message grows, and `finish()` copies again).
+    let writer = this.#writer
+    if (writer === undefined || writer.len !== 0) writer = this.#writer = protobuf.Writer.create()
+    let length: number
+    try {
+      type.encode(encodable as protobuf.Message, writer)
+      length = writer.len
+    } catch (error) {
+      this.#writer = undefined
+      throw error
+    }
     const prefix = writable.prefix
-    const end = offset + prefix.length + body.length
-    if (end > target.length) return target.length - end
-    prefix.copy(target, offset)
-    target.set(body, offset + prefix.length)
-    return end
+    const end = offset + prefix.length + length
+    if (end <= target.length) {
+      prefix.copy(target, offset)
+      writer.finishInto(target, offset + prefix.length)
+    }
+    writer.reset()
+    if (length > MAX_KEPT_WRITER) this.#writer = undefined
+    return end <= target.length ? end : target.length - end
   }
 
   decode(bytes: Buffer, offset: number, end: number, _writer?: SchemaCodec): unknown {
-    const prefix =
-      this.#framing === 'apicurio' ? readRef(bytes, offset, end) : readIndexes(bytes, offset, end)
-    const declared =
-      prefix.name !== undefined ? this.#byRefName(prefix.name) : this.#byIndexes(prefix.indexes!)
-    const reader = protobuf.Reader.create(bytes.subarray(prefix.start, end))
+    let read = this.#lastRead
+    let start: number
+    const last = this.#lastPrefix
+    if (last !== undefined && read !== undefined && samePrefix(bytes, offset, end, last)) {
+      // The same prefix bytes name the same message: a prefix is self-delimiting.
+      start = offset + last.length
+    } else {
+      const prefix =
+        this.#framing === 'apicurio' ? readRef(bytes, offset, end) : readIndexes(bytes, offset, end)
+      const declared =
+        prefix.name !== undefined ? this.#byRefName(prefix.name) : this.#byIndexes(prefix.indexes!)
+      start = prefix.start
+      read = { declared, plan: planOf(declared.type) }
+      this.#lastRead = read
+      // A copy: Kafka clients reuse the buffers they hand out.
+      this.#lastPrefix =
+        start - offset <= MAX_REMEMBERED_PREFIX ? Buffer.from(bytes.subarray(offset, start)) : undefined
+    }
+    const reader = protobuf.Reader.create(bytes.subarray(start, end))
     const keep = this.#read.unknownFields === 'keep'
     reader.discardUnknown = !keep
-    const message = declared.type.decode(reader) as unknown as Record<string, unknown>
-    const out = declared.type.toObject(message as unknown as protobuf.Message, this.#toObject) as Record<
+    const { type } = read.declared
+    const message = type.decode(reader) as unknown as Record<string, unknown>
+    const out = type.toObject(message as unknown as protobuf.Message, this.#toObject) as Record<
       string,
       unknown
     >
-    finishRead(planOf(declared.type), message, out, this.#read.longs, keep)
+    finishRead(read.plan, message, out, this.#read.longs, keep)
     return out
   }
 
@@ -133,6 +167,20 @@ export class ProtobufCodec implements SchemaCodec {
     const names = this.schema.messages.map((m) => m.type.fullName.slice(1))
     return names.length > 10 ? `${names.slice(0, 10).join(', ')}, …` : names.join(', ')
   }
+}
+
+/** A writer that grew beyond this for one message is dropped after it, not kept for the next. */
+const MAX_KEPT_WRITER = 1 << 20
+
+/** Prefixes longer than this (a `Ref` naming a very long message name) are read each time, not remembered. */
+const MAX_REMEMBERED_PREFIX = 64
+
+/** Whether the bytes at `offset` begin with exactly the bytes of `prefix`. */
+function samePrefix(bytes: Buffer, offset: number, end: number, prefix: Buffer): boolean {
+  const length = prefix.length
+  if (end - offset < length) return false
+  for (let i = 0; i < length; i++) if (bytes[offset + i] !== prefix[i]) return false
+  return true
 }
 
 function onlyOne<T>(items: readonly T[]): T | undefined {

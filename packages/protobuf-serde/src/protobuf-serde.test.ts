@@ -152,6 +152,26 @@ describe("the bytes are Apicurio's Java serde's", () => {
     })
   })
 
+  it('reads interleaved message types in one reused buffer right: a remembered prefix is a copy, compared byte for byte', async () => {
+    const client = newClient()
+    const refs = new ProtobufDeserializer(client)
+    const frames = [
+      frame(ours.globalId, REF.Order!, ORDER_BYTES[0]!),
+      frame(ours.globalId, REF.Refund!, REFUND_BYTES),
+      frame(ours.globalId, REF.Order!, ORDER_BYTES[1]!),
+      frame(ours.globalId, REF.Customer!, CUSTOMER_BYTES),
+    ]
+    const reused = Buffer.alloc(Math.max(...frames.map((f) => f.length)))
+    const expected = [expectedOrder(0), { order_id: -5 }, expectedOrder(1), { name: 'x', points: 1 }]
+    for (const round of [0, 1]) {
+      for (const [i, f] of frames.entries()) {
+        reused.fill(round === 0 ? 0 : 0xff)
+        f.copy(reused)
+        expect(await refs.deserialize(reused.subarray(0, f.length), ctx)).toEqual(expected[i])
+      }
+    }
+  })
+
   it('puts the id in one 8-byte header in MESSAGE_HEADERS mode and reads it back', async () => {
     const client = newClient()
     const serializer = new ProtobufSerializer(client, 'orders-value', {
@@ -247,6 +267,50 @@ message Limits {
       many: [9007199254740991, 9007199254740992n, -9007199254740993n],
       by: { '-9223372036854775808': 1, '5': 2n ** 60n },
     })
+  })
+
+  it('reads the 64-bit values around ±2^53 and across the 32-bit halves as numbers exactly where safe, bigints beyond', async () => {
+    const cases: [bigint, bigint | number][] = [
+      [-1n, -1],
+      [2n ** 32n - 1n, 2 ** 32 - 1],
+      [2n ** 32n, 2 ** 32],
+      [-(2n ** 32n), -(2 ** 32)],
+      [-(2n ** 32n) - 1n, -(2 ** 32) - 1],
+      [2n ** 53n - 1n, 2 ** 53 - 1],
+      [-(2n ** 53n) + 1n, -(2 ** 53) + 1],
+      [2n ** 53n, 2n ** 53n],
+      [-(2n ** 53n), -(2n ** 53n)],
+      [2n ** 62n + 12345n, 2n ** 62n + 12345n],
+    ]
+    for (const [given, read] of cases) {
+      expect(
+        (await roundTrip({
+          s: given,
+          z: given,
+          f: given < 0n ? 0 : given,
+          u: given < 0n ? 0 : given,
+        })) as object,
+      ).toMatchObject({ s: read, z: read, f: given < 0n ? 0 : read, u: given < 0n ? 0 : read })
+    }
+    expect(await roundTrip({ u: 2n ** 64n - 2n ** 32n })).toMatchObject({ u: 2n ** 64n - 2n ** 32n })
+  })
+
+  it('writes messages of very different sizes in turn with one serializer, each exactly (its writer is reused)', async () => {
+    const client = newClient()
+    const serializer = new ProtobufSerializer(client, 'limits')
+    const deserializer = new ProtobufDeserializer(client)
+    const sizes = [0, 3, 300, 2 * 1024 * 1024 + 7, 1, 70_000, 0]
+    await serializer.prepare(ctx)
+    const written: Buffer[] = []
+    for (const size of sizes)
+      written.push(Buffer.from(serializer.serializeSync({ maybe: 'x'.repeat(size), s: size }, ctx)))
+    for (const [i, size] of sizes.entries()) {
+      expect(await deserializer.deserialize(written[i]!, ctx)).toMatchObject({
+        maybe: 'x'.repeat(size),
+        s: size,
+      })
+    }
+    expect(written[6]).toEqual(written[0])
   })
 
   it("reads longs as bigints with longs: 'bigint', and refuses unsafe ones with longs: 'number' (cause a RangeError)", async () => {

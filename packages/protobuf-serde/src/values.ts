@@ -66,6 +66,8 @@ export interface MessagePlan {
   readonly oneofs: readonly (readonly string[])[]
   /** Whether a read value needs finishing (a 64-bit field at any depth). */
   readonly hasLongs: boolean
+  /** The fields a read may have to finish (64-bit integers, messages), found on the first read. */
+  finishFields?: readonly FieldPlan[]
 }
 
 const plans = new WeakMap<protobuf.Type, MessagePlan>()
@@ -379,6 +381,14 @@ const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER)
 function longOut(value: unknown, unsigned: boolean, mode: LongMode): unknown {
   if (typeof value === 'number') return mode === 'bigint' ? BigInt(value) : value
   const long = value as { low: number; high: number }
+  if (mode !== 'bigint') {
+    // Most 64-bit values are small: their two 32-bit halves give the number exactly, with no bigint made.
+    const high = unsigned ? long.high >>> 0 : long.high | 0
+    if (high >= -0x200000 && high <= 0x1fffff) {
+      const n = high * 0x100000000 + (long.low >>> 0)
+      if (Number.isSafeInteger(n)) return n
+    }
+  }
   const big = unsigned
     ? (BigInt(long.high >>> 0) << 32n) | BigInt(long.low >>> 0)
     : (BigInt(long.high | 0) << 32n) | BigInt(long.low >>> 0)
@@ -404,7 +414,15 @@ export function finishRead(
     Object.defineProperty(out, '$unknowns', { value: message.$unknowns, enumerable: false, writable: true })
   }
   if (!plan.hasLongs && !keepUnknown) return
-  for (const field of plan.fields) {
+  let fields = plan.finishFields
+  if (fields === undefined) {
+    fields = plan.fields.filter(
+      (field) => field.scalar === 'int64' || field.scalar === 'uint64' || field.message !== undefined,
+    )
+    plan.finishFields = fields
+  }
+  for (let f = 0; f < fields.length; f++) {
+    const field = fields[f]!
     const item = out[field.name]
     if (item === undefined || item === null) continue
     const unsigned = field.scalar === 'uint64'

@@ -156,4 +156,30 @@ describe('ApicurioSchemaRegistry inside @platformatic/kafka on a real broker', (
       last: { key: 'k1499', value: { id: 1499 } },
     })
   }, 300_000)
+
+  it('works with @platformatic/kafka 2.x on Node 22 as on 24: 1500 messages in one send, produced and consumed', async () => {
+    const topic = `platformatic-2-node22-${randomUUID()}`
+    const { stdout } = await runProcess(
+      join(repoDir, 'scripts/with-node.sh'),
+      ['22', 'node', join(interopDir, 'fixtures/platformatic-1/round-trip.mjs')],
+      {
+        cwd: interopDir,
+        env: {
+          BROKERS: brokers[0]!,
+          REGISTRY_URL: url,
+          TOPIC: topic,
+          GROUP: `${group}-n22`,
+          PLATFORMATIC: '@platformatic/kafka',
+        },
+        timeoutMs: 240_000,
+      },
+    )
+    const result = JSON.parse(stdout.trim().split('\n').at(-1)!) as Record<string, unknown>
+    expect(result).toEqual({
+      node: 'v22.23.3',
+      platformatic: '2.12.1',
+      count: 1500,
+      last: { key: 'k1499', value: { id: 1499 } },
+    })
+  }, 300_000)
 })

@@ -4,6 +4,7 @@ import {
   describeValue,
   type FailedMessageContext,
   invalidConfigError,
+  isSerdeError,
   recordFailedMessage,
   SerdeError,
 } from '@x/errors'
@@ -261,14 +262,16 @@ export class AnyDeserializer<T = unknown> {
     const { idType, id } = found
     const format = this.formatOf(id, idType)
     const reader = format === undefined ? undefined : this.#readers[format]
-    if (reader === undefined || !reader.isPrepared(id, ctx, idType)) return undefined
-    return {
-      value: reader.deserializeMessageSync(message, ctx),
-      idType,
-      id,
-      framed: found.framed,
-      format: format!,
+    if (reader === undefined) return undefined
+    let value: T
+    try {
+      value = reader.deserializeMessageSync(message, ctx)
+    } catch (error) {
+      // Not cached after all (never read, or the reader's cache let it go): the caller takes the asynchronous path.
+      if (isSerdeError(error, 'NOT_PREPARED')) return undefined
+      throw error
     }
+    return { value, idType, id, framed: found.framed, format: format! }
   }
 
   async #read(message: IncomingMessage, ctx: SerializationContext, withHeaders: boolean): Promise<T> {

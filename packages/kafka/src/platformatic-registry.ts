@@ -351,10 +351,13 @@ function settle(work: Promise<void>, callback: PlatformaticHookCallback): void {
   )
 }
 
+/** The record of a message without headers (most of them): one frozen object, only read. */
+const NO_HEADERS: MessageHeaders = Object.freeze({})
+
 /** Raw header names and values (Buffers; names also strings; a Map or pairs) as a record the deserializers read. */
 function headerRecord(headers: Iterable<[unknown, unknown]> | undefined): MessageHeaders {
+  if (headers === undefined || (headers instanceof Map && headers.size === 0)) return NO_HEADERS
   const record: MessageHeaders = {}
-  if (headers === undefined) return record
   for (const [name, value] of headers) {
     const key = Buffer.isBuffer(name) ? name.toString('utf8') : String(name)
     if (Buffer.isBuffer(value) || typeof value === 'string') record[key] = value

@@ -41,7 +41,9 @@ interface ConsumedMessage {
   key: unknown
   value: unknown
   headers: Map<unknown, unknown>
-  metadata: { schemas?: Record<string, { format?: string; framed?: boolean }> }
+  metadata: {
+    schemas?: Record<string, { format?: string; framed?: boolean; artifact?: { artifactId: string } }>
+  }
 }
 
 let platformatic: PlatformaticModule | undefined
@@ -125,15 +127,16 @@ describe('ApicurioSchemaRegistry inside @platformatic/kafka on a real broker', (
         String(message.headers.get('trace')),
         schema?.format,
         schema?.framed,
+        schema?.artifact?.artifactId,
       ])
       if (read.length === 3) break
     }
     await stream.close()
     await consumer.close(true)
     expect(read).toEqual([
-      ['k1', { id: 1 }, 't1', 'AVRO', true],
-      ['k2', { id: 2 }, 't2', 'JSON', false],
-      ['k3', { id: 3 }, 't3', 'PROTOBUF', true],
+      ['k1', { id: 1 }, 't1', 'AVRO', true, `${topic}-value`],
+      ['k2', { id: 2 }, 't2', 'JSON', false, `${topic}-json`],
+      ['k3', { id: 3 }, 't3', 'PROTOBUF', true, `${topic}-proto`],
     ])
   })
 

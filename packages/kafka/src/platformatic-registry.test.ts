@@ -105,7 +105,15 @@ describe('ApicurioSchemaRegistry, driven as @platformatic/kafka drives it', () =
       key: 'o-1',
       value: { id: 7 },
       metadata: {
-        schemas: { value: { idType: 'globalId', id: registered.globalId, framed: true, format: 'AVRO' } },
+        schemas: {
+          value: {
+            idType: 'globalId',
+            id: registered.globalId,
+            framed: true,
+            format: 'AVRO',
+            artifact: { groupId: 'default', artifactId: 'orders-value', version: registered.version },
+          },
+        },
       },
     })
   })
@@ -172,9 +180,20 @@ describe('ApicurioSchemaRegistry, driven as @platformatic/kafka drives it', () =
       const read = await consume(reader, 'orders', { value: produced.value!, headers: new Map() })
       expect(read.value).toEqual({ id: 9 })
       expect(read.metadata).toMatchObject({
-        schemas: { value: { idType: 'globalId', framed: true, format: 'AVRO' } },
+        schemas: {
+          value: {
+            idType: 'globalId',
+            framed: true,
+            format: 'AVRO',
+            artifact: { artifactId: 'orders-value' },
+          },
+        },
       })
       expect(registry.requests.length).toBe(cold)
+      expect(registry.requests.map((r) => r.path.replace(/^.*\/v3/, ''))).toEqual([
+        expect.stringMatching(/^\/ids\/globalIds\/\d+$/),
+        '/search/versions',
+      ])
     } finally {
       await readerClient.close()
     }

@@ -1,5 +1,5 @@
 import { invalidConfigError, isSerdeError } from '@x/errors'
-import type { RegisteredSchema } from '@x/registry-client'
+import type { ArtifactCoordinates, RegisteredSchema } from '@x/registry-client'
 import { type MessageHeaders, messageSchemaId } from '@x/serde-core'
 import type { IdType, SchemaId, SerializationContext } from '@x/wire-format'
 import { AnyDeserializer, type AnyDeserializerOptions, readMessageNow } from './any-deserializer.js'
@@ -73,6 +73,11 @@ export interface ConsumedSchema {
   id: SchemaId
   format: SchemaKind | undefined
   framed: boolean
+  /**
+   * Where the id lives (group, artifact, version), looked up once per id by the hook (`findVersionOfId`); absent
+   * when the registry lists no version with it, or the client cannot tell.
+   */
+  artifact?: ArtifactCoordinates
 }
 
 type Field = 'key' | 'value'
@@ -81,7 +86,11 @@ type Field = 'key' | 'value'
 interface SchemaLookups {
   getSchemaByGlobalId(id: SchemaId): Promise<RegisteredSchema>
   peekSchemaById?(idType: IdType, id: SchemaId): RegisteredSchema | undefined
+  findVersionOfId?(id: SchemaId, idType: IdType): Promise<ArtifactCoordinates | undefined>
 }
+
+/** How many ids' coordinates the registry keeps; beyond it the table starts again (the client caches them too). */
+const MAX_ARTIFACTS = 1000
 
 /**
  * A `SchemaRegistry` for `@platformatic/kafka`'s `Producer` and `Consumer` (`new Producer({ …, registry })`), on
@@ -97,6 +106,11 @@ export class ApicurioSchemaRegistry<V = unknown> {
   readonly #keysWithSchema: boolean
   /** Payloads written in headers mode by the hook, taken by the synchronous serializer of the same message. */
   readonly #written = new WeakMap<object, Partial<Record<Field, Buffer>>>()
+  /** Where each consumed id lives (null: nowhere the registry lists), found by the hook for the deserializers. */
+  readonly #artifacts: Record<IdType, Map<SchemaId, ArtifactCoordinates | null>> = {
+    globalId: new Map(),
+    contentId: new Map(),
+  }
   /** Why the hook could not prepare a consumed payload (an unknown id…): its deserializer throws it. */
   readonly #unreadable = new WeakMap<Buffer, unknown>()
   /** Whether anything was ever put in #unreadable (until then the deserializers skip its lookup). */
@@ -213,6 +227,8 @@ export class ApicurioSchemaRegistry<V = unknown> {
         if (read !== undefined) {
           value = read.value
           schema = { idType: read.idType, id: read.id, framed: read.framed, format: read.format }
+          const artifact = this.#artifacts[read.idType].get(read.id)
+          if (artifact) schema.artifact = artifact
         } else {
           value = this.#reader.deserializeMessageSync(incoming, ctx)
           const { idType, id, framed } = messageSchemaId(
@@ -222,6 +238,8 @@ export class ApicurioSchemaRegistry<V = unknown> {
             this.#reader.idSize,
           )
           schema = { idType, id, framed, format: this.#reader.formatOf(id, idType) }
+          const artifact = this.#artifacts[idType].get(id)
+          if (artifact) schema.artifact = artifact
         }
         if (message !== undefined) {
           message.metadata ??= {}
@@ -311,7 +329,20 @@ export class ApicurioSchemaRegistry<V = unknown> {
     } catch {
       return false // The asynchronous path leaves a bad frame to the deserializer, as always.
     }
-    return this.#reader.isPrepared(found.id, contextFor(message.topic, field), found.idType)
+    return (
+      this.#reader.isPrepared(found.id, contextFor(message.topic, field), found.idType) &&
+      (this.#client.findVersionOfId === undefined || this.#artifacts[found.idType].has(found.id))
+    )
+  }
+
+  /** Looks up (once per id) where a consumed id lives, for the deserializers to put on the message's metadata. */
+  async #findArtifact(idType: IdType, id: SchemaId): Promise<void> {
+    const find = this.#client.findVersionOfId
+    const known = this.#artifacts[idType]
+    if (find === undefined || known.has(id)) return
+    const found = await find.call(this.#client, id, idType)
+    if (known.size >= MAX_ARTIFACTS) known.clear()
+    known.set(id, found ?? null)
   }
 
   async #beforeDeserialization(
@@ -335,6 +366,7 @@ export class ApicurioSchemaRegistry<V = unknown> {
     }
     try {
       await this.#reader.prepare(found.id, contextFor(message.topic, field), found.idType)
+      await this.#findArtifact(found.idType, found.id)
     } catch (error) {
       if (!isSerdeError(error, 'DESERIALIZATION') && !isSerdeError(error, 'SCHEMA_NOT_FOUND')) throw error
       this.#unreadable.set(payload, error)

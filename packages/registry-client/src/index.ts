@@ -2,6 +2,7 @@ export { IF_EXISTS } from './call-arguments.js'
 export { AsyncRegistryClient, RegistryClient } from './registry-client.js'
 export type { RegistryClientOptions, RegistryClientTiming } from './registry-client-options.js'
 export type {
+  ArtifactCoordinates,
   ArtifactReference,
   CallOptions,
   IfExists,

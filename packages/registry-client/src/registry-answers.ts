@@ -1,6 +1,6 @@
 import { type IdType, parseIdText, type SchemaId } from '@x/wire-format'
 import { type ExactJson, isJsonObject, parseExactJson } from './exact-json.js'
-import type { ArtifactReference } from './types.js'
+import type { ArtifactCoordinates, ArtifactReference } from './types.js'
 
 /** A 200 answer the client cannot use. Internal: mapped to the caller-facing error by the client. */
 export class UnusableAnswer extends Error {
@@ -125,4 +125,27 @@ export function parseArtifactPage(text: string): { count: number; artifactIds: s
     return item.artifactId
   })
   return { count: body.count, artifactIds }
+}
+
+/**
+ * Reads the first version of a `VersionSearchResults` (`GET /search/versions`) as its coordinates; `undefined` when
+ * the search found none. A version without a `groupId` is in the `default` group.
+ */
+export function parseFirstVersion(text: string): ArtifactCoordinates | undefined {
+  const body = parseJson(text, 'The version search answer')
+  if (!isJsonObject(body) || !Array.isArray(body.versions)) {
+    throw new UnusableAnswer('The version search answer lacks a versions array')
+  }
+  const first = body.versions[0]
+  if (first === undefined) return undefined
+  if (!isJsonObject(first) || typeof first.artifactId !== 'string' || typeof first.version !== 'string') {
+    throw new UnusableAnswer(
+      'The first version of the version search answer lacks a string artifactId or version',
+    )
+  }
+  return Object.freeze({
+    groupId: optionalString(first.groupId) ?? 'default',
+    artifactId: first.artifactId,
+    version: first.version,
+  })
 }

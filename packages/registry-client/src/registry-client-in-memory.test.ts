@@ -176,6 +176,31 @@ describe('RegistryClient against InMemoryRegistry', () => {
     })
   })
 
+  it('finds where an id lives with one search per id, shared by concurrent callers, and says when none has it', async () => {
+    const registered = await newClient().registerSchema('user', USER)
+    registry.clearRequests()
+    const reader = newClient()
+    const found = await Promise.all([1, 2, 3].map(() => reader.findVersionOfId(registered.globalId ?? 0)))
+    expect(found).toEqual([1, 2, 3].map(() => ({ groupId: 'orders', artifactId: 'user', version: '1' })))
+    await expect(reader.findVersionOfId(registered.contentId ?? 0, 'contentId')).resolves.toEqual({
+      groupId: 'orders',
+      artifactId: 'user',
+      version: '1',
+    })
+    await expect(reader.findVersionOfId(987654321)).resolves.toBeUndefined()
+    await expect(reader.findVersionOfId(987654321)).resolves.toBeUndefined()
+    await expect(reader.findVersionOfId(registered.globalId ?? 0)).resolves.toMatchObject({
+      artifactId: 'user',
+    })
+    expect(registry.requests.map((r) => [r.path.slice(API.length), r.query])).toEqual([
+      ['/search/versions', { globalId: String(registered.globalId), limit: '1' }],
+      ['/search/versions', { contentId: String(registered.contentId), limit: '1' }],
+      ['/search/versions', { globalId: '987654321', limit: '1' }],
+    ])
+    await expect(reader.findVersionOfId(1.5)).rejects.toBeInstanceOf(RangeError)
+    await expect(reader.findVersionOfId(1, 'nonsense' as never)).rejects.toBeInstanceOf(TypeError)
+  })
+
   it('makes exactly one request for 1000 concurrent lookups of one globalId', async () => {
     const { globalId } = await newClient().registerSchema('user', USER)
     registry.clearRequests()

@@ -19,6 +19,7 @@ import { linkSignals } from './linked-signal.js'
 import {
   idFromHeaders,
   parseArtifactPage,
+  parseFirstVersion,
   parseReferences,
   parseRegistrationAnswer,
   parseVersionMetadata,
@@ -46,9 +47,11 @@ import {
   referencesRequest,
   registrationRequest,
   versionMetadataRequest,
+  versionOfIdRequest,
 } from './registry-requests.js'
 import { SingleFlightCache } from './single-flight-cache.js'
 import type {
+  ArtifactCoordinates,
   ArtifactReference,
   CallOptions,
   IfExists,
@@ -104,6 +107,8 @@ export class RegistryClient {
   readonly #byVersion: SingleFlightCache<RegisteredSchema>
   readonly #referencesByGlobalId: SingleFlightCache<readonly ArtifactReference[]>
   readonly #referencesByContentId: SingleFlightCache<readonly ArtifactReference[]>
+  /** Where each id lives (`null`: the search found no version), by `globalId:…` / `contentId:…`. */
+  readonly #versionOfId: SingleFlightCache<{ readonly found: ArtifactCoordinates | null }>
 
   /**
    * @throws TypeError (code `INVALID_CONFIG`) for a missing or invalid option: `url` (an absolute http(s) URL
@@ -134,6 +139,7 @@ export class RegistryClient {
     })
     this.#referencesByGlobalId = new SingleFlightCache(cacheOptions('references'))
     this.#referencesByContentId = new SingleFlightCache(cacheOptions('references'))
+    this.#versionOfId = new SingleFlightCache(cacheOptions('versionOfId'))
   }
 
   /** The registry base URL, without credentials. */
@@ -243,6 +249,46 @@ export class RegistryClient {
   ): Promise<readonly ArtifactReference[]> {
     this.#assertOpen()
     return this.#loadReferences('contentId', toSchemaId(id, 'contentId'), options.signal)
+  }
+
+  /**
+   * Where a schema id lives: the group, artifact and version of a version that has it
+   * (`GET /search/versions?globalId=…&limit=1`, or `contentId=…`), once per id for the life of the client. The id
+   * lookups (`getSchemaByGlobalId`) do not tell it on Apicurio 3. A contentId may be shared by versions of several
+   * artifacts: the first the registry lists is given.
+   *
+   * @returns `undefined` when the registry lists no version with this id.
+   * @throws TypeError / RangeError for an invalid `idType` or `id`.
+   * @throws RegistryConnectionError as `getSchema`.
+   */
+  async findVersionOfId(
+    id: SchemaId,
+    idType: IdType = 'globalId',
+    options: CallOptions = {},
+  ): Promise<ArtifactCoordinates | undefined> {
+    this.#assertOpen()
+    if (!isIdType(idType)) {
+      throw invalidConfigError(`idType must be 'globalId' or 'contentId', got ${describeValue(idType)}`)
+    }
+    const checked = toSchemaId(id, idType)
+    const entry = await this.#versionOfId.load(
+      `${idType}:${idKey(checked)}`,
+      (flight) =>
+        this.#withFlightSignal(flight, async (signal) => {
+          const answer = await this.#http.send(versionOfIdRequest(idType, checked), signal)
+          if (!isSuccess(answer)) {
+            throw lookupFailure(
+              this.#place,
+              answer,
+              { idType, idValue: checked },
+              `the version of ${idType} ${idKey(checked)}`,
+            )
+          }
+          return { found: this.#usable(() => parseFirstVersion(answer.text)) ?? null }
+        }),
+      options.signal,
+    )
+    return entry.found ?? undefined
   }
 
   /**

@@ -77,6 +77,11 @@ export function referencesRequest(idType: IdType, id: SchemaId): RegistryRequest
   )
 }
 
+/** `GET /search/versions?{globalId|contentId}={id}&limit=1`: a version that has this id (its coordinates). */
+export function versionOfIdRequest(idType: IdType, id: SchemaId): RegistryRequest {
+  return get(`/search/versions?${idType}=${String(id)}&limit=1`, idFacts(idType, id, '/search/versions'))
+}
+
 /** `GET /groups/{g}/artifacts?offset=…&limit=…`, in a stable order so that pages do not overlap. */
 export function artifactPageRequest(groupId: string, offset: number): RegistryRequest {
   const query = `offset=${offset}&limit=${PAGE_SIZE}&orderby=artifactId&order=asc`

@@ -13,6 +13,13 @@ export interface ArtifactReference {
   name: string
 }
 
+/** Where a schema id lives: the group, artifact and version of a version that has it. */
+export interface ArtifactCoordinates {
+  groupId: string
+  artifactId: string
+  version: string
+}
+
 /** A schema as the registry holds it, with every identifier the registry told. */
 export interface RegisteredSchema {
   /** The schema text exactly as the registry returned it. */

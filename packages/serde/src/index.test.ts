@@ -13,6 +13,7 @@ import * as wireFormat from '@x/wire-format'
 import { describe, expect, expectTypeOf, it } from 'vitest'
 // Every public type of the members, imported from the umbrella: the test type-check fails if one goes missing.
 import type {
+  ArtifactCoordinates,
   ArtifactReference,
   ArtifactResolver,
   AuthenticationErrorOptions,
@@ -130,6 +131,7 @@ const RUNTIME_EXPORTS = [
 ]
 
 const TYPE_EXPORTS = [
+  'ArtifactCoordinates',
   'ArtifactReference',
   'ArtifactResolver',
   'AuthenticationErrorOptions',
@@ -263,6 +265,7 @@ describe('@x/serde', () => {
 
 // The type imports above are checked by the compiler; this keeps them referenced.
 export type AllTypes = [
+  ArtifactCoordinates,
   ArtifactReference,
   ArtifactResolver,
   AuthenticationErrorOptions,

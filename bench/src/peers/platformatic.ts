@@ -1,5 +1,5 @@
 import { existsSync, readFileSync } from 'node:fs'
-import { dirname, join } from 'node:path'
+import { basename, dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 
 /**
@@ -104,6 +104,20 @@ function installed(name: string): string | undefined {
   return undefined
 }
 
+/** Whether `dependency` is installed beside package `name` (pnpm's layout: siblings in one `node_modules`). */
+function dependencyInstalled(name: string, dependency: string): boolean {
+  let dir: string
+  try {
+    dir = dirname(fileURLToPath(import.meta.resolve(name)))
+  } catch {
+    return false
+  }
+  for (; dir !== dirname(dir); dir = dirname(dir)) {
+    if (basename(dir) === 'node_modules') return existsSync(join(dir, dependency, 'package.json'))
+  }
+  return false
+}
+
 /** The package this Node runs (2.x on Node 22+, else 1.35), or why none can. */
 export function platformaticPackage(): { name: string; version: string } | { reason: string } {
   if (nodeMajor() >= 22) {
@@ -111,7 +125,16 @@ export function platformaticPackage(): { name: string; version: string } | { rea
     if (version !== undefined) return { name: PLATFORMATIC_2, version }
   }
   const version = installed(PLATFORMATIC_1)
-  if (version !== undefined) return { name: PLATFORMATIC_1, version }
+  if (version !== undefined) {
+    // 1.35 needs @platformatic/dynamic-buffer, whose every version declares Node >= 22.19: pnpm installs it only when
+    // the install ran on such a Node (it works on Node 20), so an install made on Node 20 leaves 1.35 unloadable.
+    if (!dependencyInstalled(PLATFORMATIC_1, '@platformatic/dynamic-buffer')) {
+      return {
+        reason: `@platformatic/kafka ${version} cannot load: its dependency @platformatic/dynamic-buffer (engines: Node >= 22.19) was left out by \`pnpm install\` on Node ${nodeMajor()}; install on Node 22+ once (\`pnpm bench:node24\` does) to bench it here`,
+      }
+    }
+    return { name: PLATFORMATIC_1, version }
+  }
   return {
     reason: `@platformatic/kafka is not installed: run \`pnpm install\` on Node ${nodeMajor()} first (its optional dependencies)`,
   }

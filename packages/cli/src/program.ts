@@ -93,19 +93,8 @@ export async function run(argv: readonly string[], io: Io): Promise<ExitCode> {
         '--headers <name=value...>',
         'Apicurio id headers (apicurio.value.contentId=42): the payload is bare',
       )
-      .addOption(
-        new Option('--use-id <type>', 'how to read the id of a frame')
-          .choices(['globalId', 'contentId'])
-          .default('globalId'),
-      )
-      .addOption(
-        new Option(
-          '--id-size <size>',
-          "bytes of a frame's id: 4, 8 (Apicurio 2.x, Legacy8ByteIdHandler) or auto (4, unless they are zero and 4 more follow)",
-        )
-          .choices(['4', '8', 'auto'])
-          .default('4'),
-      )
+      .addOption(useIdOption())
+      .addOption(idSizeOption())
       .addOption(
         new Option('--framing <framing>', 'Protobuf framing')
           .choices(['apicurio', 'confluent'])
@@ -225,19 +214,8 @@ export async function run(argv: readonly string[], io: Io): Promise<ExitCode> {
           '--group <id>',
           'consumer group: start where it stopped and commit what is printed (default: none, nothing committed)',
         )
-        .addOption(
-          new Option('--use-id <type>', 'how to read the id of a frame')
-            .choices(['globalId', 'contentId'])
-            .default('globalId'),
-        )
-        .addOption(
-          new Option(
-            '--id-size <size>',
-            "bytes of a frame's id: 4, 8 (Apicurio 2.x, Legacy8ByteIdHandler) or auto (4, unless they are zero and 4 more follow)",
-          )
-            .choices(['4', '8', 'auto'])
-            .default('4'),
-        )
+        .addOption(useIdOption())
+        .addOption(idSizeOption())
         .option('--json', 'one line of JSON per message, for machines'),
       false,
     ),
@@ -321,4 +299,21 @@ function report(error: unknown, io: Io, verbose: boolean): ExitCode {
     return EXIT.unreachable
   if ((error as { code?: unknown })?.code === 'INVALID_CONFIG') return EXIT.usage
   return EXIT.checkFailed
+}
+
+/** `--use-id`: how the commands that read frames (`inspect`, `consume`) read a frame's id. */
+function useIdOption(): Option {
+  return new Option('--use-id <type>', 'how to read the id of a frame')
+    .choices(['globalId', 'contentId'])
+    .default('globalId')
+}
+
+/** `--id-size`: the width of a frame's id for the commands that read frames (`inspect`, `consume`). */
+function idSizeOption(): Option {
+  return new Option(
+    '--id-size <size>',
+    "bytes of a frame's id: 4, 8 (Apicurio 2.x, Legacy8ByteIdHandler) or auto (4, unless they are zero and 4 more follow)",
+  )
+    .choices(['4', '8', 'auto'])
+    .default('4')
 }

@@ -226,16 +226,7 @@ export class KafkaJsSerde<V = unknown, K = string> {
     } catch (error) {
       throw located(error, topic, partition, message, 'key')
     }
-    const decoded: DecodedMessage<V, K> = {
-      topic,
-      partition,
-      offset: message.offset,
-      timestamp: message.timestamp,
-      key,
-      value: null,
-      headers,
-      schema: null,
-    }
+    const decoded = decodedShell<V, K>(topic, partition, message, key, headers)
     if (message.value === null) return decoded
     let read: ReadNow<V> | undefined
     try {
@@ -266,16 +257,7 @@ export class KafkaJsSerde<V = unknown, K = string> {
     } catch (error) {
       throw located(error, topic, partition, message, 'key')
     }
-    const decoded: DecodedMessage<V, K> = {
-      topic,
-      partition,
-      offset: message.offset,
-      timestamp: message.timestamp,
-      key,
-      value: null,
-      headers,
-      schema: null,
-    }
+    const decoded = decodedShell<V, K>(topic, partition, message, key, headers)
     if (message.value === null) return decoded
     const incoming: IncomingMessage = { payload: message.value, headers: headers as MessageHeaders }
     try {
@@ -450,6 +432,26 @@ function withContext(error: unknown, topic: string, field: 'key' | 'value'): unk
  * arrives) names two schemas: which one wrote the message cannot be told, so it is a `DeserializationError`
  * (dead-lettered by the wrappers) rather than a guess. The same value repeated is read as one.
  */
+/** A decoded message before its value is read: the value `null` (a tombstone stays so), no schema yet. */
+function decodedShell<V, K>(
+  topic: string,
+  partition: number,
+  message: ConsumedKafkaMessage,
+  key: K | string | Buffer | null,
+  headers: KafkaHeaders,
+): DecodedMessage<V, K> {
+  return {
+    topic,
+    partition,
+    offset: message.offset,
+    timestamp: message.timestamp,
+    key,
+    value: null,
+    headers,
+    schema: null,
+  }
+}
+
 /** The id header names of each field, made once (a name concatenated per message costs a hash per lookup). */
 const ID_HEADERS = {
   key: ['apicurio.key.globalId', 'apicurio.key.contentId'],

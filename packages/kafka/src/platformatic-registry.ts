@@ -82,6 +82,13 @@ export interface ConsumedSchema {
 
 type Field = 'key' | 'value'
 
+/** The schema id of a consumed key or value. */
+interface ConsumedId {
+  field: Field
+  idType: IdType
+  id: SchemaId
+}
+
 /** The client calls `get` and `fetch` make. */
 interface SchemaLookups {
   getSchemaByGlobalId(id: SchemaId): Promise<RegisteredSchema>
@@ -286,8 +293,10 @@ export class ApicurioSchemaRegistry<V = unknown> {
     ): void => {
       // Warm: the id's schema is cached, nothing to fetch. Called back in a microtask, never synchronously
       // (Platformatic 1.35 recurses on synchronous callbacks), without the Promises of a lookup.
-      if (this.#isReady(payload, type, message)) queueMicrotask(() => callback(null))
-      else settle(this.#beforeDeserialization(payload, type, message), callback)
+      // A bad frame (no id) is left to the synchronous deserializer, which refuses it with the message's own error.
+      const found = this.#consumedId(payload, type, message)
+      if (found === undefined || this.#isReady(found, message)) queueMicrotask(() => callback(null))
+      else settle(this.#prepareConsumed(found, payload as Buffer, message), callback)
     }
   }
 
@@ -313,24 +322,35 @@ export class ApicurioSchemaRegistry<V = unknown> {
     }
   }
 
-  /** Whether a consumed payload needs nothing from the registry: no schema to read, or its schema cached. */
-  #isReady(payload: Buffer | null, type: string, message: PlatformaticMessageToConsume): boolean {
-    if (payload === null || payload === undefined) return true
-    if (type !== 'value' && !(type === 'key' && this.#keysWithSchema)) return true
+  /**
+   * The schema id of a consumed payload the hook has to prepare (its value, or its key with `keysWithSchema`);
+   * `undefined` when there is none: no payload, a field read without a schema, or a bad frame.
+   */
+  #consumedId(
+    payload: Buffer | null,
+    type: string,
+    message: PlatformaticMessageToConsume,
+  ): ConsumedId | undefined {
+    if (payload === null || payload === undefined) return undefined
+    if (type !== 'value' && !(type === 'key' && this.#keysWithSchema)) return undefined
     const field: Field = type === 'key' ? 'key' : 'value'
-    let found: { idType: IdType; id: SchemaId }
     try {
-      found = messageSchemaId(
+      const { idType, id } = messageSchemaId(
         { payload, headers: headerRecord(message.headers) },
         field,
         this.#reader.useId,
         this.#reader.idSize,
       )
+      return { field, idType, id }
     } catch {
-      return false // The asynchronous path leaves a bad frame to the deserializer, as always.
+      return undefined
     }
+  }
+
+  /** Whether a consumed id needs nothing from the registry: its schema (and its artifact) cached. */
+  #isReady(found: ConsumedId, message: PlatformaticMessageToConsume): boolean {
     return (
-      this.#reader.isPrepared(found.id, contextFor(message.topic, field), found.idType) &&
+      this.#reader.isPrepared(found.id, contextFor(message.topic, found.field), found.idType) &&
       (this.#client.findVersionOfId === undefined || this.#artifacts[found.idType].has(found.id))
     )
   }
@@ -345,27 +365,14 @@ export class ApicurioSchemaRegistry<V = unknown> {
     known.set(id, found ?? null)
   }
 
-  async #beforeDeserialization(
-    payload: Buffer | null,
-    type: string,
+  /** Fetches what the deserializers need for a consumed id: its schema, once per id, and its artifact. */
+  async #prepareConsumed(
+    found: ConsumedId,
+    payload: Buffer,
     message: PlatformaticMessageToConsume,
   ): Promise<void> {
-    if (payload === null || payload === undefined) return
-    if (type !== 'value' && !(type === 'key' && this.#keysWithSchema)) return
-    const field: Field = type === 'key' ? 'key' : 'value'
-    let found: { idType: IdType; id: SchemaId }
     try {
-      found = messageSchemaId(
-        { payload, headers: headerRecord(message.headers) },
-        field,
-        this.#reader.useId,
-        this.#reader.idSize,
-      )
-    } catch {
-      return // A bad frame: the synchronous deserializer refuses it with the message's own error.
-    }
-    try {
-      await this.#reader.prepare(found.id, contextFor(message.topic, field), found.idType)
+      await this.#reader.prepare(found.id, contextFor(message.topic, found.field), found.idType)
       await this.#findArtifact(found.idType, found.id)
     } catch (error) {
       if (!isSerdeError(error, 'DESERIALIZATION') && !isSerdeError(error, 'SCHEMA_NOT_FOUND')) throw error

@@ -1,5 +1,5 @@
 import { invalidDataError } from '@x/errors'
-import { parseExactJson } from '@x/registry-client/json'
+import { hasLongDigitRunIn, parseExactJson } from '@x/registry-client/json'
 import type { SchemaCodec } from '@x/serde-core'
 import type { ValidateFunction } from 'ajv'
 import { bigintsAsNumbers, stringifyExact } from './exact-json.js'
@@ -87,10 +87,13 @@ export class JsonSchemaCodec implements SchemaCodec {
   }
 
   decode(bytes: Buffer, offset: number, end: number, _writer?: SchemaCodec): unknown {
-    let text = utf8(bytes, offset, end)
-    // Jackson (Java) skips a byte order mark; so do we.
-    if (text.charCodeAt(0) === 0xfeff) text = text.slice(1)
-    const { value, hasBigInt } = parseExactJson(text)
+    // Jackson (Java) skips a byte order mark (EF BB BF); so do we.
+    const start =
+      end - offset >= 3 && bytes[offset] === 0xef && bytes[offset + 1] === 0xbb && bytes[offset + 2] === 0xbf
+        ? offset + 3
+        : offset
+    // Whether an integer may be beyond 2^53 is asked of the bytes: cheaper than of the decoded text.
+    const { value, hasBigInt } = parseExactJson(utf8(bytes, start, end), hasLongDigitRunIn(bytes, start, end))
     // `this` is the reader's schema when the deserializer has one (`writer` is then the message's), else the
     // message's own: the message is validated against the reader's chosen schema.
     if (this.#validateOnRead) {

@@ -2,6 +2,7 @@ import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import {
   hasLongDigitRun,
+  hasLongDigitRunIn,
   isJsonObject,
   JsonSyntaxError,
   MAX_JSON_NESTING,
@@ -142,5 +143,40 @@ describe('hasLongDigitRun', () => {
       ).join('')
       expect(hasLongDigitRun(text), text).toBe(/[0-9]{16}/.test(text))
     }
+  })
+})
+
+describe('hasLongDigitRunIn', () => {
+  it('agrees with the scan of the decoded text on random UTF-8, multi-byte characters and bounds included', () => {
+    const pieces = ['0', '1', '9', 'x', 'é', '€', '😀', '٣', '０']
+    let seed = 11
+    const next = () => {
+      seed = (seed * 1_103_515_245 + 12_345) & 0x7fffffff
+      return seed
+    }
+    for (let k = 0; k < 20_000; k++) {
+      const text = Array.from({ length: 1 + (next() % 60) }, () =>
+        next() % 10 < 7 ? String(next() % 10) : pieces[next() % pieces.length],
+      ).join('')
+      const bytes = Buffer.from(`ab${text}cd`)
+      expect(hasLongDigitRunIn(bytes, 2, bytes.length - 2), text).toBe(hasLongDigitRun(text))
+    }
+  })
+
+  it('looks only inside [start, end): a run cut by either bound is shorter', () => {
+    const bytes = Buffer.from('1234567890123456')
+    expect(hasLongDigitRunIn(bytes)).toBe(true)
+    expect(hasLongDigitRunIn(bytes, 1)).toBe(false)
+    expect(hasLongDigitRunIn(bytes, 0, 15)).toBe(false)
+    expect(hasLongDigitRunIn(Buffer.from('x12345678901234567'), 1)).toBe(true)
+  })
+
+  it('is what parseExactJson is told: false means JSON.parse, which rounds such an integer', () => {
+    const text = '{"n":9007199254740993}'
+    expect(parseExactJson(text, hasLongDigitRunIn(Buffer.from(text)))).toEqual({
+      value: { n: 9007199254740993n },
+      hasBigInt: true,
+    })
+    expect(parseExactJson(text, false)).toEqual({ value: { n: 9007199254740992 }, hasBigInt: false })
   })
 })

@@ -10,6 +10,7 @@ import {
 } from './avsc-internals.js'
 import { DANGEROUS_KEY, invalid, isObjectValue } from './js-values.js'
 import { checkCount, minEncodedSize } from './limits.js'
+import { writeString } from './strings.js'
 
 /**
  * avsc's array and map types, made safe on hostile input and lenient where it loses nothing:
@@ -153,7 +154,7 @@ inherit(SafeMapType, builtins.MapType, {
       tap.writeLong(n)
       for (let i = 0; i < n; i++) {
         const key = keys[i]!
-        tap.writeString(key)
+        writeString(tap, key)
         values._write(tap, value[key])
       }
     }
@@ -193,7 +194,7 @@ function writeMapEntries(tap: Tap, map: Map<unknown, unknown>, type: SafeMap): v
     for (const key of map.keys()) if (typeof key !== 'string') throw invalid(map, type)
     tap.writeLong(map.size)
     for (const [key, value] of map) {
-      tap.writeString(key as string)
+      writeString(tap, key as string)
       values._write(tap, value)
     }
   }

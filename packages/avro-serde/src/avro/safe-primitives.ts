@@ -1,5 +1,6 @@
 import { type AvscType, builtins, inherit, type Tap } from './avsc-internals.js'
 import { invalid } from './js-values.js'
+import { writeString } from './strings.js'
 
 /**
  * avsc's primitive types (null, boolean, int, float, double, string) with writers whose failure costs nothing: avsc's
@@ -64,7 +65,7 @@ function SafeStringType(this: AvscType): void {
 inherit(SafeStringType, builtins.StringType, {
   _write(this: AvscType, tap: Tap, value: unknown): void {
     if (typeof value !== 'string') throw invalid(value, this)
-    tap.writeString(value)
+    writeString(tap, value)
   },
 })
 

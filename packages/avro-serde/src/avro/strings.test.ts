@@ -1,0 +1,65 @@
+import avro from 'avsc'
+import fc from 'fast-check'
+import { describe, expect, test } from 'vitest'
+import { codecOf } from './test-support/fixtures.js'
+
+/** avsc's own string type: the authority on the bytes `writeString` must produce. */
+const avscString = avro.Type.forSchema('string')
+const avscMap = avro.Type.forSchema({ type: 'map', values: 'int' })
+
+describe('writeString writes the bytes avsc writes', () => {
+  test('ASCII below 64 code units, at 63 and 64, non-ASCII at the start, middle and end, and a lone surrogate', () => {
+    const ours = codecOf({ type: 'string' })
+    const samples = [
+      '',
+      'a',
+      'x'.repeat(63),
+      'x'.repeat(64),
+      'x'.repeat(200),
+      'é',
+      'abcé',
+      'éabc',
+      `${'x'.repeat(40)}€${'y'.repeat(10)}`,
+      '😀',
+      '\ud800',
+      'a\udc00b',
+      '\u007f\u0080',
+    ]
+    for (const value of samples) {
+      const scratch = Buffer.alloc(512, 0xaa)
+      const end = ours.encodeInto(value, scratch, 3)
+      expect(scratch.subarray(3, end).toString('hex'), JSON.stringify(value)).toBe(
+        avscString.toBuffer(value).toString('hex'),
+      )
+    }
+  })
+
+  test('agrees with avsc on any string, and on map keys', () => {
+    const ours = codecOf({ type: 'string' })
+    const oursMap = codecOf({ type: 'map', values: 'int' })
+    fc.assert(
+      fc.property(
+        fc.string({ unit: 'binary', maxLength: 100 }),
+        fc.string({ maxLength: 80 }),
+        (value, key) => {
+          const scratch = Buffer.alloc(1024)
+          const end = ours.encodeInto(value, scratch, 0)
+          expect(scratch.subarray(0, end).equals(avscString.toBuffer(value))).toBe(true)
+          const mapEnd = oursMap.encodeInto({ [key]: 1 }, scratch, 0)
+          expect(scratch.subarray(0, mapEnd).equals(avscMap.toBuffer({ [key]: 1 }))).toBe(true)
+        },
+      ),
+      { numRuns: Number(process.env.FUZZ_RUNS ?? 500) },
+    )
+  })
+
+  test('a buffer too short tells the size needed, as avsc does', () => {
+    const ours = codecOf({ type: 'string' })
+    for (const value of ['abcdef', 'x'.repeat(63), 'é'.repeat(10)]) {
+      for (let size = 0; size < Buffer.byteLength(value) + 2; size++) {
+        const expected = avscString.encode(value, Buffer.alloc(size), 0)
+        expect(ours.encodeInto(value, Buffer.alloc(size), 0), `${value} into ${size}`).toBe(expected)
+      }
+    }
+  })
+})

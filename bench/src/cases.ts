@@ -2,6 +2,7 @@ import { AvroDeserializer, AvroSerializer } from '@x/avro-serde'
 import { RegistryClient } from '@x/registry-client'
 import { MessageField, SerializationContext, WireFormat } from '@x/wire-format'
 import type avro from 'avsc'
+import { avroSchemaByHand } from './by-hand.js'
 import {
   EVENT_ARTIFACT,
   EVENT_READER_SCHEMA,
@@ -147,9 +148,9 @@ const AVRO_CASES: readonly CaseDef[] = [
     group: 'encode',
     label: 'avsc `type.encode(r, scratch, 5)` (returns a view, no copy)',
     ceiling: 'avsc.encode-prealloc-copy',
-    usesRegistry: false,
+    usesRegistry: true,
     async prepare(env) {
-      const type = eventType()
+      const type = eventType(await avroSchemaByHand(env, env.eventId))
       const scratch = Buffer.allocUnsafe(SCRATCH_SIZE)
       return {
         expect: EVENT_FRAME_LENGTH,
@@ -166,6 +167,22 @@ const AVRO_CASES: readonly CaseDef[] = [
     name: 'avsc.encode-prealloc-copy',
     group: 'encode',
     label: 'avsc `type.encode(r, scratch, 5)` + copy out (**ceiling**)',
+    usesRegistry: true,
+    async prepare(env) {
+      return {
+        expect: EVENT_FRAME_LENGTH,
+        body: sync(
+          encodePreallocCopy(eventType(await avroSchemaByHand(env, env.eventId)), EVENT_RECORD, env.eventId),
+        ),
+      }
+    },
+  },
+  {
+    name: 'avsc.encode-prealloc-copy-no-http',
+    group: 'encode',
+    label:
+      'the ceiling in a process that never made an HTTP request (its schema from the fixture, not fetched)',
+    ceiling: 'avsc.encode-prealloc-copy',
     usesRegistry: false,
     async prepare(env) {
       return {
@@ -179,9 +196,9 @@ const AVRO_CASES: readonly CaseDef[] = [
     group: 'encode',
     label: 'avsc `type.toBuffer(r)` (body only, no frame)',
     ceiling: 'avsc.encode-prealloc-copy',
-    usesRegistry: false,
-    async prepare() {
-      const type = eventType()
+    usesRegistry: true,
+    async prepare(env) {
+      const type = eventType(await avroSchemaByHand(env, env.eventId))
       return { expect: EVENT_BODY_LENGTH, body: sync(() => type.toBuffer(EVENT_RECORD).length) }
     },
   },
@@ -190,9 +207,13 @@ const AVRO_CASES: readonly CaseDef[] = [
     group: 'encode',
     label: 'the ceiling returned as `Promise.resolve(bytes)`, each awaited (what any Promise API pays)',
     ceiling: 'avsc.encode-prealloc-copy',
-    usesRegistry: false,
+    usesRegistry: true,
     async prepare(env) {
-      const encode = encodePreallocCopyBytes(eventType(), EVENT_RECORD, env.eventId)
+      const encode = encodePreallocCopyBytes(
+        eventType(await avroSchemaByHand(env, env.eventId)),
+        EVENT_RECORD,
+        env.eventId,
+      )
       return {
         expect: EVENT_FRAME_LENGTH,
         body: {
@@ -267,6 +288,19 @@ const AVRO_CASES: readonly CaseDef[] = [
     name: 'avsc.decode-framed',
     group: 'decode',
     label: 'avsc unframe + `type.decode(framed, 5)` (**ceiling**)',
+    usesRegistry: true,
+    async prepare(env) {
+      const type = eventType(await avroSchemaByHand(env, env.eventId))
+      const framed = expectedFrame(type, EVENT_RECORD, env.eventId)
+      return { expect: EVENT_RECORD.seq, body: sync(decodeFramedSeq(type, framed, env.eventId)) }
+    },
+  },
+  {
+    name: 'avsc.decode-framed-no-http',
+    group: 'decode',
+    label:
+      'the ceiling in a process that never made an HTTP request (its schema from the fixture, not fetched)',
+    ceiling: 'avsc.decode-framed',
     usesRegistry: false,
     async prepare(env) {
       const type = eventType()
@@ -279,9 +313,9 @@ const AVRO_CASES: readonly CaseDef[] = [
     group: 'decode',
     label: 'avsc `type.fromBuffer(body)` (body only, no frame)',
     ceiling: 'avsc.decode-framed',
-    usesRegistry: false,
-    async prepare() {
-      const type = eventType()
+    usesRegistry: true,
+    async prepare(env) {
+      const type = eventType(await avroSchemaByHand(env, env.eventId))
       const body = type.toBuffer(EVENT_RECORD)
       return { expect: EVENT_RECORD.seq, body: sync(() => type.fromBuffer(body).seq) }
     },
@@ -291,9 +325,9 @@ const AVRO_CASES: readonly CaseDef[] = [
     group: 'decode',
     label: 'the ceiling returned as `Promise.resolve(value)`, each awaited (what any Promise API pays)',
     ceiling: 'avsc.decode-framed',
-    usesRegistry: false,
+    usesRegistry: true,
     async prepare(env) {
-      const type = eventType()
+      const type = eventType(await avroSchemaByHand(env, env.eventId))
       const decode = decodeFramedValue(type, expectedFrame(type, EVENT_RECORD, env.eventId), env.eventId)
       return {
         expect: EVENT_RECORD.seq,
@@ -341,9 +375,9 @@ const AVRO_CASES: readonly CaseDef[] = [
     name: 'avsc.decode-framed-resolver',
     group: 'decode',
     label: 'avsc unframe + `reader.decode(framed, 5, resolver)` (reader schema v2, **ceiling**)',
-    usesRegistry: false,
+    usesRegistry: true,
     async prepare(env) {
-      const writer = eventType()
+      const writer = eventType(await avroSchemaByHand(env, env.eventId))
       const reader = eventReaderType()
       const resolver = reader.createResolver(writer)
       const framed = expectedFrame(writer, EVENT_RECORD, env.eventId)
@@ -377,12 +411,16 @@ const AVRO_CASES: readonly CaseDef[] = [
     group: 'logical',
     label:
       'avsc with `LogicalType` classes (Date, decimal string, bigint micros) and exact `LongType.__with` longs, into scratch + copy (**fair ceiling**)',
-    usesRegistry: false,
+    usesRegistry: true,
     async prepare(env) {
       return {
         expect: PAYMENT_FRAME_LENGTH,
         body: sync(
-          encodePreallocCopy(paymentLogicalType(), paymentLogicalRecord(PAYMENT_RECORD), env.paymentId),
+          encodePreallocCopy(
+            paymentLogicalType(await avroSchemaByHand(env, env.paymentId)),
+            paymentLogicalRecord(PAYMENT_RECORD),
+            env.paymentId,
+          ),
         ),
       }
     },
@@ -392,9 +430,9 @@ const AVRO_CASES: readonly CaseDef[] = [
     group: 'logical',
     label:
       'avsc with the same `LogicalType` classes and exact longs: unframe + `type.decode(framed, 5)` (**fair ceiling**)',
-    usesRegistry: false,
+    usesRegistry: true,
     async prepare(env) {
-      const type = paymentLogicalType()
+      const type = paymentLogicalType(await avroSchemaByHand(env, env.paymentId))
       const framed = Buffer.concat([
         frameHeader(env.paymentId),
         type.toBuffer(paymentLogicalRecord(PAYMENT_RECORD)),
@@ -409,11 +447,17 @@ const AVRO_CASES: readonly CaseDef[] = [
     label:
       'avsc encode into scratch + copy, default long and no logical types (numbers and a Buffer, big long capped)',
     ceiling: 'avsc.payment-logical.encode-prealloc-copy',
-    usesRegistry: false,
+    usesRegistry: true,
     async prepare(env) {
       return {
         expect: PAYMENT_AVSC_FRAME_LENGTH,
-        body: sync(encodePreallocCopy(paymentType(), PAYMENT_RECORD_AVSC, env.paymentId)),
+        body: sync(
+          encodePreallocCopy(
+            paymentType(await avroSchemaByHand(env, env.paymentId)),
+            PAYMENT_RECORD_AVSC,
+            env.paymentId,
+          ),
+        ),
       }
     },
   },
@@ -440,9 +484,9 @@ const AVRO_CASES: readonly CaseDef[] = [
     label:
       'avsc unframe + `type.decode(framed, 5)`, default long and no logical types (numbers and a Buffer)',
     ceiling: 'avsc.payment-logical.decode-framed',
-    usesRegistry: false,
+    usesRegistry: true,
     async prepare(env) {
-      const type = paymentType()
+      const type = paymentType(await avroSchemaByHand(env, env.paymentId))
       const framed = Buffer.concat([frameHeader(env.paymentId), type.toBuffer(PAYMENT_RECORD_AVSC)])
       return {
         expect: PAYMENT_RECORD.seq,

@@ -198,14 +198,16 @@ export const PAYMENT_RECORD_EXACT = {
   currency: 'EUR',
 }
 
-export function eventType(): avro.Type {
-  return avro.Type.forSchema(EVENT_SCHEMA as unknown as avro.Schema)
+/** avsc's type of `bench.Event`, from the schema given (by default the fixture's). */
+export function eventType(schema: avro.Schema = EVENT_SCHEMA as unknown as avro.Schema): avro.Type {
+  return avro.Type.forSchema(schema)
 }
 
 export function eventReaderType(): avro.Type {
   return avro.Type.forSchema(EVENT_READER_SCHEMA as unknown as avro.Schema)
 }
 
-export function paymentType(): avro.Type {
-  return avro.Type.forSchema(PAYMENT_SCHEMA as unknown as avro.Schema)
+/** avsc's type of `bench.Payment`, from the schema given (by default the fixture's). */
+export function paymentType(schema: avro.Schema = PAYMENT_SCHEMA as unknown as avro.Schema): avro.Type {
+  return avro.Type.forSchema(schema)
 }

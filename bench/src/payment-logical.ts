@@ -84,8 +84,10 @@ const exactLong = avro.types.LongType.__with({
 })
 
 /** `bench.Payment` parsed by avsc with the logical types above and exact plain longs. */
-export function paymentLogicalType(): avro.Type {
-  return avro.Type.forSchema(PAYMENT_SCHEMA as unknown as avro.Schema, {
+export function paymentLogicalType(
+  schema: avro.Schema = PAYMENT_SCHEMA as unknown as avro.Schema,
+): avro.Type {
+  return avro.Type.forSchema(schema, {
     logicalTypes: {
       'timestamp-millis': TimestampMillis,
       date: DateDays,

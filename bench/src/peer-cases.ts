@@ -6,15 +6,10 @@ import { ProtobufDeserializer, ProtobufSerializer } from '@x/protobuf-serde'
 import { RegistryClient } from '@x/registry-client'
 import { MessageField, SerializationContext } from '@x/wire-format'
 import { Ajv } from 'ajv'
+import { schemaByHand } from './by-hand.js'
 import type { BenchEnv, CaseDef, Group, PreparedCase } from './cases.js'
 import { EVENT_ARTIFACT, EVENT_RECORD, GROUP_ID } from './fixtures.js'
-import {
-  EVENT_JSON_SCHEMA,
-  EVENT_PROTO,
-  JSON_ARTIFACT,
-  PROTO_ARTIFACT,
-  protoEventType,
-} from './peer-fixtures.js'
+import { EVENT_PROTO, JSON_ARTIFACT, PROTO_ARTIFACT, protoEventType } from './peer-fixtures.js'
 import { type BufbuildSchema, bufbuildSchema } from './peers/bufbuild-descriptor.js'
 import { type KafkajsRegistry, kafkajs4Registry, kafkajs4Unavailable } from './peers/kafkajs-4.js'
 import type { Body } from './timing.js'
@@ -207,9 +202,9 @@ export const PEER_CASES: readonly CaseDef[] = [
     name: 'json.stringify-validate-frame',
     group: 'json-encode',
     label: '`validate(r)` (the same compiled ajv) + `JSON.stringify(r)` + frame (**ceiling**)',
-    usesRegistry: false,
+    usesRegistry: true,
     async prepare(env): Promise<PreparedCase> {
-      const validate = new Ajv({ strict: false }).compile(EVENT_JSON_SCHEMA)
+      const validate = new Ajv({ strict: false }).compile(JSON.parse(await schemaByHand(env, env.jsonId)))
       return {
         expect: jsonFrameLength(),
         body: sync(() => {
@@ -288,8 +283,10 @@ export const PEER_CASES: readonly CaseDef[] = [
     name: 'json.parse-frame',
     group: 'json-decode',
     label: '`JSON.parse` of the frame after its header (**ceiling**)',
-    usesRegistry: false,
+    usesRegistry: true,
     async prepare(env): Promise<PreparedCase> {
+      // Code by hand looks the message's id up before reading it (the schema is not needed to parse).
+      await schemaByHand(env, env.jsonId)
       const frame = jsonFrame(env.jsonId)
       return {
         expect: EVENT_RECORD.seq,
@@ -359,9 +356,9 @@ export const PEER_CASES: readonly CaseDef[] = [
     name: 'protobufjs.encode-framed',
     group: 'proto-encode',
     label: 'protobufjs `Type.encode(Type.fromObject(r))` after the same header and `Ref` (**ceiling**)',
-    usesRegistry: false,
+    usesRegistry: true,
     async prepare(env): Promise<PreparedCase> {
-      const type = protoEventType()
+      const type = protoEventType(await schemaByHand(env, env.protoId))
       const header = protoHeader(env.protoId)
       return {
         expect: protoFrameLength(env.protoId),
@@ -443,9 +440,9 @@ export const PEER_CASES: readonly CaseDef[] = [
     name: 'protobufjs.decode-framed',
     group: 'proto-decode',
     label: 'protobufjs `Type.toObject(Type.decode(…))` after the header and `Ref` (**ceiling**)',
-    usesRegistry: false,
+    usesRegistry: true,
     async prepare(env): Promise<PreparedCase> {
-      const type = protoEventType()
+      const type = protoEventType(await schemaByHand(env, env.protoId))
       const frame = protoFrame(env.protoId)
       const start = protoHeader(env.protoId).length
       const options = { enums: String, longs: Number, defaults: true }

@@ -50,6 +50,6 @@ message Event {
 `
 
 /** The protobufjs type of `bench.Event`, for the engine's own encode/decode (the Protobuf ceiling). */
-export function protoEventType(): protobuf.Type {
-  return protobuf.parse(EVENT_PROTO, { keepCase: true }).root.lookupType('bench.Event')
+export function protoEventType(proto: string = EVENT_PROTO): protobuf.Type {
+  return protobuf.parse(proto, { keepCase: true }).root.lookupType('bench.Event')
 }

@@ -1,8 +1,9 @@
 import type { SchemaCodec } from '@x/serde-core'
 import protobuf from 'protobufjs'
+import { finishRead } from './finish-read.js'
 import { type Framing, FramingError, prefixFor, readIndexes, readRef } from './framing.js'
 import type { DeclaredMessage, ProtoSchema } from './proto-schema.js'
-import { finishRead, type LongMode, type MessagePlan, planOf, toEncodable } from './values.js'
+import { type LongMode, type MessagePlan, planOf, toEncodable } from './values.js'
 
 /** How messages are read into JavaScript values (see the type mapping in the README). */
 export interface ReadOptions {

@@ -329,6 +329,51 @@ message Limits {
     expect((error.cause as Error).message).toContain('9007199254740992')
   })
 
+  it('finishes 64-bit values inside messages: one, a list and a map of them, a recursive type, and leaves messages without any alone', async () => {
+    await admin.registerSchema(
+      'nested-longs',
+      `syntax = "proto3";
+message Outer {
+  Inner one = 1;
+  repeated Inner list = 2;
+  map<string, Inner> byKey = 3;
+  Plain plain = 4;
+  Tree tree = 5;
+  uint64 top = 6;
+}
+message Inner { int64 n = 1; repeated sint64 ns = 2; }
+message Plain { string s = 1; int32 i = 2; }
+message Tree { fixed64 v = 1; Tree next = 2; }
+`,
+      { artifactType: 'PROTOBUF' },
+    )
+    const client = newClient()
+    const value = {
+      one: { n: 2n ** 60n, ns: [1, -(2n ** 62n)] },
+      list: [{ n: 7 }, { n: -(2n ** 53n) }],
+      byKey: { a: { n: 9007199254740993n }, b: { n: -3 } },
+      plain: { s: 'x', i: 4 },
+      tree: { v: 1, next: { v: 2n ** 64n - 1n, next: { v: 5 } } },
+      top: 2n ** 63n,
+    }
+    const bytes = await new ProtobufSerializer(client, 'nested-longs').serialize(value, ctx)
+    const read = await new ProtobufDeserializer(client).deserialize(bytes, ctx)
+    expect(read).toMatchObject({
+      one: { n: 2n ** 60n, ns: [1, -(2n ** 62n)] },
+      list: [{ n: 7 }, { n: -(2n ** 53n) }],
+      byKey: { a: { n: 9007199254740993n }, b: { n: -3 } },
+      plain: { s: 'x', i: 4 },
+      tree: { v: 1, next: { v: 2n ** 64n - 1n, next: { v: 5 } } },
+      top: 2n ** 63n,
+    })
+    const asBigints = await new ProtobufDeserializer(client, { longs: 'bigint' }).deserialize(bytes, ctx)
+    expect(asBigints).toMatchObject({
+      one: { n: 2n ** 60n, ns: [1n, -(2n ** 62n)] },
+      list: [{ n: 7n }, { n: -(2n ** 53n) }],
+    })
+    expect((asBigints as { tree: { next: { next: { v: unknown } } } }).tree.next.next.v).toBe(5n)
+  })
+
   it('reads enums as names by default, as numbers when asked, and keeps a number the schema does not name', async () => {
     expect(await roundTrip({ e: 'ONE' })).toMatchObject({ e: 'ONE' })
     expect(await roundTrip({ e: 'ONE' }, { enums: 'number' })).toMatchObject({ e: 1 })

@@ -6,7 +6,6 @@ import {
   indexPath,
   invalidDataError,
   keyPath,
-  unsafeIntegerError,
 } from '@x/errors'
 import { INT64_MAX, INT64_MIN } from '@x/wire-format'
 import protobuf from 'protobufjs'
@@ -47,7 +46,7 @@ const SCALARS: Readonly<Record<string, Scalar>> = {
   bytes: 'bytes',
 }
 
-interface FieldPlan {
+export interface FieldPlan {
   readonly name: string
   readonly scalar: Scalar | undefined
   readonly enumType: protobuf.Enum | undefined
@@ -371,97 +370,4 @@ export function toEncodable(plan: MessagePlan, value: unknown): unknown {
   const { issues } = writer
   if (issues.length === 0) return converted
   throw dataIssuesError(`Value does not match the Protobuf message ${plan.type.fullName.slice(1)}`, issues)
-}
-
-// ---------------------------------------------------------------------------------------------------------------
-// Read: finish what toObject gives.
-
-const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER)
-
-function longOut(value: unknown, unsigned: boolean, mode: LongMode): unknown {
-  if (typeof value === 'number') return mode === 'bigint' ? BigInt(value) : value
-  const long = value as { low: number; high: number }
-  if (mode !== 'bigint') {
-    // Most 64-bit values are small: their two 32-bit halves give the number exactly, with no bigint made.
-    const high = unsigned ? long.high >>> 0 : long.high | 0
-    if (high >= -0x200000 && high <= 0x1fffff) {
-      const n = high * 0x100000000 + (long.low >>> 0)
-      if (Number.isSafeInteger(n)) return n
-    }
-  }
-  const big = unsigned
-    ? (BigInt(long.high >>> 0) << 32n) | BigInt(long.low >>> 0)
-    : (BigInt(long.high | 0) << 32n) | BigInt(long.low >>> 0)
-  if (mode === 'bigint') return big
-  if (big >= -MAX_SAFE && big <= MAX_SAFE) return Number(big)
-  if (mode === 'number') throw unsafeIntegerError('Protobuf 64-bit integer', big, 'longs')
-  return big
-}
-
-/**
- * Finishes, in place, a plain object `toObject` made from `message`: 64-bit integers (Long objects) into
- * `number`/`bigint` per `mode`, and with `keepUnknown` the message's unknown fields (`$unknowns`, raw bytes) kept as
- * a non-enumerable `$unknowns` so that writing the object again writes them back.
- */
-export function finishRead(
-  plan: MessagePlan,
-  message: Record<string, unknown>,
-  out: Record<string, unknown>,
-  mode: LongMode,
-  keepUnknown: boolean,
-): void {
-  if (keepUnknown && Object.hasOwn(message, '$unknowns')) {
-    Object.defineProperty(out, '$unknowns', { value: message.$unknowns, enumerable: false, writable: true })
-  }
-  if (!plan.hasLongs && !keepUnknown) return
-  let fields = plan.finishFields
-  if (fields === undefined) {
-    fields = plan.fields.filter(
-      (field) => field.scalar === 'int64' || field.scalar === 'uint64' || field.message !== undefined,
-    )
-    plan.finishFields = fields
-  }
-  for (let f = 0; f < fields.length; f++) {
-    const field = fields[f]!
-    const item = out[field.name]
-    if (item === undefined || item === null) continue
-    const unsigned = field.scalar === 'uint64'
-    if (field.scalar === 'int64' || unsigned) {
-      if (field.map) {
-        for (const key of Object.keys(item as object)) {
-          ;(item as Record<string, unknown>)[key] = longOut(
-            (item as Record<string, unknown>)[key],
-            unsigned,
-            mode,
-          )
-        }
-      } else if (field.repeated) {
-        const list = item as unknown[]
-        for (let i = 0; i < list.length; i++) list[i] = longOut(list[i], unsigned, mode)
-      } else {
-        out[field.name] = longOut(item, unsigned, mode)
-      }
-      continue
-    }
-    const nested = field.message
-    if (nested === undefined || (!nested.hasLongs && !keepUnknown)) continue
-    const source = message[field.name] as Record<string, unknown>
-    if (field.map) {
-      for (const key of Object.keys(item as object)) {
-        finishRead(
-          nested,
-          (source as Record<string, Record<string, unknown>>)[key]!,
-          (item as Record<string, Record<string, unknown>>)[key]!,
-          mode,
-          keepUnknown,
-        )
-      }
-    } else if (field.repeated) {
-      const list = item as Record<string, unknown>[]
-      for (let i = 0; i < list.length; i++)
-        finishRead(nested, (source as unknown as Record<string, unknown>[])[i]!, list[i]!, mode, keepUnknown)
-    } else {
-      finishRead(nested, source, item as Record<string, unknown>, mode, keepUnknown)
-    }
-  }
 }

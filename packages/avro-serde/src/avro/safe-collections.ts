@@ -10,7 +10,7 @@ import {
 } from './avsc-internals.js'
 import { DANGEROUS_KEY, invalid, isObjectValue } from './js-values.js'
 import { checkCount, minEncodedSize } from './limits.js'
-import { writeString } from './strings.js'
+import { readString, writeString } from './strings.js'
 
 /**
  * avsc's array and map types, made safe on hostile input and lenient where it loses nothing:
@@ -63,7 +63,7 @@ function readMap(tap: Tap, values: Reader): Record<string, unknown> {
     // Every entry takes at least one byte: the length of its key.
     checkCount(tap, n, 1, 'map entries')
     while (n--) {
-      const key = tap.readString() as string
+      const key = readString(tap) as string
       const value = values._read(tap)
       if (key === DANGEROUS_KEY) defineOwn(map, key, value)
       else map[key] = value

@@ -1,6 +1,6 @@
 import { type AvscType, builtins, inherit, type Tap } from './avsc-internals.js'
 import { invalid } from './js-values.js'
-import { writeString } from './strings.js'
+import { readString, writeString } from './strings.js'
 
 /**
  * avsc's primitive types (null, boolean, int, float, double, string) with writers whose failure costs nothing: avsc's
@@ -63,6 +63,10 @@ function SafeStringType(this: AvscType): void {
   builtins.StringType.call(this)
 }
 inherit(SafeStringType, builtins.StringType, {
+  // Also what a resolver reads a string (or bytes) with: avsc's `_update` takes this `_read` unbound.
+  _read(tap: Tap): string | undefined {
+    return readString(tap)
+  },
   _write(this: AvscType, tap: Tap, value: unknown): void {
     if (typeof value !== 'string') throw invalid(value, this)
     writeString(tap, value)

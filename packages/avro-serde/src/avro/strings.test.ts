@@ -63,3 +63,36 @@ describe('writeString writes the bytes avsc writes', () => {
     }
   })
 })
+
+describe('readString reads the strings avsc reads', () => {
+  test('every length up to 70, ASCII or not, invalid UTF-8 included, in a record and as map keys', () => {
+    const record = { type: 'record', name: 'R', fields: [{ name: 's', type: 'string' }] } as const
+    const ours = codecOf(record)
+    const oursMap = codecOf({ type: 'map', values: 'null' })
+    const avscRecord = avro.Type.forSchema(record as unknown as avro.Schema)
+    const avscKeys = avro.Type.forSchema({ type: 'map', values: 'null' })
+    fc.assert(
+      fc.property(fc.uint8Array({ maxLength: 70 }), fc.boolean(), (raw, ascii) => {
+        const bytes = ascii ? raw.map((b) => b & 0x7f) : raw
+        const length = Buffer.from(avscString.toBuffer('x'.repeat(bytes.length))).subarray(
+          0,
+          -bytes.length || undefined,
+        )
+        const body = Buffer.concat([length, bytes])
+        expect(ours.decode(body, 0)).toEqual(avscRecord.fromBuffer(body))
+        const map = Buffer.concat([Buffer.from([0x02]), body, Buffer.from([0x00])])
+        expect(oursMap.decode(map, 0)).toEqual(avscKeys.fromBuffer(map))
+      }),
+      { numRuns: Number(process.env.FUZZ_RUNS ?? 500) },
+    )
+  })
+
+  test('a length beyond the bytes, a negative length and a cut are refused as avsc refuses them', () => {
+    const ours = codecOf({ type: 'string' })
+    for (const hex of ['0a6162', '01', '03616263', '']) {
+      const bytes = Buffer.from(hex, 'hex')
+      expect(() => avscString.fromBuffer(bytes), hex).toThrow()
+      expect(() => ours.decode(bytes, 0), hex).toThrow(/Invalid Avro data|truncated|negative/i)
+    }
+  })
+})

@@ -1,5 +1,6 @@
 import type { SchemaCodec } from '@x/serde-core'
 import protobuf from 'protobufjs'
+import { FastReader } from './fast-reader.js'
 import { finishRead } from './finish-read.js'
 import { type Framing, FramingError, prefixFor, readIndexes, readRef } from './framing.js'
 import type { DeclaredMessage, ProtoSchema } from './proto-schema.js'
@@ -116,7 +117,7 @@ export class ProtobufCodec implements SchemaCodec {
       this.#lastPrefix =
         start - offset <= MAX_REMEMBERED_PREFIX ? Buffer.from(bytes.subarray(offset, start)) : undefined
     }
-    const reader = protobuf.Reader.create(bytes.subarray(start, end))
+    const reader = new FastReader(bytes.subarray(start, end))
     const keep = this.#read.unknownFields === 'keep'
     reader.discardUnknown = !keep
     const { type } = read.declared

@@ -378,7 +378,12 @@ export const AVSC_INTERNALS: readonly AvscInternal[] = [
     member(name, '_write', 2, 'overridden: the safe primitive checks the value, then writes it with the Tap'),
   ]),
   member('StringType', '_read', 1, 'overridden: short ASCII strings read without utf8Slice (strings.ts)'),
-  member('StringType', '_update', 2, 'inherited: resolves string and bytes writers with this `_read`, unbound'),
+  member(
+    'StringType',
+    '_update',
+    2,
+    'inherited: resolves string and bytes writers with this `_read`, unbound',
+  ),
 
   // The enum (safe-enum.ts): rebuilt on Type, avsc's reader and schema export kept.
   member('EnumType', '_check', 3, 'overridden: symbols looked up in a Map'),

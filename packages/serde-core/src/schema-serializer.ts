@@ -316,9 +316,13 @@ export class SchemaSerializer<T = unknown> {
   #frame(entry: WriterArtifact, value: T, ctx: SerializationContext): Buffer {
     const headerSize = this.#headerSize
     const end = this.#encode(entry, value, ctx, headerSize)
+    // The header goes in front of the payload in the scratch buffer (after the encode, which may replace it), so
+    // that one copy makes the frame: a second native call for 5 bytes cost 2 % of a 10-field record's encode.
+    const header = entry.frameHeader!
+    const scratch = this.#scratch
+    for (let i = 0; i < headerSize; i++) scratch[i] = header[i]!
     const out = Buffer.allocUnsafe(end)
-    out.set(entry.frameHeader!, 0)
-    this.#copyOut(out, headerSize, headerSize, end)
+    this.#copyOut(out, 0, 0, end)
     return out
   }
 

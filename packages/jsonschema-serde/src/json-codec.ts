@@ -13,9 +13,12 @@ export class JsonPayloadError extends SyntaxError {
 
 const fatalUtf8 = new TextDecoder('utf-8', { fatal: true })
 
-/** Decodes UTF-8 strictly: the fast `Buffer#toString`, and the fatal decoder only when it produced U+FFFD. */
+/** `Buffer#utf8Slice`: what `toString('utf8', start, end)` calls after normalizing its arguments (50 ns less). */
+type Utf8Sliced = Buffer & { utf8Slice(start: number, end: number): string }
+
+/** Decodes UTF-8 strictly: the fast `Buffer#utf8Slice`, and the fatal decoder only when it produced U+FFFD. */
 function utf8(bytes: Buffer, offset: number, end: number): string {
-  const text = bytes.toString('utf8', offset, end)
+  const text = (bytes as Utf8Sliced).utf8Slice(offset, end)
   if (!text.includes('\uFFFD')) return text
   try {
     // A U+FFFD in the input is legal; invalid bytes make the fatal decoder throw.

@@ -47,6 +47,14 @@ export function loadRuns(): NodeRun[] {
 const METRICS: readonly { label: string; ours: string; of?: string; ops?: true }[] = [
   { label: 'Avro `serializeSync` ÷ avsc ceiling', ours: 'ours.serializeSync' },
   { label: 'Avro `deserializeSync` ÷ avsc ceiling', ours: 'ours.deserializeSync' },
+  {
+    label: 'avsc ceiling (encode) in a process that made no HTTP request ÷ the ceiling',
+    ours: 'avsc.encode-prealloc-copy-no-http',
+  },
+  {
+    label: 'avsc ceiling (decode) in a process that made no HTTP request ÷ the ceiling',
+    ours: 'avsc.decode-framed-no-http',
+  },
   { label: 'Avro `serializeSync`, ops/s', ours: 'ours.serializeSync', ops: true },
   { label: 'Avro `deserializeSync`, ops/s', ours: 'ours.deserializeSync', ops: true },
   { label: 'Avro awaited encode ÷ kafkajs-SR 3.9.0', ours: 'ours.serialize', of: 'kafkajs.serialize' },

@@ -322,3 +322,32 @@ describe('wrapped-union messages', () => {
     )
   })
 })
+
+describe('a map is a plain object, a null-prototype object or a Map', () => {
+  const codec = codecOf({ type: 'map', values: 'string' })
+
+  test('each is written with its entries, as avsc writes the plain object', () => {
+    const expected = hex(encode(codec, { a: 'x', b: 'y' }))
+    expect(hex(encode(codec, Object.assign(Object.create(null), { a: 'x', b: 'y' })))).toBe(expected)
+    expect(
+      hex(
+        encode(
+          codec,
+          new Map([
+            ['a', 'x'],
+            ['b', 'y'],
+          ]),
+        ),
+      ),
+    ).toBe(expected)
+  })
+
+  test('an array or a typed array given Object.prototype as its prototype is refused, not written as a map', () => {
+    for (const value of [['x'], new Uint8Array([0x78])]) {
+      Object.setPrototypeOf(value, Object.prototype)
+      const error = thrown(() => encode(codec, value))
+      expect(error).toBeInstanceOf(TypeError)
+      expect((error as TypeError & { code?: string }).code).toBe('INVALID_DATA')
+    }
+  })
+})

@@ -142,20 +142,31 @@ inherit(SafeMapType, builtins.MapType, {
     )
   },
   _write(this: SafeMap, tap: Tap, value: unknown): void {
-    if (value instanceof Map) {
-      writeMapEntries(tap, value, this)
-      return
+    // A plain object (the common case) is known by its prototype, before the checks the other values need (an
+    // array or a typed array given Object.prototype as its prototype is still not one).
+    if (
+      typeof value !== 'object' ||
+      value === null ||
+      Object.getPrototypeOf(value) !== Object.prototype ||
+      Array.isArray(value) ||
+      ArrayBuffer.isView(value)
+    ) {
+      if (value instanceof Map) {
+        writeMapEntries(tap, value, this)
+        return
+      }
+      if (!isObjectValue(value)) throw invalid(value, this)
     }
-    if (!isObjectValue(value)) throw invalid(value, this)
     const values = this.valuesType
-    const keys = Object.keys(value)
+    const map = value as Record<string, unknown>
+    const keys = Object.keys(map)
     const n = keys.length
     if (n) {
       tap.writeLong(n)
       for (let i = 0; i < n; i++) {
         const key = keys[i]!
         writeString(tap, key)
-        values._write(tap, value[key])
+        values._write(tap, map[key])
       }
     }
     tap.writeLong(0)

@@ -164,6 +164,49 @@ describe('AvroSerializer wire formats (golden bytes)', () => {
   })
 })
 
+describe('AvroSerializer output memory', () => {
+  it('keeps every message it returned intact: 3 000 kept messages of sizes around and beyond its 8 KiB slab, each the bytes the value has alone', async () => {
+    const serializer = new AvroSerializer(newClient(), 'UserEvent')
+    await serializer.prepare(ctx)
+    const fresh = new AvroSerializer(newClient(), 'UserEvent')
+    await fresh.prepare(ctx)
+    const sizes = [0, 1, 5, 63, 64, 200, 1000, 4000, 4090, 4100, 8180, 8200, 20_000]
+    const values = Array.from({ length: 3000 }, (_, i) => ({
+      id: String.fromCharCode(97 + (i % 26)).repeat(sizes[(i * 7) % sizes.length]!),
+      age: i,
+    }))
+    const kept = values.map((value) => serializer.serializeSync(value, ctx))
+    for (const [i, value] of values.entries()) {
+      // `fresh` writes each value after a call of another size, so the slabs of the two are never in step.
+      fresh.serializeSync({ id: 'x'.repeat(i % 50), age: 0 }, ctx)
+      expect(hex(kept[i]!), `message ${i}`).toBe(hex(fresh.serializeSync(value, ctx)))
+    }
+  })
+
+  it('hands out small messages as views of one 8 KiB slab, as Buffer.allocUnsafe does of its pool; a message that fits neither its rest nor half a new one gets memory of its own', async () => {
+    const serializer = new AvroSerializer(newClient(), 'UserEvent')
+    const small = await Promise.all([serializer.serialize(user, ctx), serializer.serialize(user, ctx)])
+    expect(small[0]!.buffer).toBe(small[1]!.buffer)
+    expect(small[0]!.buffer.byteLength).toBe(8192)
+    expect(small[1]!.byteOffset - small[0]!.byteOffset).toBe(16)
+    const fits = await serializer.serialize({ id: 'x'.repeat(5000), age: 1 }, ctx)
+    expect(fits.buffer).toBe(small[0]!.buffer)
+    const own = await serializer.serialize({ id: 'x'.repeat(5000), age: 2 }, ctx)
+    expect(own.buffer).not.toBe(small[0]!.buffer)
+    expect(own.buffer.byteLength).toBe(own.length)
+    const next = await serializer.serialize(user, ctx)
+    expect(next.buffer).toBe(small[0]!.buffer)
+  })
+
+  it('calls toDict once per message, also when the message starts a new slab', async () => {
+    const toDict = vi.fn((value: { id: string; age: number }) => value)
+    const serializer = new AvroSerializer(newClient(), 'UserEvent', { toDict })
+    await serializer.prepare(ctx)
+    for (let i = 0; i < 100; i++) serializer.serializeSync({ id: 'y'.repeat(700), age: i }, ctx)
+    expect(toDict).toHaveBeenCalledTimes(100)
+  })
+})
+
 describe('AvroSerializer requests and caching', () => {
   it('makes exactly the two lookups of getSchema for 1000 serializations, and none after', async () => {
     const serializer = new AvroSerializer(newClient(), 'UserEvent')

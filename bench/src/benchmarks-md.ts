@@ -67,6 +67,9 @@ ${input.warning === undefined ? '' : `\n> ${input.warning}\n`}
 
 ${summary}
 
+Where each case spends its time, and what bounds a row that stays below its target (the profiles, piece by piece):
+[bench/PROFILES.md](bench/PROFILES.md).
+
 ## Node 20, 22 and 24 side by side
 
 The medians of the last full run on each Node line (\`pnpm bench\` on 20, \`pnpm bench:node22\`, \`pnpm bench:node24\`;

@@ -357,15 +357,8 @@ message Tree { fixed64 v = 1; Tree next = 2; }
       top: 2n ** 63n,
     }
     const bytes = await new ProtobufSerializer(client, 'nested-longs').serialize(value, ctx)
-    const read = await new ProtobufDeserializer(client).deserialize(bytes, ctx)
-    expect(read).toMatchObject({
-      one: { n: 2n ** 60n, ns: [1, -(2n ** 62n)] },
-      list: [{ n: 7 }, { n: -(2n ** 53n) }],
-      byKey: { a: { n: 9007199254740993n }, b: { n: -3 } },
-      plain: { s: 'x', i: 4 },
-      tree: { v: 1, next: { v: 2n ** 64n - 1n, next: { v: 5 } } },
-      top: 2n ** 63n,
-    })
+    // Every value given is read back as given: numbers where safe, bigints beyond.
+    expect(await new ProtobufDeserializer(client).deserialize(bytes, ctx)).toMatchObject(value)
     const asBigints = await new ProtobufDeserializer(client, { longs: 'bigint' }).deserialize(bytes, ctx)
     expect(asBigints).toMatchObject({
       one: { n: 2n ** 60n, ns: [1n, -(2n ** 62n)] },

@@ -82,8 +82,6 @@ export class SchemaSerializer<T = unknown> {
   readonly #artifacts: LatestArtifacts<WriterArtifact>
   readonly #headerNames: Readonly<Record<'key' | 'value', string>>
   readonly #framed: boolean
-  /** `1 + idSize`: the frame header's length, kept in a field so the hot path reads no options. */
-  readonly #headerSize: number
   #fixedSlot: ArtifactSlot<WriterArtifact> | undefined
   #scratch: Buffer | undefined
   /** Where messages are written (see `SLAB_SIZE`), and where its unused part starts. */
@@ -99,7 +97,6 @@ export class SchemaSerializer<T = unknown> {
     this.#schemaToRegister = setup.schemaToRegister
     this.#registerDependencies = setup.registerDependencies
     this.#framed = this.#options.wireFormat === WireFormat.FRAMED_PAYLOAD
-    this.#headerSize = 1 + this.#options.idSize
     const useId = this.#options.useId
     this.#headerNames = Object.freeze({
       key: idHeaderName('key', useId),
@@ -275,7 +272,7 @@ export class SchemaSerializer<T = unknown> {
     let frameHeader: Uint8Array | undefined
     let idHeader: Uint8Array | undefined
     if (this.#framed) {
-      frameHeader = Buffer.allocUnsafe(this.#headerSize)
+      frameHeader = Buffer.allocUnsafe(1 + options.idSize)
       writeFrameHeader(frameHeader, id, 0, { idSize: options.idSize })
     } else {
       idHeader = encodeIdHeader(id)

@@ -45,6 +45,7 @@ const KNOWN_EXPORTS = {
   '@x/registry-client': { RegistryClient: 'function' },
   '@x/registry-client/json': { parseExactJson: 'function', JsonSyntaxError: 'function' },
   '@x/registry-client/cache': { SingleFlightCache: 'function' },
+  '@x/compatibility': { checkCompatibility: 'function' },
   '@x/registry-testing': { InMemoryRegistry: 'function' },
   '@x/idp-auth': { IdpAuth: 'function' },
   '@x/serde-core': {

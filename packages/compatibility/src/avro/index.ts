@@ -1,0 +1,1 @@
+export { avroChecker } from './avro-checker.js'

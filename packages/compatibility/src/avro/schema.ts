@@ -1,0 +1,204 @@
+/**
+ * Apache Avro's schema parser (`Schema.Parser`) as far as its compatibility check needs it: named types, references
+ * to names, fields with their defaults and aliases. No validation beyond what naming needs.
+ */
+
+export type Props = [string, unknown][]
+
+export interface Named {
+  readonly name: string
+  readonly namespace: string | null
+  doc?: string | undefined
+  aliases?: unknown
+  props: Props
+}
+
+export interface AvroField {
+  name: string
+  type: AvroType
+  doc?: string | undefined
+  default?: { value: unknown } | undefined
+  order?: string | undefined
+  aliases?: unknown
+  props: Props
+}
+
+export type AvroType =
+  | { kind: 'primitive'; type: string; props: Props }
+  | ({ kind: 'record'; error: boolean; fields: AvroField[] } & Named)
+  | ({ kind: 'enum'; symbols: unknown; default?: unknown } & Named)
+  | ({ kind: 'fixed'; size: unknown } & Named)
+  | { kind: 'array'; items: AvroType; props: Props }
+  | { kind: 'map'; values: AvroType; props: Props }
+  | { kind: 'union'; types: AvroType[] }
+  | { kind: 'ref'; fullName: string; target?: AvroType | undefined }
+
+/** A failure Avro would report; `exception` is the Java class name Apicurio puts in its 500 answer. */
+export class AvroSchemaError extends Error {
+  override name = 'AvroSchemaError'
+  readonly exception: 'SchemaParseException' | 'AvroTypeException'
+  constructor(exception: 'SchemaParseException' | 'AvroTypeException', message: string) {
+    super(message)
+    this.exception = exception
+  }
+}
+
+const PRIMITIVES = new Set(['null', 'boolean', 'int', 'long', 'float', 'double', 'bytes', 'string'])
+const SCHEMA_RESERVED = new Set([
+  'doc',
+  'fields',
+  'items',
+  'name',
+  'namespace',
+  'size',
+  'symbols',
+  'values',
+  'type',
+  'aliases',
+])
+const ENUM_RESERVED = new Set([...SCHEMA_RESERVED, 'default'])
+const FIELD_RESERVED = new Set(['default', 'doc', 'name', 'order', 'type', 'aliases'])
+
+/**
+ * Parses `text` with the types of `referenced` (schema texts, dependencies first) already known, as Apicurio seeds
+ * one `Schema.Parser` with the referenced schemas before the main one.
+ */
+export function parseAvro(text: string, referenced: readonly string[] = []): AvroType {
+  const names = new Map<string, AvroType>()
+  const refs: Extract<AvroType, { kind: 'ref' }>[] = []
+  const parseText = (source: string): AvroType => {
+    let json: unknown
+    try {
+      json = JSON.parse(source)
+    } catch (cause) {
+      throw new AvroSchemaError('SchemaParseException', (cause as Error).message)
+    }
+    return parseNode(json, null, names, refs)
+  }
+  // A referenced schema that defines a name another one defined already is passed over: the first definition is
+  // kept, as Apicurio's dereferencing keeps it (a real 3.3.3 answers 200, not "Can't redefine").
+  for (const source of referenced) {
+    const before = new Map(names)
+    const pending = refs.length
+    try {
+      parseText(source)
+    } catch (error) {
+      if (!(error instanceof AvroSchemaError) || !error.message.startsWith("Can't redefine")) throw error
+      names.clear()
+      for (const [name, type] of before) names.set(name, type)
+      refs.length = pending
+    }
+  }
+  const root = parseText(text)
+  for (const ref of refs) {
+    ref.target = names.get(ref.fullName)
+    if (ref.target === undefined)
+      throw new AvroSchemaError('AvroTypeException', `Undefined schema: ${ref.fullName}`)
+  }
+  return root
+}
+
+function parseNode(
+  node: unknown,
+  space: string | null,
+  names: Map<string, AvroType>,
+  refs: Extract<AvroType, { kind: 'ref' }>[],
+): AvroType {
+  if (typeof node === 'string')
+    return PRIMITIVES.has(node)
+      ? { kind: 'primitive', type: node, props: [] }
+      : nameRef(node, space, names, refs)
+  if (Array.isArray(node))
+    return { kind: 'union', types: node.map((branch) => parseNode(branch, space, names, refs)) }
+  if (typeof node !== 'object' || node === null)
+    throw new AvroSchemaError('SchemaParseException', `Schema not yet supported: ${JSON.stringify(node)}`)
+  const object = node as Record<string, unknown>
+  const type = object.type
+  if (typeof type !== 'string')
+    throw new AvroSchemaError('SchemaParseException', `No type: ${JSON.stringify(node)}`)
+  const sub = (child: unknown) => parseNode(child, space, names, refs)
+  if (PRIMITIVES.has(type)) return { kind: 'primitive', type, props: propsOf(object, SCHEMA_RESERVED) }
+  if (type === 'array')
+    return { kind: 'array', items: sub(object.items), props: propsOf(object, SCHEMA_RESERVED) }
+  if (type === 'map')
+    return { kind: 'map', values: sub(object.values), props: propsOf(object, SCHEMA_RESERVED) }
+  if (type !== 'record' && type !== 'error' && type !== 'enum' && type !== 'fixed')
+    return nameRef(type, space, names, refs)
+  const { name, namespace } = parseName(object, space)
+  const named = { name, namespace, doc: optionalText(object.doc), aliases: object.aliases }
+  const fullName = namespace === null ? name : `${namespace}.${name}`
+  if (names.has(fullName)) throw new AvroSchemaError('SchemaParseException', `Can't redefine: ${fullName}`)
+  let schema: AvroType
+  if (type === 'enum')
+    schema = {
+      kind: 'enum',
+      ...named,
+      symbols: object.symbols,
+      default: object.default,
+      props: propsOf(object, ENUM_RESERVED),
+    }
+  else if (type === 'fixed')
+    schema = { kind: 'fixed', ...named, size: object.size, props: propsOf(object, SCHEMA_RESERVED) }
+  else
+    schema = {
+      kind: 'record',
+      error: type === 'error',
+      ...named,
+      fields: [],
+      props: propsOf(object, SCHEMA_RESERVED),
+    }
+  names.set(fullName, schema)
+  if (schema.kind === 'record') {
+    if (!Array.isArray(object.fields))
+      throw new AvroSchemaError('SchemaParseException', `Record has no fields: ${JSON.stringify(node)}`)
+    for (const field of object.fields as Record<string, unknown>[]) {
+      if (typeof field?.name !== 'string')
+        throw new AvroSchemaError('SchemaParseException', `No field name: ${JSON.stringify(field)}`)
+      if (!('type' in field))
+        throw new AvroSchemaError('SchemaParseException', `No field type: ${JSON.stringify(field)}`)
+      schema.fields.push({
+        name: field.name,
+        type: parseNode(field.type, namespace, names, refs),
+        doc: optionalText(field.doc),
+        default: 'default' in field ? { value: field.default } : undefined,
+        order: typeof field.order === 'string' && field.order !== 'ascending' ? field.order : undefined,
+        aliases: field.aliases,
+        props: propsOf(field, FIELD_RESERVED),
+      })
+    }
+  }
+  return schema
+}
+
+function parseName(
+  object: Record<string, unknown>,
+  space: string | null,
+): { name: string; namespace: string | null } {
+  if (typeof object.name !== 'string')
+    throw new AvroSchemaError('SchemaParseException', `No name in schema: ${JSON.stringify(object)}`)
+  const dot = object.name.lastIndexOf('.')
+  if (dot >= 0) return { name: object.name.slice(dot + 1), namespace: object.name.slice(0, dot) || null }
+  const explicit = typeof object.namespace === 'string' ? object.namespace : space
+  return { name: object.name, namespace: explicit === '' ? null : explicit }
+}
+
+function nameRef(
+  name: string,
+  space: string | null,
+  names: Map<string, AvroType>,
+  refs: Extract<AvroType, { kind: 'ref' }>[],
+): AvroType {
+  let fullName = name.includes('.') || space === null ? name : `${space}.${name}`
+  if (!names.has(fullName) && names.has(name)) fullName = name
+  const ref: Extract<AvroType, { kind: 'ref' }> = { kind: 'ref', fullName }
+  refs.push(ref)
+  return ref
+}
+
+function propsOf(object: Record<string, unknown>, reserved: ReadonlySet<string>): Props {
+  return Object.entries(object).filter(([key]) => !reserved.has(key))
+}
+
+function optionalText(value: unknown): string | undefined {
+  return typeof value === 'string' ? value : undefined
+}

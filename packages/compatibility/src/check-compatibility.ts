@@ -1,0 +1,88 @@
+import type { CompatibilityIssue } from './format-checker.js'
+import { checkerOf, isSchemaFormat, type SchemaFormat } from './formats.js'
+import { type CompatibilityLevel, isCompatibilityLevel } from './levels.js'
+
+/** What `checkCompatibility` compares. */
+export interface CompatibilityCheck {
+  /** The format of every schema given. */
+  format: SchemaFormat
+  /** The rule: one of Apicurio's seven compatibility levels. */
+  level: CompatibilityLevel
+  /** The versions already registered, oldest first. */
+  existing: readonly string[]
+  /** The version proposed. */
+  proposed: string
+  /**
+   * The schemas the others reference, by the name they use for them (an Avro full name, a JSON Schema `$ref`, a
+   * Protobuf import path). Apicurio resolves the proposed version's references and uses them for every version.
+   * @default {}
+   */
+  references?: Readonly<Record<string, string>>
+}
+
+/** The verdict: compatible, or every difference that breaks the rule. */
+export interface CompatibilityResult {
+  /** Whether `proposed` may be registered under the rule. */
+  compatible: boolean
+  /** Every difference found, each once, in the order found (empty when compatible). */
+  issues: CompatibilityIssue[]
+}
+
+/**
+ * Whether `proposed` may follow `existing` under the compatibility `level`, decided as Apicurio Registry 3.3.3
+ * decides it: `BACKWARD` (the proposed schema reads data written with the latest one), `FORWARD` (the latest reads
+ * data written with the proposed one), `FULL` (both), each against the latest version only, or against every
+ * version with `…_TRANSITIVE`; `NONE` and no existing version are always compatible. A schema that cannot be read
+ * (Apicurio answers 422 for it) is an issue at the path `''`.
+ */
+export function checkCompatibility(check: CompatibilityCheck): CompatibilityResult {
+  const { format, level, existing, proposed } = check
+  if (!isSchemaFormat(format)) {
+    throw new TypeError(`format must be 'AVRO', 'JSON' or 'PROTOBUF', got ${JSON.stringify(format)}`)
+  }
+  if (!isCompatibilityLevel(level)) {
+    throw new TypeError(`level must be one of Apicurio's compatibility levels, got ${JSON.stringify(level)}`)
+  }
+  if (!Array.isArray(existing) || existing.some((text) => typeof text !== 'string')) {
+    throw new TypeError('existing must be an array of schema texts, oldest first')
+  }
+  if (typeof proposed !== 'string') throw new TypeError('proposed must be a schema text')
+  const references = { ...(check.references ?? {}) }
+  if (level === 'NONE' || existing.length === 0) return { compatible: true, issues: [] }
+  const checker = checkerOf(format)
+  const against = level.endsWith('_TRANSITIVE') ? [...existing].reverse() : existing.slice(-1)
+  const found = new IssueSet()
+  try {
+    if (!level.startsWith('FORWARD')) {
+      for (const old of against) found.addAll(checker.backwardIssues(old, proposed, references))
+    }
+    if (!level.startsWith('BACKWARD')) {
+      for (const old of against) found.addAll(checker.backwardIssues(proposed, old, references))
+    }
+  } catch (error) {
+    if (error instanceof TypeError && 'code' in error && error.code === 'INVALID_CONFIG') throw error
+    const reason = error instanceof Error ? error.message : String(error)
+    return {
+      compatible: false,
+      issues: [{ path: '', message: `The schemas cannot be compared: ${reason.replace(/\.?$/, '.')}` }],
+    }
+  }
+  const issues = found.list()
+  return { compatible: issues.length === 0, issues }
+}
+
+/** Issues each kept once (Apicurio collects them in a set), in the order first found. */
+class IssueSet {
+  readonly #seen = new Map<string, CompatibilityIssue>()
+
+  addAll(issues: readonly CompatibilityIssue[]): void {
+    for (const issue of issues) {
+      const key = JSON.stringify([issue.path, issue.message, issue.cause?.description, issue.cause?.context])
+      if (!this.#seen.has(key)) this.#seen.set(key, issue)
+    }
+  }
+
+  list(): CompatibilityIssue[] {
+    return [...this.#seen.values()]
+  }
+}

@@ -1,0 +1,7 @@
+export type { CompatibilityCheck, CompatibilityResult } from './check-compatibility.js'
+export { checkCompatibility } from './check-compatibility.js'
+export type { CompatibilityIssue, FormatChecker, RegistryCause } from './format-checker.js'
+export type { SchemaFormat } from './formats.js'
+export { isSchemaFormat, SCHEMA_FORMATS } from './formats.js'
+export type { CompatibilityLevel } from './levels.js'
+export { COMPATIBILITY_LEVELS, isCompatibilityLevel } from './levels.js'

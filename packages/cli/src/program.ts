@@ -186,7 +186,7 @@ export async function run(argv: readonly string[], io: Io): Promise<ExitCode> {
       `
 Offline (no registry): exit 0 compatible, 1 not, 2 bad usage.
 
-Examples (CI gates):
+Example (a CI gate):
   x-serde check schemas/order.avsc --artifact orders-value || exit 1
   x-serde check --offline schemas/order.avsc --level BACKWARD_TRANSITIVE --against git:origin/main`,
     )

@@ -270,6 +270,12 @@ describe('pull', () => {
         artifacts: [{ artifactId: 'customers-value' }, { artifactId: 'orders-value' }],
       }),
     )
+    const rule = await fetch(`${registry.url}/groups/default/artifacts/shop.Address/rules`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ ruleType: 'COMPATIBILITY', config: 'FULL' }),
+    })
+    expect(rule.status).toBe(204)
     const pulled = await cli(['pull'], { cwd: folder.path, env })
     expect(pulled.code).toBe(0)
     expect(pulled.stderr).toBe('pulling default/customers-value (1/2)\npulling default/orders-value (2/2)\n')
@@ -285,6 +291,12 @@ describe('pull', () => {
       references: [{ name: 'shop.Address', groupId: 'default', artifactId: 'shop.Address', version: '1' }],
     })
     expect(lock.artifacts[1].sha256).toMatch(/^[0-9a-f]{64}$/)
+    // The COMPATIBILITY rule in force is recorded where one is set (check --offline takes it as its level).
+    expect(lock.artifacts.map((v: { compatibility?: string }) => v.compatibility)).toEqual([
+      undefined,
+      undefined,
+      'FULL',
+    ])
     expect(readFileSync(join(folder.path, 'pulled/default/orders-value.avsc'), 'utf8')).toBe(
       JSON.stringify(ORDER_V1),
     )

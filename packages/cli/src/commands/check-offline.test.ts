@@ -129,7 +129,7 @@ describe('check --offline', () => {
     expect(missing.stderr).toMatch(/^x-serde: Cannot read schemas\/order\.avsc at git:nope: /)
   })
 
-  it('reads the version x-serde pull locked, and refuses it once it was edited', async () => {
+  it('reads the version x-serde pull locked, with its level, and refuses it once it was edited', async () => {
     mkdirSync(join(folder.path, 'schemas/default'), { recursive: true })
     write('schemas/default/orders-value.avsc', V1)
     const locked = {
@@ -146,6 +146,15 @@ describe('check --offline', () => {
     write('x-serde.lock.json', JSON.stringify({ lockfileVersion: 1, artifacts: [locked] }))
     write('order.avsc', V3)
     const args = ['check', '--offline', 'order.avsc', '--artifact', 'orders-value', '--level', 'FORWARD']
+    expect((await x(...args.slice(0, -2), '--against', 'lockfile')).code).toBe(2)
+    write(
+      'x-serde.lock.json',
+      JSON.stringify({ lockfileVersion: 1, artifacts: [{ ...locked, compatibility: 'BACKWARD' }] }),
+    )
+    // The level pull recorded for the artifact, unless --level says otherwise.
+    expect((await x(...args.slice(0, -2), '--against', 'lockfile')).stdout).toBe(
+      `incompatible order.avsc under BACKWARD against schemas/default/orders-value.avsc (lockfile)\n  - fields[1]: ${NO_DEFAULT}\n`,
+    )
     expect(await x(...args, '--against', 'lockfile')).toEqual({
       code: 0,
       stdout: 'compatible   order.avsc under FORWARD against schemas/default/orders-value.avsc (lockfile)\n',

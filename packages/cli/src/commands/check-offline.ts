@@ -46,7 +46,7 @@ const EXTENSIONS: Readonly<Record<string, SchemaFormat>> = {
  * `x-serde check --offline FILE --level LEVEL --against SOURCE…`: whether FILE may follow the earlier versions
  * (oldest first) under the compatibility level, decided as Apicurio Registry 3.3.3 decides it, with no registry.
  * A source is a file, `git:REF` (FILE as it is at that git ref), or `lockfile` (the version `x-serde pull` wrote
- * for FILE's artifact, checked against its SHA-256). Prints the verdict and each issue (or one JSON document with
+ * for FILE's artifact, checked against its SHA-256; the level defaults to the rule `pull` recorded for it). Prints the verdict and each issue (or one JSON document with
  * `--json`); exits 1 when FILE is not compatible, 2 on bad usage.
  */
 export async function checkOffline(
@@ -63,14 +63,6 @@ export async function checkOffline(
       '--offline needs at least one --against FILE|git:REF|lockfile (the earlier versions)',
     )
   }
-  if (flags.level === undefined)
-    throw new UsageError('--offline needs --level (one of the seven compatibility levels)')
-  const level = flags.level.toUpperCase()
-  if (!isCompatibilityLevel(level)) {
-    throw new UsageError(
-      `--level must be one of BACKWARD, BACKWARD_TRANSITIVE, FORWARD, FORWARD_TRANSITIVE, FULL, FULL_TRANSITIVE, NONE, got ${flags.level}`,
-    )
-  }
   const proposed = await readFileText(io, path)
   const configured = config.files?.[relative(io.cwd, resolve(io.cwd, path))]
   let lock: { path: string; file: Lockfile; entry: LockedVersion } | undefined
@@ -85,6 +77,7 @@ export async function checkOffline(
       earlier.push({ source, text: await readFileText(io, source) })
     }
   }
+  const level = levelOf(flags.level ?? lock?.entry.compatibility, lock !== undefined)
   const format = formatOf(flags.type ?? configured?.type ?? lock?.entry.artifactType, path)
   const references = await referencesOf(io, flags.reference ?? [], lock)
   const result = checkCompatibility({
@@ -104,6 +97,24 @@ export async function checkOffline(
   if (!result.compatible) {
     throw new CheckFailed(`${path} is not ${level} compatible with ${describeAgainst(earlier)}`)
   }
+}
+
+/** `--level`, else the lockfile's level for the artifact. */
+function levelOf(given: string | undefined, fromLockfile: boolean): CompatibilityLevel {
+  if (given === undefined) {
+    throw new UsageError(
+      fromLockfile
+        ? '--offline needs --level: the lockfile records no COMPATIBILITY rule for this artifact'
+        : '--offline needs --level (one of the seven compatibility levels)',
+    )
+  }
+  const level = given.toUpperCase()
+  if (!isCompatibilityLevel(level)) {
+    throw new UsageError(
+      `--level must be one of BACKWARD, BACKWARD_TRANSITIVE, FORWARD, FORWARD_TRANSITIVE, FULL, FULL_TRANSITIVE, NONE, got ${given}`,
+    )
+  }
+  return level
 }
 
 function describeAgainst(earlier: readonly Earlier[]): string {

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto'
 import { mkdir, readFile, writeFile } from 'node:fs/promises'
 import { dirname, join, relative, resolve } from 'node:path'
-import { SchemaNotFoundError } from '@x/errors'
+import { isSerdeError, SchemaNotFoundError } from '@x/errors'
 import type { Config } from '../config.js'
 import { type Connection, type ConnectionFlags, connect, extensionOf } from '../connection.js'
 import type { Io } from '../io.js'
@@ -27,6 +27,11 @@ export interface LockedVersion {
   sha256: string
   /** Where it was written, relative to the working folder. */
   file: string
+  /**
+   * The COMPATIBILITY level in force when it was pulled (the artifact's rule, else its group's, else the global
+   * one); absent when none is set or the registry would not say. `check --offline` takes it as its level.
+   */
+  compatibility?: string
   references: { name: string; groupId: string; artifactId: string; version: string }[]
 }
 
@@ -132,6 +137,7 @@ async function pullVersion(
     contentId: String(meta.contentId),
     sha256: createHash('sha256').update(schema.schema, 'utf8').digest('hex'),
     file: join(outDir, groupId, `${artifactId}.${extensionOf(meta.artifactType)}`),
+    ...optional('compatibility', await compatibilityOf(connection, groupId, artifactId)),
     references: references.map((r) => ({
       name: r.name,
       groupId: r.groupId ?? 'default',
@@ -145,6 +151,40 @@ async function pullVersion(
     await pullVersion(connection, reference.groupId, reference.artifactId, reference.version, outDir, pulled)
   }
   return entry
+}
+
+function optional<K extends string, V>(key: K, value: V | undefined): { [P in K]?: V } {
+  return (value === undefined ? {} : { [key]: value }) as { [P in K]?: V }
+}
+
+/**
+ * The COMPATIBILITY level in force for an artifact: its own rule, else its group's, else the global one (a 404 goes
+ * on to the next). `undefined` when none is set, or when the registry does not let us read one (403 on the global
+ * rules for a user who is not an admin).
+ */
+async function compatibilityOf(
+  connection: Connection,
+  groupId: string,
+  artifactId: string,
+): Promise<string | undefined> {
+  const group = `/groups/${encodeURIComponent(groupId)}`
+  for (const path of [
+    `${group}/artifacts/${encodeURIComponent(artifactId)}/rules/COMPATIBILITY`,
+    `${group}/rules/COMPATIBILITY`,
+    '/admin/rules/COMPATIBILITY',
+  ]) {
+    let answer: { status: number; text: string }
+    try {
+      answer = await connection.rest('GET', path)
+    } catch (error) {
+      if (isSerdeError(error, 'REGISTRY_CONNECTION') && (error as { status?: number }).status === 403)
+        return undefined
+      throw error
+    }
+    if (answer.status === 200) return (JSON.parse(answer.text) as { config?: string }).config
+    if (answer.status !== 404) return undefined
+  }
+  return undefined
 }
 
 function key(version: Pick<LockedVersion, 'groupId' | 'artifactId' | 'version'>): string {

@@ -46,8 +46,9 @@ const EXTENSIONS: Readonly<Record<string, SchemaFormat>> = {
  * `x-serde check --offline FILE --level LEVEL --against SOURCE…`: whether FILE may follow the earlier versions
  * (oldest first) under the compatibility level, decided as Apicurio Registry 3.3.3 decides it, with no registry.
  * A source is a file, `git:REF` (FILE as it is at that git ref), or `lockfile` (the version `x-serde pull` wrote
- * for FILE's artifact, checked against its SHA-256; the level defaults to the rule `pull` recorded for it). Prints the verdict and each issue (or one JSON document with
- * `--json`); exits 1 when FILE is not compatible, 2 on bad usage.
+ * for FILE's artifact, checked against its SHA-256; the level defaults to the rule `pull` recorded for it). Prints
+ * the verdict and each issue (or one JSON document with `--json`); exits 1 when FILE is not compatible, 2 on bad
+ * usage.
  */
 export async function checkOffline(
   paths: readonly string[],

@@ -2,6 +2,7 @@ import { createRequire } from 'node:module'
 import { isSerdeError } from '@x/errors'
 import { Command, CommanderError, Option } from 'commander'
 import { check } from './commands/check.js'
+import { checkOffline } from './commands/check-offline.js'
 import { codegen } from './commands/codegen.js'
 import { consume } from './commands/consume.js'
 import { inspect } from './commands/inspect.js'
@@ -154,13 +155,49 @@ export async function run(argv: readonly string[], io: Io): Promise<ExitCode> {
         '--artifact <id>',
         "the artifact id (one file; default: the config's files entry, or the file name)",
       )
-      .addOption(new Option('--type <type>', 'the schema type').choices(['AVRO', 'JSON', 'PROTOBUF'])),
+      .addOption(new Option('--type <type>', 'the schema type').choices(['AVRO', 'JSON', 'PROTOBUF']))
+      .option('--offline', 'decide with no registry, as Apicurio 3.3.3 would, against --against versions')
+      .addOption(
+        new Option('--level <level>', 'offline: the compatibility level').choices([
+          'BACKWARD',
+          'BACKWARD_TRANSITIVE',
+          'FORWARD',
+          'FORWARD_TRANSITIVE',
+          'FULL',
+          'FULL_TRANSITIVE',
+          'NONE',
+        ]),
+      )
+      .option(
+        '--against <source>',
+        'offline: an earlier version, oldest first (repeat): a FILE, git:REF (the same file at that ref) or lockfile',
+        collect,
+      )
+      .option(
+        '--reference <name=file>',
+        'offline: a referenced schema by the name the file uses (repeat)',
+        collect,
+      )
+      .option('--lockfile <file>', 'offline: the lockfile of --against lockfile (default: x-serde.lock.json)')
+      .option('--json', 'offline: print the verdict as one JSON document'),
   )
     .addHelpText(
       'after',
-      '\nExample (a CI gate):\n  x-serde check schemas/order.avsc --artifact orders-value || exit 1',
+      `
+Offline (no registry): exit 0 compatible, 1 not, 2 bad usage.
+
+Example (a CI gate):
+  x-serde check schemas/order.avsc --artifact orders-value || exit 1
+  x-serde check --offline schemas/order.avsc --level BACKWARD_TRANSITIVE --against git:origin/main`,
     )
-    .action(async (files: string[], flags) => check(files, flags, await loadConfig(io, flags.config), io))
+    .action(async (files: string[], flags) => {
+      const config = await loadConfig(io, flags.config)
+      if (flags.offline) return checkOffline(files, flags, config, io)
+      for (const offlineOnly of ['level', 'against', 'reference', 'lockfile', 'json']) {
+        if (flags[offlineOnly] !== undefined) throw new UsageError(`--${offlineOnly} goes with --offline`)
+      }
+      return check(files, flags, config, io)
+    })
 
   connectionOptions(
     program
@@ -299,6 +336,11 @@ function report(error: unknown, io: Io, verbose: boolean): ExitCode {
     return EXIT.unreachable
   if ((error as { code?: unknown })?.code === 'INVALID_CONFIG') return EXIT.usage
   return EXIT.checkFailed
+}
+
+/** Collects a repeatable option's values in the order given. */
+function collect(value: string, previous: string[] | undefined): string[] {
+  return [...(previous ?? []), value]
 }
 
 /** `--use-id`: how the commands that read frames (`inspect`, `consume`) read a frame's id. */

@@ -53,7 +53,8 @@ describe('checkCompatibility', () => {
     expect(result.compatible).toBe(false)
     expect(result.issues).toHaveLength(1)
     expect(result.issues[0]?.path).toBe('')
-    expect(result.issues[0]?.message).toMatch(/^The schemas cannot be compared: /)
+    expect(result.issues[0]?.message).toMatch(/^The schemas cannot be compared: SchemaParseException: /)
+    expect(result.unreadable).toMatch(/^SchemaParseException: /)
   })
 
   it('throws a TypeError for an unknown level or format', () => {

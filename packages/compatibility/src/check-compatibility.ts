@@ -26,6 +26,11 @@ export interface CompatibilityResult {
   compatible: boolean
   /** Every difference found, each once, in the order found (empty when compatible). */
   issues: CompatibilityIssue[]
+  /**
+   * Set when a schema could not be read at all, so nothing was compared: why. Apicurio answers such a version with
+   * 422 `UnprocessableSchemaException` rather than a rule violation. `issues` then holds one issue saying so.
+   */
+  unreadable?: string
 }
 
 /**
@@ -65,6 +70,7 @@ export function checkCompatibility(check: CompatibilityCheck): CompatibilityResu
     return {
       compatible: false,
       issues: [{ path: '', message: `The schemas cannot be compared: ${reason.replace(/\.?$/, '.')}` }],
+      unreadable: reason,
     }
   }
   const issues = found.list()

@@ -20,10 +20,18 @@ export const avroChecker: FormatChecker = {
   },
   backwardIssues(existing, proposed, references) {
     const referenced = Object.values(references)
-    const writer = parseAvro(existing, referenced)
-    const reader = parseAvro(proposed, referenced)
-    return readerWriterIncompatibilities(reader, writer).map(toIssue)
+    return readerWriterIncompatibilities(read(proposed, referenced), read(existing, referenced)).map(toIssue)
   },
+}
+
+/** The parsed schema; a schema Avro refuses is an `Error` named after Avro's exception, as Apicurio reports it. */
+function read(text: string, referenced: readonly string[]) {
+  try {
+    return parseAvro(text, referenced)
+  } catch (error) {
+    if (!(error instanceof AvroSchemaError)) throw error
+    throw new Error(`${error.exception}: ${error.message}`, { cause: error })
+  }
 }
 
 function toIssue(found: Incompatibility): CompatibilityIssue {

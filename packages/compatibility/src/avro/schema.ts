@@ -36,8 +36,8 @@ export type AvroType =
 /** A failure Avro would report; `exception` is the Java class name Apicurio puts in its 500 answer. */
 export class AvroSchemaError extends Error {
   override name = 'AvroSchemaError'
-  readonly exception: 'SchemaParseException' | 'AvroTypeException'
-  constructor(exception: 'SchemaParseException' | 'AvroTypeException', message: string) {
+  readonly exception: 'SchemaParseException' | 'AvroTypeException' | 'AvroRuntimeException'
+  constructor(exception: AvroSchemaError['exception'], message: string) {
     super(message)
     this.exception = exception
   }
@@ -95,6 +95,17 @@ export function parseAvro(text: string, referenced: readonly string[] = []): Avr
     if (ref.target === undefined)
       throw new AvroSchemaError('AvroTypeException', `Undefined schema: ${ref.fullName}`)
   }
+  for (const type of names.values()) {
+    if (type.kind !== 'record') continue
+    for (const field of type.fields) {
+      if (field.default !== undefined && !isValidDefault(field.type, field.default.value)) {
+        throw new AvroSchemaError(
+          'AvroTypeException',
+          `Invalid default for field ${field.name}: ${JSON.stringify(field.default.value)} not a ${describe(field.type)}`,
+        )
+      }
+    }
+  }
   return root
 }
 
@@ -125,6 +136,8 @@ function parseNode(
   if (type !== 'record' && type !== 'error' && type !== 'enum' && type !== 'fixed')
     return nameRef(type, space, names, refs)
   const { name, namespace } = parseName(object, space)
+  validName(name)
+  for (const part of namespace?.split('.') ?? []) validName(part)
   const named = { name, namespace, doc: optionalText(object.doc), aliases: object.aliases }
   const fullName = namespace === null ? name : `${namespace}.${name}`
   if (names.has(fullName)) throw new AvroSchemaError('SchemaParseException', `Can't redefine: ${fullName}`)
@@ -148,6 +161,7 @@ function parseNode(
       props: propsOf(object, SCHEMA_RESERVED),
     }
   names.set(fullName, schema)
+  if (schema.kind === 'enum') checkEnum(schema)
   if (schema.kind === 'record') {
     if (!Array.isArray(object.fields))
       throw new AvroSchemaError('SchemaParseException', `Record has no fields: ${JSON.stringify(node)}`)
@@ -156,6 +170,13 @@ function parseNode(
         throw new AvroSchemaError('SchemaParseException', `No field name: ${JSON.stringify(field)}`)
       if (!('type' in field))
         throw new AvroSchemaError('SchemaParseException', `No field type: ${JSON.stringify(field)}`)
+      validName(field.name)
+      if (schema.fields.some((other) => other.name === field.name)) {
+        throw new AvroSchemaError(
+          'AvroRuntimeException',
+          `Duplicate field ${field.name} in record ${fullName}`,
+        )
+      }
       schema.fields.push({
         name: field.name,
         type: parseNode(field.type, namespace, names, refs),
@@ -168,6 +189,39 @@ function parseNode(
     }
   }
   return schema
+}
+
+const NAME = /^[A-Za-z_][A-Za-z0-9_]*$/
+
+/** Avro's `validateName`: a letter or `_`, then letters, digits or `_`. */
+function validName(name: string): void {
+  if (NAME.test(name)) return
+  const first = name.charAt(0)
+  throw new AvroSchemaError(
+    'SchemaParseException',
+    name === '' || !/[A-Za-z_]/.test(first)
+      ? `Illegal initial character: ${name}`
+      : `Illegal character in: ${name}`,
+  )
+}
+
+function checkEnum(schema: Extract<AvroType, { kind: 'enum' }>): void {
+  if (!Array.isArray(schema.symbols)) throw new AvroSchemaError('SchemaParseException', 'Enum has no symbols')
+  const seen = new Set<string>()
+  for (const symbol of schema.symbols as unknown[]) {
+    if (typeof symbol !== 'string')
+      throw new AvroSchemaError('SchemaParseException', 'Enum symbol not a string')
+    validName(symbol)
+    if (seen.has(symbol))
+      throw new AvroSchemaError('SchemaParseException', `Duplicate enum symbol: ${symbol}`)
+    seen.add(symbol)
+  }
+  if (schema.default !== undefined && !(typeof schema.default === 'string' && seen.has(schema.default))) {
+    throw new AvroSchemaError(
+      'SchemaParseException',
+      `The Enum Default: ${String(schema.default)} is not in the enum symbol set: [${[...seen].join(', ')}]`,
+    )
+  }
 }
 
 function parseName(
@@ -201,4 +255,59 @@ function propsOf(object: Record<string, unknown>, reserved: ReadonlySet<string>)
 
 function optionalText(value: unknown): string | undefined {
   return typeof value === 'string' ? value : undefined
+}
+
+/** Avro 1.12's `Schema.isValidValue`: whether a JSON default fits `type` (a union: any of its branches). */
+export function isValidDefault(type: AvroType, value: unknown, seen = new Set<AvroType>()): boolean {
+  switch (type.kind) {
+    case 'ref':
+      return type.target === undefined ? false : isValidDefault(type.target, value, seen)
+    case 'primitive':
+      switch (type.type) {
+        case 'null':
+          return value === null
+        case 'boolean':
+          return typeof value === 'boolean'
+        case 'int':
+          return Number.isInteger(value) && Math.abs(value as number) <= 2 ** 31
+        case 'long':
+          return Number.isInteger(value)
+        case 'float':
+        case 'double':
+          return typeof value === 'number'
+        default:
+          return typeof value === 'string'
+      }
+    case 'enum':
+    case 'fixed':
+      return typeof value === 'string'
+    case 'array':
+      return Array.isArray(value) && value.every((item) => isValidDefault(type.items, item, seen))
+    case 'map':
+      return (
+        typeof value === 'object' &&
+        value !== null &&
+        !Array.isArray(value) &&
+        Object.values(value).every((item) => isValidDefault(type.values, item, seen))
+      )
+    case 'union':
+      return type.types.some((branch) => isValidDefault(branch, value, seen))
+    case 'record': {
+      if (typeof value !== 'object' || value === null || Array.isArray(value)) return false
+      const object = value as Record<string, unknown>
+      return type.fields.every((field) =>
+        field.name in object
+          ? isValidDefault(field.type, object[field.name], seen)
+          : field.default !== undefined || isValidDefault(field.type, null, seen),
+      )
+    }
+  }
+}
+
+function describe(type: AvroType): string {
+  if (type.kind === 'primitive') return JSON.stringify(type.type)
+  if (type.kind === 'ref') return JSON.stringify(type.fullName)
+  if ('name' in type)
+    return JSON.stringify(type.namespace === null ? type.name : `${type.namespace}.${type.name}`)
+  return type.kind
 }

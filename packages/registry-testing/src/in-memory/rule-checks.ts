@@ -1,5 +1,11 @@
+import {
+  type CompatibilityLevel,
+  checkCompatibility,
+  isCompatibilityLevel,
+  isSchemaFormat,
+  type SchemaFormat,
+} from '@x/compatibility'
 import protobuf from 'protobufjs'
-import { avroIncompatibilities, type Incompatibility } from './avro-compatibility.js'
 import { AvroSchemaError, parseAvro } from './avro-schema.js'
 import type { StoredReference } from './content.js'
 import { RegistryProblem } from './problems.js'
@@ -16,44 +22,40 @@ export interface Candidate {
   readonly existing: readonly StoredVersion[]
 }
 
-const LEVELS = [
-  'NONE',
-  'BACKWARD',
-  'BACKWARD_TRANSITIVE',
-  'FORWARD',
-  'FORWARD_TRANSITIVE',
-  'FULL',
-  'FULL_TRANSITIVE',
-] as const
+/** One entry of the `causes` of a `RuleViolationException`. */
+interface Incompatibility {
+  readonly description: string
+  readonly context: string
+}
 
 /**
  * Applies the rules in force (the artifact's, else its group's, else the global ones) before anything is stored,
  * as Apicurio does: `VALIDITY` (the content parses in its type; `SYNTAX_ONLY` and `FULL` alike), then
- * `COMPATIBILITY` against the latest version (or every version for `…_TRANSITIVE`). A violation is a 400
- * `RuleViolationException` with Apicurio's causes. `COMPATIBILITY` is checked for `AVRO` artifacts only (Apicurio's
- * JSON Schema and Protobuf diff engines are not reproduced): another type with a compatibility level other than
- * `NONE` is a 500 saying so, never a silent pass. `INTEGRITY` rules are stored but not applied.
+ * `COMPATIBILITY` against the latest version (or every version for `…_TRANSITIVE`), decided by `@x/compatibility` for
+ * `AVRO`, `JSON` and `PROTOBUF`. A violation is a 400 `RuleViolationException` with Apicurio's causes; a schema the
+ * check cannot read is a 422 `UnprocessableSchemaException`. Another artifact type with a compatibility level other
+ * than `NONE` is a 500 saying so, never a silent pass. `INTEGRITY` rules are stored but not applied.
  */
 export function applyRules(storage: RegistryStorage, candidate: Candidate): void {
   const validity = storage.rules.effective(candidate.groupId, candidate.artifactId, 'VALIDITY')
   if (validity !== undefined && validity !== 'NONE') checkValidity(storage, candidate)
   const level = storage.rules.effective(candidate.groupId, candidate.artifactId, 'COMPATIBILITY')
   if (level === undefined || level === 'NONE' || candidate.existing.length === 0) return
-  if (!(LEVELS as readonly string[]).includes(level)) {
+  if (!isCompatibilityLevel(level)) {
     throw new RegistryProblem(
       500,
       'IllegalArgumentException',
       `No enum constant io.apicurio.registry.rules.compatibility.CompatibilityLevel.${level}`,
     )
   }
-  if (candidate.artifactType !== 'AVRO') {
+  if (!isSchemaFormat(candidate.artifactType)) {
     throw new RegistryProblem(
       500,
       'UnsupportedOperationException',
-      `InMemoryRegistry checks COMPATIBILITY rules of AVRO artifacts only, not ${candidate.artifactType}: test this against a real Apicurio Registry`,
+      `InMemoryRegistry checks COMPATIBILITY rules of AVRO, JSON and PROTOBUF artifacts only, not ${candidate.artifactType}: test this against a real Apicurio Registry`,
     )
   }
-  checkAvroCompatibility(storage, candidate, level)
+  checkCompatibilityRule(storage, candidate, level)
 }
 
 function checkValidity(storage: RegistryStorage, candidate: Candidate): void {
@@ -113,19 +115,35 @@ function javaTypeName(value: unknown): string {
   return 'JsonObject'
 }
 
-function checkAvroCompatibility(storage: RegistryStorage, candidate: Candidate, level: string): void {
-  const proposed = parseForCompatibility(candidate.text, storage.resolveReferences(candidate.references))
-  const against = level.endsWith('_TRANSITIVE') ? candidate.existing : candidate.existing.slice(-1)
-  const found: Incompatibility[] = []
-  for (const version of against) {
+function checkCompatibilityRule(
+  storage: RegistryStorage,
+  candidate: Candidate,
+  level: CompatibilityLevel,
+): void {
+  const existing: string[] = []
+  for (const version of candidate.existing) {
     const content = storage.contentById(version.contentId)
-    if (content === undefined) continue
-    const existing = parseForCompatibility(content.text, storage.resolveReferences(content.references))
-    if (!level.startsWith('FORWARD')) found.push(...avroIncompatibilities(proposed, existing))
-    if (!level.startsWith('BACKWARD')) found.push(...avroIncompatibilities(existing, proposed))
+    if (content !== undefined) existing.push(content.text)
   }
-  const causes = unique(found)
-  if (causes.length === 0) return
+  const result = checkCompatibility({
+    format: candidate.artifactType as SchemaFormat,
+    level,
+    existing,
+    proposed: candidate.text,
+    references: storage.resolveReferencesByName(candidate.references),
+  })
+  if (result.unreadable !== undefined) {
+    throw new RegistryProblem(
+      422,
+      'UnprocessableSchemaException',
+      `Could not execute compatibility rule on invalid ${FORMAT_NAMES[candidate.artifactType] ?? candidate.artifactType} schema`,
+      { detail: result.unreadable },
+    )
+  }
+  if (result.compatible) return
+  const causes = result.issues.map(
+    (issue): Incompatibility => issue.cause ?? { description: issue.message, context: pointerOf(issue.path) },
+  )
   const list = causes.map((cause) => `${cause.description} at ${cause.context}`).join(', ')
   const title = `Incompatible artifact: ${candidate.artifactId} [${candidate.artifactType}], num of incompatible diffs: {${causes.length}}, list of diff types: [${list}]`
   throw new RegistryProblem(400, 'RuleViolationException', title, {
@@ -134,31 +152,18 @@ function checkAvroCompatibility(storage: RegistryStorage, candidate: Candidate, 
   })
 }
 
-function parseForCompatibility(text: string, referenced: readonly string[]) {
-  try {
-    return parseAvro(text, referenced)
-  } catch (error) {
-    if (!(error instanceof AvroSchemaError)) throw error
-    throw new RegistryProblem(
-      422,
-      'UnprocessableSchemaException',
-      'Could not execute compatibility rule on invalid Avro schema',
-      {
-        detail: `${error.exception}: ${error.message}`,
-      },
-    )
-  }
-}
+const FORMAT_NAMES: Readonly<Record<string, string>> = { AVRO: 'Avro', JSON: 'JSON', PROTOBUF: 'Protobuf' }
 
-/** Apicurio collects the differences in a set: the same one found against two versions is listed once. */
-function unique(found: readonly Incompatibility[]): Incompatibility[] {
-  const seen = new Set<string>()
-  return found.filter((cause) => {
-    const key = `${cause.description}\u0000${cause.context}`
-    if (seen.has(key)) return false
-    seen.add(key)
-    return true
-  })
+/** A data-error path (`fields[1].type`) as a JSON pointer (`/fields/1/type`). */
+function pointerOf(path: string): string {
+  if (path === '') return '/'
+  const steps: string[] = []
+  for (const [, name, index, quoted] of path.matchAll(
+    /\.?([A-Za-z_$][A-Za-z0-9_$]*)|\[(\d+)\]|\[("(?:[^"\\]|\\.)*")\]/g,
+  )) {
+    steps.push(name ?? index ?? (JSON.parse(quoted as string) as string))
+  }
+  return `/${steps.map((step) => step.replaceAll('~', '~0').replaceAll('/', '~1')).join('/')}`
 }
 
 function violation(title: string, causes: readonly Incompatibility[]): RegistryProblem {

@@ -130,6 +130,28 @@ export class RegistryStorage {
     return texts
   }
 
+  /**
+   * The content of the referenced versions and of theirs, by reference name, dependencies first (Apicurio's
+   * resolved references: a name met twice keeps its first content; missing ones are left out).
+   */
+  resolveReferencesByName(
+    references: readonly StoredReference[],
+    into: Record<string, string> = {},
+    seen = new Set<StoredContent>(),
+  ): Record<string, string> {
+    for (const reference of references) {
+      const version = this.artifact(reference.groupId, reference.artifactId)?.versions.find(
+        (v) => v.version === reference.version,
+      )
+      const content = version === undefined ? undefined : this.#contents.get(version.contentId)
+      if (content === undefined || seen.has(content)) continue
+      seen.add(content)
+      this.resolveReferencesByName(content.references, into, seen)
+      if (!(reference.name in into)) into[reference.name] = content.text
+    }
+    return into
+  }
+
   /** The content of each directly referenced version, by reference name (missing ones are left out). */
   referencedByName(references: readonly StoredReference[]): Map<string, string> {
     const texts = new Map<string, string>()

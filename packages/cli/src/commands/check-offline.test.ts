@@ -1,0 +1,184 @@
+import { execFileSync } from 'node:child_process'
+import { createHash } from 'node:crypto'
+import { mkdirSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { cli, workFolder } from '../test-support/cli-harness.js'
+
+const record = (...fields: object[]) => JSON.stringify({ type: 'record', name: 'Order', fields })
+const V1 = record({ name: 'id', type: 'string' })
+const V2 = record({ name: 'id', type: 'string' }, { name: 'note', type: 'string', default: '' })
+const V3 = record({ name: 'id', type: 'string' }, { name: 'note', type: 'string' })
+const NO_DEFAULT =
+  'The reader\'s field "note" has no default, and the writer has no field of that name or of one of its aliases.'
+
+let folder: ReturnType<typeof workFolder>
+const write = (name: string, text: string) => writeFileSync(join(folder.path, name), text)
+const x = (...args: string[]) => cli(args, { cwd: folder.path })
+
+beforeEach(() => {
+  folder = workFolder()
+})
+afterEach(() => folder.done())
+
+describe('check --offline', () => {
+  it('exits 0 and says so when the file is compatible with the earlier one', async () => {
+    write('v1.avsc', V1)
+    write('order.avsc', V2)
+    expect(
+      await x('check', '--offline', 'order.avsc', '--level', 'BACKWARD', '--against', 'v1.avsc'),
+    ).toEqual({
+      code: 0,
+      stdout: 'compatible   order.avsc under BACKWARD against v1.avsc\n',
+      stderr: '',
+    })
+  })
+
+  it('exits 1 with each issue as a path and a sentence when it is not', async () => {
+    write('v1.avsc', V1)
+    write('order.avsc', V3)
+    expect(
+      await x('check', '--offline', 'order.avsc', '--level', 'BACKWARD', '--against', 'v1.avsc'),
+    ).toEqual({
+      code: 1,
+      stdout: `incompatible order.avsc under BACKWARD against v1.avsc\n  - fields[1]: ${NO_DEFAULT}\n`,
+      stderr: 'x-serde: order.avsc is not BACKWARD compatible with v1.avsc\n',
+    })
+  })
+
+  it('checks only the latest earlier version, or all of them under a transitive level', async () => {
+    write('v1.avsc', V1)
+    write('v2.avsc', V2)
+    write('order.avsc', V3)
+    const against = ['--against', 'v1.avsc', '--against', 'v2.avsc']
+    expect((await x('check', '--offline', 'order.avsc', '--level', 'BACKWARD', ...against)).code).toBe(0)
+    const transitive = await x(
+      'check',
+      '--offline',
+      'order.avsc',
+      '--level',
+      'BACKWARD_TRANSITIVE',
+      ...against,
+    )
+    expect([transitive.code, transitive.stderr]).toEqual([
+      1,
+      'x-serde: order.avsc is not BACKWARD_TRANSITIVE compatible with 2 earlier versions\n',
+    ])
+  })
+
+  it('prints one JSON document with --json', async () => {
+    write('v1.avsc', V1)
+    write('order.avsc', V3)
+    const run = await x(
+      'check',
+      '--offline',
+      'order.avsc',
+      '--level',
+      'FULL',
+      '--against',
+      'v1.avsc',
+      '--json',
+    )
+    expect(run.code).toBe(1)
+    expect(JSON.parse(run.stdout)).toEqual({
+      file: 'order.avsc',
+      format: 'AVRO',
+      level: 'FULL',
+      against: ['v1.avsc'],
+      compatible: false,
+      issues: [
+        { path: 'fields[1]', message: NO_DEFAULT, cause: { description: 'note', context: '/fields/1' } },
+      ],
+    })
+  })
+
+  it('reads the same file at a git ref with --against git:REF', async () => {
+    const git = (...args: string[]) => execFileSync('git', args, { cwd: folder.path, stdio: 'pipe' })
+    git('init', '-q')
+    git('config', 'user.email', 'ci@example.invalid')
+    git('config', 'user.name', 'CI')
+    mkdirSync(join(folder.path, 'schemas'))
+    write('schemas/order.avsc', V1)
+    git('add', '.')
+    git('commit', '-q', '-m', 'v1')
+    write('schemas/order.avsc', V3)
+    const run = await x(
+      'check',
+      '--offline',
+      'schemas/order.avsc',
+      '--level',
+      'BACKWARD',
+      '--against',
+      'git:HEAD',
+    )
+    expect(run).toEqual({
+      code: 1,
+      stdout: `incompatible schemas/order.avsc under BACKWARD against git:HEAD\n  - fields[1]: ${NO_DEFAULT}\n`,
+      stderr: 'x-serde: schemas/order.avsc is not BACKWARD compatible with git:HEAD\n',
+    })
+    const missing = await x(
+      'check',
+      '--offline',
+      'schemas/order.avsc',
+      '--level',
+      'BACKWARD',
+      '--against',
+      'git:nope',
+    )
+    expect(missing.code).toBe(2)
+    expect(missing.stderr).toMatch(/^x-serde: Cannot read schemas\/order\.avsc at git:nope: /)
+  })
+
+  it('reads the version x-serde pull locked, and refuses it once it was edited', async () => {
+    mkdirSync(join(folder.path, 'schemas/default'), { recursive: true })
+    write('schemas/default/orders-value.avsc', V1)
+    const locked = {
+      groupId: 'default',
+      artifactId: 'orders-value',
+      version: '1',
+      artifactType: 'AVRO',
+      globalId: '1',
+      contentId: '1',
+      sha256: createHash('sha256').update(V1).digest('hex'),
+      file: 'schemas/default/orders-value.avsc',
+      references: [],
+    }
+    write('x-serde.lock.json', JSON.stringify({ lockfileVersion: 1, artifacts: [locked] }))
+    write('order.avsc', V3)
+    const args = ['check', '--offline', 'order.avsc', '--artifact', 'orders-value', '--level', 'FORWARD']
+    expect(await x(...args, '--against', 'lockfile')).toEqual({
+      code: 0,
+      stdout: 'compatible   order.avsc under FORWARD against schemas/default/orders-value.avsc (lockfile)\n',
+      stderr: '',
+    })
+    write('schemas/default/orders-value.avsc', V2)
+    expect(await x(...args, '--against', 'lockfile')).toEqual({
+      code: 2,
+      stdout: '',
+      stderr:
+        'x-serde: schemas/default/orders-value.avsc no longer matches the lockfile (changed since x-serde pull?): run x-serde pull again\n',
+    })
+  })
+
+  it('exits 2 on bad usage: no earlier version, no or an unknown level, two files, offline options alone', async () => {
+    write('v1.avsc', V1)
+    write('order.avsc', V2)
+    write('order.txt', V2)
+    const usage = async (...args: string[]) => {
+      const run = await x(...args)
+      return [run.code, run.stdout]
+    }
+    expect(await usage('check', '--offline', 'order.avsc', '--level', 'BACKWARD')).toEqual([2, ''])
+    expect(await usage('check', '--offline', 'order.avsc', '--against', 'v1.avsc')).toEqual([2, ''])
+    expect(
+      await usage('check', '--offline', 'order.avsc', '--level', 'LOOSE', '--against', 'v1.avsc'),
+    ).toEqual([2, ''])
+    expect(
+      await usage('check', '--offline', 'order.avsc', 'v1.avsc', '--level', 'NONE', '--against', 'v1.avsc'),
+    ).toEqual([2, ''])
+    expect(await usage('check', 'order.avsc', '--level', 'BACKWARD', '--against', 'v1.avsc')).toEqual([2, ''])
+    expect(await usage('check', '--offline', 'order.txt', '--level', 'NONE', '--against', 'v1.avsc')).toEqual(
+      [2, ''],
+    )
+  })
+})

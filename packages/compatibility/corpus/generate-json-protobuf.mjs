@@ -204,6 +204,345 @@ const REGISTRY_FAILURES_PROTOBUF = [
   },
 ]
 
+const D7 = 'http://json-schema.org/draft-07/schema#'
+/** `{ if, then, else }`, built from entries (an object literal with a `then` key reads as a promise to linters). */
+const conditional = (...parts) =>
+  Object.fromEntries(['if', 'then', 'else'].slice(0, parts.length).map((key, i) => [key, parts[i]]))
+const d7 = (schema) => JSON.stringify({ $schema: D7, ...schema })
+const d4 = (schema) => JSON.stringify(schema)
+const NODE = {
+  definitions: {
+    Node: { type: 'object', properties: { value: { type: 'string' }, next: { $ref: '#/definitions/Node' } } },
+  },
+  $ref: '#/definitions/Node',
+}
+const DEFS = JSON.stringify({ definitions: { A: { type: 'string', maxLength: 5 }, B: { type: 'integer' } } })
+
+/** Keywords of drafts 6 and 7, references with fragments and base URIs, recursion, and other loader details. */
+const EDGE_JSON = [
+  {
+    id: 'json-edge-then-narrowed',
+    level: 'BACKWARD',
+    existing: [d7(conditional({ properties: { a: { const: 1 } } }, { required: ['b'] }))],
+    proposed: d7(conditional({ properties: { a: { const: 1 } } }, { required: ['b', 'c'] })),
+  },
+  {
+    id: 'json-edge-then-widened',
+    level: 'BACKWARD',
+    existing: [d7(conditional({ properties: { a: { const: 1 } } }, { required: ['b', 'c'] }))],
+    proposed: d7(conditional({ properties: { a: { const: 1 } } }, { required: ['b'] })),
+  },
+  {
+    id: 'json-edge-if-changed',
+    level: 'FULL',
+    existing: [d7(conditional({ properties: { a: { const: 1 } } }, { required: ['b'] }))],
+    proposed: d7(conditional({ properties: { a: { const: 2 } } }, { required: ['b'] })),
+  },
+  {
+    id: 'json-edge-else-added',
+    level: 'BACKWARD',
+    existing: [d7(conditional({ properties: { a: { const: 1 } } }, { required: ['b'] }))],
+    proposed: d7(conditional({ properties: { a: { const: 1 } } }, { required: ['b'] }, { required: ['c'] })),
+  },
+  {
+    id: 'json-edge-contains-added',
+    level: 'BACKWARD',
+    existing: [d7({ type: 'array' })],
+    proposed: d7({ type: 'array', contains: { type: 'string' } }),
+  },
+  {
+    id: 'json-edge-contains-draft4-ignored',
+    level: 'BACKWARD',
+    existing: [d4({ type: 'array' })],
+    proposed: d4({ type: 'array', contains: { type: 'string' } }),
+  },
+  {
+    id: 'json-edge-property-names-added',
+    level: 'BACKWARD',
+    existing: [d7({ type: 'object' })],
+    proposed: d7({ type: 'object', propertyNames: { maxLength: 3 } }),
+  },
+  {
+    id: 'json-edge-property-names-narrowed',
+    level: 'BACKWARD',
+    existing: [d7({ type: 'object', propertyNames: { maxLength: 5 } })],
+    proposed: d7({ type: 'object', propertyNames: { maxLength: 3 } }),
+  },
+  {
+    id: 'json-edge-pattern-property-added',
+    level: 'BACKWARD',
+    existing: [d4({ type: 'object', patternProperties: { '^a': { type: 'string' } } })],
+    proposed: d4({
+      type: 'object',
+      patternProperties: { '^a': { type: 'string' }, '^b': { type: 'integer' } },
+    }),
+  },
+  {
+    id: 'json-edge-pattern-property-retyped',
+    level: 'FULL',
+    existing: [d4({ type: 'object', patternProperties: { '^a': { type: 'string' } } })],
+    proposed: d4({ type: 'object', patternProperties: { '^a': { type: 'integer' } } }),
+  },
+  {
+    id: 'json-edge-property-dependency-grown',
+    level: 'BACKWARD',
+    existing: [d4({ type: 'object', dependencies: { a: ['b'] } })],
+    proposed: d4({ type: 'object', dependencies: { a: ['b', 'c'] } }),
+  },
+  {
+    id: 'json-edge-property-dependency-added',
+    level: 'BACKWARD',
+    existing: [d4({ type: 'object', dependencies: { a: ['b'] } })],
+    proposed: d4({ type: 'object', dependencies: { a: ['b'], c: ['d'] } }),
+  },
+  {
+    id: 'json-edge-schema-dependency-narrowed',
+    level: 'BACKWARD',
+    existing: [d4({ type: 'object', dependencies: { a: { required: ['b'] } } })],
+    proposed: d4({ type: 'object', dependencies: { a: { required: ['b', 'c'] } } }),
+  },
+  {
+    id: 'json-edge-tuple-item-added-closed',
+    level: 'BACKWARD',
+    existing: [d4({ type: 'array', items: [{ type: 'string' }], additionalItems: false })],
+    proposed: d4({ type: 'array', items: [{ type: 'string' }, { type: 'integer' }], additionalItems: false }),
+  },
+  {
+    id: 'json-edge-tuple-item-added-open',
+    level: 'BACKWARD',
+    existing: [d4({ type: 'array', items: [{ type: 'string' }] })],
+    proposed: d4({ type: 'array', items: [{ type: 'string' }, { type: 'integer' }] }),
+  },
+  {
+    id: 'json-edge-tuple-item-removed',
+    level: 'BACKWARD',
+    existing: [d4({ type: 'array', items: [{ type: 'string' }, { type: 'integer' }] })],
+    proposed: d4({ type: 'array', items: [{ type: 'string' }] }),
+  },
+  {
+    id: 'json-edge-tuple-item-retyped',
+    level: 'FULL',
+    existing: [d4({ type: 'array', items: [{ type: 'string' }, { type: 'integer' }] })],
+    proposed: d4({ type: 'array', items: [{ type: 'string' }, { type: 'number' }] }),
+  },
+  {
+    id: 'json-edge-additional-items-schema',
+    level: 'FULL',
+    existing: [d4({ type: 'array', items: [{ type: 'string' }], additionalItems: { type: 'string' } })],
+    proposed: d4({ type: 'array', items: [{ type: 'string' }], additionalItems: { type: 'integer' } }),
+  },
+  {
+    id: 'json-edge-not-narrowed',
+    level: 'BACKWARD',
+    existing: [d4({ not: { type: 'string' } })],
+    proposed: d4({ not: { type: ['string', 'null'] } }),
+  },
+  {
+    id: 'json-edge-not-widened',
+    level: 'BACKWARD',
+    existing: [d4({ not: { type: ['string', 'null'] } })],
+    proposed: d4({ not: { type: 'string' } }),
+  },
+  {
+    id: 'json-edge-recursive-ref',
+    level: 'FULL',
+    existing: [d4(NODE)],
+    proposed: d4({ ...NODE, definitions: { Node: { ...NODE.definitions.Node, required: ['value'] } } }),
+  },
+  {
+    id: 'json-edge-recursive-ref-same',
+    level: 'FULL_TRANSITIVE',
+    existing: [d4(NODE), d4(NODE)],
+    proposed: d4(NODE),
+  },
+  {
+    id: 'json-edge-content-encoding-added',
+    level: 'BACKWARD',
+    existing: [d7({ type: 'string' })],
+    proposed: d7({ type: 'string', contentEncoding: 'base64' }),
+  },
+  {
+    id: 'json-edge-content-media-type-changed',
+    level: 'FULL',
+    existing: [d7({ type: 'string', contentMediaType: 'text/plain' })],
+    proposed: d7({ type: 'string', contentMediaType: 'text/html' }),
+  },
+  {
+    id: 'json-edge-format-uuid-draft7',
+    level: 'BACKWARD',
+    existing: [d7({ type: 'string' })],
+    proposed: d7({ type: 'string', format: 'uuid' }),
+  },
+  {
+    id: 'json-edge-format-date-draft4',
+    level: 'BACKWARD',
+    existing: [d4({ type: 'string' })],
+    proposed: d4({ type: 'string', format: 'date' }),
+  },
+  {
+    id: 'json-edge-format-date-draft7',
+    level: 'BACKWARD',
+    existing: [d7({ type: 'string' })],
+    proposed: d7({ type: 'string', format: 'date' }),
+  },
+  {
+    id: 'json-edge-format-changed',
+    level: 'BACKWARD',
+    existing: [d7({ type: 'string', format: 'email' })],
+    proposed: d7({ type: 'string', format: 'hostname' }),
+  },
+  {
+    id: 'json-edge-draft6-exclusive',
+    level: 'BACKWARD',
+    existing: [
+      JSON.stringify({
+        $schema: 'http://json-schema.org/draft-06/schema#',
+        type: 'number',
+        exclusiveMaximum: 10,
+      }),
+    ],
+    proposed: JSON.stringify({
+      $schema: 'http://json-schema.org/draft-06/schema#',
+      type: 'number',
+      exclusiveMaximum: 5,
+    }),
+  },
+  {
+    id: 'json-edge-draft2020-unreadable',
+    level: 'BACKWARD',
+    existing: [JSON.stringify({ $schema: 'https://json-schema.org/draft/2020-12/schema', type: 'string' })],
+    proposed: JSON.stringify({
+      $schema: 'https://json-schema.org/draft/2020-12/schema',
+      type: 'string',
+      maxLength: 3,
+    }),
+  },
+  {
+    id: 'json-edge-nullable-dropped',
+    level: 'BACKWARD',
+    existing: [d4({ type: 'object', properties: { a: { type: ['string', 'null'] } } })],
+    proposed: d4({ type: 'object', properties: { a: { type: 'string' } } }),
+  },
+  {
+    id: 'json-edge-true-to-false',
+    level: 'BACKWARD',
+    existing: [d7({ type: 'object', properties: { a: true } })],
+    proposed: d7({ type: 'object', properties: { a: false } }),
+  },
+  {
+    id: 'json-edge-false-to-true',
+    level: 'BACKWARD',
+    existing: [d7({ type: 'object', properties: { a: false } })],
+    proposed: d7({ type: 'object', properties: { a: true } }),
+  },
+  {
+    id: 'json-edge-enum-numbers-grown',
+    level: 'FULL',
+    existing: [d4({ enum: [1, 2] })],
+    proposed: d4({ enum: [1, 2, 3] }),
+  },
+  {
+    id: 'json-edge-enum-objects-changed',
+    level: 'BACKWARD',
+    existing: [d4({ enum: [{ a: 1 }, [1, 2]] })],
+    proposed: d4({ enum: [{ a: 1 }, [2, 1]] }),
+  },
+  {
+    id: 'json-edge-integer-to-multiple-of-one',
+    level: 'FULL',
+    existing: [d4({ type: 'integer' })],
+    proposed: d4({ type: 'number', multipleOf: 1 }),
+  },
+  {
+    id: 'json-edge-typed-enum-to-string',
+    level: 'BACKWARD',
+    existing: [d4({ type: 'string', enum: ['a', 'b'] })],
+    proposed: d4({ type: 'string' }),
+  },
+  {
+    id: 'json-edge-string-to-typed-enum',
+    level: 'BACKWARD',
+    existing: [d4({ type: 'string' })],
+    proposed: d4({ type: 'string', enum: ['a', 'b'] }),
+  },
+  {
+    id: 'json-edge-additional-schema-to-false',
+    level: 'BACKWARD',
+    existing: [d4({ type: 'object', additionalProperties: { type: 'string' } })],
+    proposed: d4({ type: 'object', additionalProperties: false }),
+  },
+  {
+    id: 'json-edge-min-properties',
+    level: 'FULL',
+    existing: [d4({ type: 'object', minProperties: 1 })],
+    proposed: d4({ type: 'object', minProperties: 2, maxProperties: 5 }),
+  },
+  {
+    id: 'json-edge-ref-fragment-named',
+    level: 'BACKWARD',
+    existing: [d4({ type: 'object', properties: { a: { $ref: 'defs.json#/definitions/A' } } })],
+    proposed: d4({
+      type: 'object',
+      properties: { a: { $ref: 'defs.json#/definitions/A' }, b: { type: 'string' } },
+      additionalProperties: false,
+    }),
+    references: { 'defs.json#/definitions/A': DEFS },
+  },
+  {
+    id: 'json-edge-ref-fragment-unnamed',
+    level: 'BACKWARD',
+    existing: [d4({ type: 'object', properties: { a: { $ref: 'defs.json#/definitions/A' } } })],
+    proposed: d4({ type: 'object', properties: { a: { $ref: 'defs.json#/definitions/A' } } }),
+    references: { 'defs.json': DEFS },
+  },
+  {
+    id: 'json-edge-ref-to-other-definition',
+    level: 'BACKWARD',
+    existing: [d4({ type: 'object', properties: { a: { $ref: 'defs.json' } } })],
+    proposed: d4({ type: 'object', properties: { a: { type: 'object', properties: { definitions: {} } } } }),
+    references: { 'defs.json': DEFS },
+  },
+  {
+    id: 'json-edge-id-base-draft7',
+    level: 'BACKWARD',
+    existing: [
+      d7({ $id: 'http://example.com/root.json', type: 'object', properties: { a: { $ref: 'a.json' } } }),
+    ],
+    proposed: d7({
+      $id: 'http://example.com/root.json',
+      type: 'object',
+      properties: { a: { $ref: 'a.json' } },
+      required: ['a'],
+    }),
+    references: { 'a.json': JSON.stringify({ type: 'string' }) },
+  },
+  {
+    id: 'json-edge-id-base-draft4',
+    level: 'BACKWARD',
+    existing: [
+      d4({ $id: 'http://example.com/root.json', type: 'object', properties: { a: { $ref: 'a.json' } } }),
+    ],
+    proposed: d4({
+      $id: 'http://example.com/root.json',
+      type: 'object',
+      properties: { a: { $ref: 'a.json' } },
+      required: ['a'],
+    }),
+    references: { 'a.json': JSON.stringify({ type: 'string' }) },
+  },
+  {
+    id: 'json-edge-ref-chain-transitive',
+    level: 'BACKWARD_TRANSITIVE',
+    existing: [
+      d4({ type: 'object', properties: { a: { $ref: 'a.json' } } }),
+      d4({ type: 'object', properties: { a: { type: 'string' } } }),
+      d4({ type: 'object', properties: { a: { $ref: 'a.json' } } }),
+    ],
+    proposed: d4({ type: 'object', properties: { a: { $ref: 'a.json' } } }),
+    references: { 'a.json': JSON.stringify({ type: 'string' }) },
+  },
+]
+
 async function run(format, cases, file) {
   const recorded = await recordAll(
     base,
@@ -226,7 +565,7 @@ async function run(format, cases, file) {
 }
 
 if (only === undefined || only === 'json')
-  await run('JSON', [...jsonSchemaCases(), ...UNREADABLE_JSON], 'json-registry-verdicts.json')
+  await run('JSON', [...jsonSchemaCases(), ...UNREADABLE_JSON, ...EDGE_JSON], 'json-registry-verdicts.json')
 if (only === undefined || only === 'protobuf')
   await run(
     'PROTOBUF',

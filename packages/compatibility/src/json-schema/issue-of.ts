@@ -73,5 +73,10 @@ export function pathOf(steps: readonly string[]): string {
 export function issueOf(found: Difference): CompatibilityIssue {
   const description = descriptionOf(found.type)
   const sentence = SENTENCES[found.type]?.(found) ?? `${description}.`
-  return { path: pathOf(found.steps), message: sentence, cause: { description, context: found.context } }
+  // the registry writes the schema itself as `/`
+  return {
+    path: pathOf(found.steps),
+    message: sentence,
+    cause: { description, context: found.context === '' ? '/' : found.context },
+  }
 }

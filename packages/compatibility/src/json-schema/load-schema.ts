@@ -83,7 +83,8 @@ class Loader {
     this.#options = options
   }
 
-  load(value: unknown, where: Where): LoadedSchema {
+  load(value: unknown, at: Where): LoadedSchema {
+    let where = at
     const location = `${where.documentName}#${where.pointer}`
     if (value === true) return { kind: 'true', key: 'true', location, unprocessed: {} }
     if (value === false) return { kind: 'false', key: 'false', location, unprocessed: {} }
@@ -92,6 +93,8 @@ class Loader {
         `${location}: expected type is one of Boolean or JSONObject, found: ${kindOf(value)}`,
       )
     }
+    const id = value[idKeyword(this.#options.version)]
+    if (typeof id === 'string') where = { ...where, scope: resolveUri(where.scope, id) }
     if (Object.hasOwn(value, '$ref')) return this.#reference(value, where, location)
     const consumed = new Set<string>()
     const parts = this.#extract(value, where, location, consumed)

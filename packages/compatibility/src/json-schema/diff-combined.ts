@@ -2,7 +2,13 @@ import type { DiffContext } from './diff-context.js'
 import { diffSchema } from './diff-schema.js'
 import type { DiffType } from './diff-types.js'
 import { addedRemoved, compareBoth, integerChanged } from './diff-util.js'
-import type { CombinedNode, ConditionalNode, LoadedSchema, NotNode } from './schema-model.js'
+import {
+  type CombinedNode,
+  type ConditionalNode,
+  keyOf,
+  type LoadedSchema,
+  type NotNode,
+} from './schema-model.js'
 
 const SIZE_TYPES: Readonly<Record<CombinedNode['criterion'], readonly [DiffType, DiffType]>> = {
   oneOf: ['COMBINED_TYPE_ONE_OF_SIZE_INCREASED', 'COMBINED_TYPE_ONE_OF_SIZE_DECREASED'],
@@ -33,12 +39,12 @@ export function diffCombined(ctx: DiffContext, before: CombinedNode, after: Comb
   if (before.subschemas.length > after.subschemas.length) return
   const readers = new Map<string, { schema: LoadedSchema; matches: Map<string, LoadedSchema> }>()
   for (const old of before.subschemas) {
-    const entry = readers.get(old.key) ?? { schema: old, matches: new Map<string, LoadedSchema>() }
-    readers.set(old.key, entry)
+    const entry = readers.get(keyOf(old)) ?? { schema: old, matches: new Map<string, LoadedSchema>() }
+    readers.set(keyOf(old), entry)
     for (const candidate of after.subschemas) {
       const root = ctx.rootLike()
       diffSchema(root, old, candidate)
-      if (root.allCompatible()) entry.matches.set(candidate.key, candidate)
+      if (root.allCompatible()) entry.matches.set(keyOf(candidate), candidate)
     }
   }
   for (let next = fewest(readers); next !== undefined; next = fewest(readers)) {

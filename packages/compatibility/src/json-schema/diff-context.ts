@@ -15,40 +15,65 @@ export interface Difference {
 
 /**
  * Where the comparison is, and the differences it found so far: a root collects all of them, a sub-context adds a
- * step to the path and remembers the references already followed on the way (so recursive schemas end).
+ * step to the path and knows the references already followed on the way (so recursive schemas end).
  */
 export class DiffContext {
-  readonly steps: readonly string[]
-  readonly visited: Set<string>
+  /** The references followed on the way here, by the location of their `$ref`. */
+  readonly visited: ReadonlySet<string>
+  readonly #parent: DiffContext | undefined
+  readonly #step: string | undefined
   readonly #found: Difference[]
 
-  private constructor(steps: readonly string[], visited: ReadonlySet<string>, found: Difference[]) {
-    this.steps = steps
-    this.visited = new Set(visited)
+  private constructor(
+    parent: DiffContext | undefined,
+    step: string | undefined,
+    visited: ReadonlySet<string>,
+    found: Difference[],
+  ) {
+    this.#parent = parent
+    this.#step = step
+    this.visited = visited
     this.#found = found
   }
 
-  /** A new comparison, sharing the references already followed by `parent`. */
-  static root(parent?: DiffContext): DiffContext {
-    return new DiffContext([], parent?.visited ?? new Set(), [])
+  /** A new comparison. */
+  static root(): DiffContext {
+    return new DiffContext(undefined, undefined, new Set(), [])
   }
 
   /** A new comparison of its own that shares the references already followed here. */
   rootLike(): DiffContext {
-    return DiffContext.root(this)
+    return new DiffContext(undefined, undefined, this.visited, [])
   }
 
   /** The context one step (`properties/a`, possibly several path steps) further. */
   sub(step: string): DiffContext {
-    return new DiffContext([...this.steps, step], this.visited, this.#found)
+    return new DiffContext(this, step, this.visited, this.#found)
+  }
+
+  /** The context one step further, the reference at `location` followed on the way. */
+  following(location: string, step: string): DiffContext {
+    return new DiffContext(this, step, new Set(this.visited).add(location), this.#found)
+  }
+
+  /** The steps from the root to here. */
+  get steps(): string[] {
+    const steps: string[] = []
+    let at: DiffContext | undefined = this
+    while (at !== undefined && at.#step !== undefined) {
+      steps.push(at.#step)
+      at = at.#parent
+    }
+    return steps.reverse()
   }
 
   /** Records a difference here. */
   add(type: DiffType, before?: unknown, after?: unknown): void {
+    const steps = this.steps
     this.#found.push({
       type,
-      context: this.steps.map((step) => `/${step}`).join(''),
-      steps: this.steps,
+      context: steps.map((step) => `/${step}`).join(''),
+      steps,
       before: describe(before),
       after: describe(after),
     })

@@ -167,7 +167,8 @@ function diffProperties(ctx: DiffContext, before: ObjectNode, after: ObjectNode)
 function anyOf(schema: LoadedSchema): CombinedNode {
   return {
     kind: 'combined',
-    key: `anyOf:[${schema.key}]`,
+    raw: { anyOf: [schema.raw] },
+    tag: 'anyOf',
     location: schema.location,
     unprocessed: {},
     criterion: 'anyOf',

@@ -4,7 +4,7 @@ import type { DiffContext } from './diff-context.js'
 import { diffObject } from './diff-object.js'
 import { diffNumber, diffString } from './diff-scalar.js'
 import { addedRemoved, setChanged } from './diff-util.js'
-import type { ConstNode, EnumNode, LoadedSchema } from './schema-model.js'
+import { type ConstNode, type EnumNode, keyOf, type LoadedSchema } from './schema-model.js'
 
 /**
  * The differences from `before` to `after`, found as Apicurio's JSON Schema diff finds them: by the kind of the new
@@ -76,12 +76,18 @@ export function diffSchema(ctx: DiffContext, original: LoadedSchema, updated: Lo
 function sameKindInAllOf(before: LoadedSchema, updated: LoadedSchema): LoadedSchema {
   if (before.kind !== 'combined' || before.criterion !== 'allOf') return before
   const sameKind = new Map<string, LoadedSchema>()
-  for (const sub of before.subschemas) if (sub.kind === updated.kind) sameKind.set(sub.key, sub)
+  for (const sub of before.subschemas) if (sub.kind === updated.kind) sameKind.set(keyOf(sub), sub)
   return sameKind.size === 1 ? ([...sameKind.values()][0] as LoadedSchema) : before
 }
 
+/** `{}` itself: an empty schema with a title, a description or unknown keywords is not equal to it. */
 function isPlainEmpty(schema: LoadedSchema): boolean {
-  return schema.kind === 'empty' && Object.keys(schema.unprocessed).length === 0 && schema.key === 'empty:{}'
+  return (
+    schema.kind === 'empty' &&
+    typeof schema.raw === 'object' &&
+    schema.raw !== null &&
+    Object.keys(schema.raw).length === 0
+  )
 }
 
 function diffConst(ctx: DiffContext, before: LoadedSchema, updated: ConstNode): void {
@@ -129,6 +135,5 @@ function diffReference(
   if (before.kind === 'false') return
   const referred = before.kind === 'ref' ? before.target() : before
   if (ctx.visited.has(updated.location)) return
-  ctx.visited.add(updated.location)
-  diffSchema(ctx.sub(`[ref ${updated.location}]`), referred, updated.target())
+  diffSchema(ctx.following(updated.location, `[ref ${updated.location}]`), referred, updated.target())
 }

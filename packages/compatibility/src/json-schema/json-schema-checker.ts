@@ -1,4 +1,5 @@
 import type { CompatibilityIssue, FormatChecker } from '../format-checker.js'
+import { ParseCache } from '../parse-cache.js'
 import { DiffContext } from './diff-context.js'
 import { diffSchema } from './diff-schema.js'
 import { isBackwardCompatible } from './diff-types.js'
@@ -54,13 +55,25 @@ function comparisonVersion(root: Document): SpecVersion {
   return version
 }
 
+const LOADED = new ParseCache<LoadedSchema>(2048)
+
+/** The schema loaded as Apicurio loads it for a comparison; the same text with the same references is loaded once. */
 function loadForComparison(
   text: string,
   role: string,
   references: Readonly<Record<string, string>>,
 ): LoadedSchema {
+  const key = Object.keys(references).length === 0 ? text : `${text}\u0000${JSON.stringify(references)}`
+  return LOADED.get(key, () => loadFresh(text, role, references))
+}
+
+function loadFresh(text: string, role: string, references: Readonly<Record<string, string>>): LoadedSchema {
   const root = parseDocument(text, role)
-  const documents = documentsFor(root, references)
+  // no `$ref` in the text: no reference to resolve
+  const documents =
+    text.includes('$ref') || text.includes('\\u')
+      ? documentsFor(root, references)
+      : new Map<string, unknown>()
   return loadSchema(root, '', undefined, { version: comparisonVersion(root), useDefaults: false, documents })
 }
 

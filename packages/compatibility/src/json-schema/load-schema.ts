@@ -65,6 +65,11 @@ function decimal(value: number): string {
   return String(value)
 }
 
+/** A JSON pointer step: `~` and `/` escaped. */
+function escapeStep(step: string): string {
+  return step.includes('~') || step.includes('/') ? step.replaceAll('~', '~0').replaceAll('/', '~1') : step
+}
+
 /** Loads one document's schema tree as everit does, each `$ref` resolved when first compared. */
 export function loadSchema(
   root: Object_,
@@ -86,8 +91,8 @@ class Loader {
   load(value: unknown, at: Where): LoadedSchema {
     let where = at
     const location = `${where.documentName}#${where.pointer}`
-    if (value === true) return { kind: 'true', key: 'true', location, unprocessed: {} }
-    if (value === false) return { kind: 'false', key: 'false', location, unprocessed: {} }
+    if (value === true) return { kind: 'true', raw: true, tag: 'true', location, unprocessed: {} }
+    if (value === false) return { kind: 'false', raw: false, tag: 'false', location, unprocessed: {} }
     if (!isObject(value)) {
       throw new SchemaLoadError(
         `${location}: expected type is one of Boolean or JSONObject, found: ${kindOf(value)}`,
@@ -104,15 +109,15 @@ class Loader {
     if (this.#options.useDefaults) consumed.add('default')
     const unprocessed: Object_ = {}
     for (const [key, item] of Object.entries(value)) if (!consumed.has(key)) unprocessed[key] = item
-    const text = canonicalJson(value)
-    if (parts.length === 0) return { kind: 'empty', key: `empty:${text}`, location, unprocessed }
+    if (parts.length === 0) return { kind: 'empty', raw: value, tag: 'empty', location, unprocessed }
     if (parts.length === 1) {
       const only = parts[0] as LoadedSchema
       return { ...only, unprocessed } as LoadedSchema
     }
     const combined: CombinedNode = {
       kind: 'combined',
-      key: `synthetic:${text}`,
+      raw: value,
+      tag: 'synthetic',
       location,
       unprocessed,
       criterion: 'allOf',
@@ -123,21 +128,32 @@ class Loader {
   }
 
   #child(value: unknown, where: Where, ...steps: (string | number)[]): LoadedSchema {
-    const pointer = `${where.pointer}${steps.map((step) => `/${String(step).replaceAll('~', '~0').replaceAll('/', '~1')}`).join('')}`
-    return this.load(value, { ...where, pointer })
+    let pointer = where.pointer
+    for (const step of steps) pointer += `/${escapeStep(String(step))}`
+    return this.load(value, {
+      document: where.document,
+      scope: where.scope,
+      documentName: where.documentName,
+      pointer,
+    })
   }
 
   #extract(json: Object_, where: Where, location: string, consumed: Set<string>): LoadedSchema[] {
     const version = this.#options.version
     const parts: LoadedSchema[] = []
     const base = { location, unprocessed: {} }
-    const text = canonicalJson(json)
     if (Object.hasOwn(json, 'enum')) {
       consumed.add('enum')
       const values = json.enum
       if (!Array.isArray(values))
         throw new SchemaLoadError(`${location}/enum: expected type: JSONArray, found: ${kindOf(values)}`)
-      parts.push({ kind: 'enum', key: `enum:${text}`, ...base, values: new Set(values.map(canonicalJson)) })
+      parts.push({
+        kind: 'enum',
+        raw: json,
+        tag: 'enum',
+        ...base,
+        values: new Set(values.map(canonicalJson)),
+      })
     }
     for (const criterion of ['allOf', 'anyOf', 'oneOf'] as const) {
       if (!Object.hasOwn(json, criterion)) continue
@@ -150,7 +166,8 @@ class Loader {
       const subschemas = list.map((item, index) => this.#child(item, where, criterion, index))
       parts.push({
         kind: 'combined',
-        key: `${criterion}:${text}`,
+        raw: json,
+        tag: criterion,
         ...base,
         criterion,
         subschemas,
@@ -161,14 +178,15 @@ class Loader {
       consumed.add('not')
       parts.push({
         kind: 'not',
-        key: `not:${text}`,
+        raw: json,
+        tag: 'not',
         ...base,
         mustNotMatch: this.#child(json.not, where, 'not'),
       })
     }
     if (version !== 'DRAFT_4' && Object.hasOwn(json, 'const')) {
       consumed.add('const')
-      parts.push({ kind: 'const', key: `const:${text}`, ...base, value: canonicalJson(json.const) })
+      parts.push({ kind: 'const', raw: json, tag: 'const', ...base, value: canonicalJson(json.const) })
     }
     if (Object.hasOwn(json, 'type')) {
       consumed.add('type')
@@ -177,18 +195,19 @@ class Loader {
         const subschemas = type.map((name) => {
           if (typeof name !== 'string')
             throw new SchemaLoadError(`${location}/type: expected type: String, found: ${kindOf(name)}`)
-          return this.#explicit(name, json, where, location, consumed, text)
+          return this.#explicit(name, json, where, location, consumed)
         })
         parts.push({
           kind: 'combined',
-          key: `types:${text}`,
+          raw: json,
+          tag: 'types',
           ...base,
           criterion: 'anyOf',
           subschemas,
           synthetic: false,
         })
       } else if (typeof type === 'string') {
-        parts.push(this.#explicit(type, json, where, location, consumed, text))
+        parts.push(this.#explicit(type, json, where, location, consumed))
       } else {
         throw new SchemaLoadError(
           `${location}/type: expected type is one of JSONArray or String, found: ${kindOf(type)}`,
@@ -197,17 +216,18 @@ class Loader {
     }
     const left = (keys: readonly string[]) =>
       keys.some((key) => Object.hasOwn(json, key) && !consumed.has(key))
-    if (left(arrayKeywords(version))) parts.push(this.#array(json, where, location, consumed, text))
-    if (left(objectKeywords(version))) parts.push(this.#object(json, where, location, consumed, text))
-    if (left(NUMBER_KEYWORDS)) parts.push(this.#number(json, location, consumed, text, false))
-    if (left(STRING_KEYWORDS)) parts.push(this.#string(json, location, consumed, text))
+    if (left(arrayKeywords(version))) parts.push(this.#array(json, where, location, consumed))
+    if (left(objectKeywords(version))) parts.push(this.#object(json, where, location, consumed))
+    if (left(NUMBER_KEYWORDS)) parts.push(this.#number(json, location, consumed, false))
+    if (left(STRING_KEYWORDS)) parts.push(this.#string(json, location, consumed))
     if (version === 'DRAFT_7' && left(['if', 'then', 'else'])) {
       for (const key of ['if', 'then', 'else']) consumed.add(key)
       const part = (key: string) =>
         Object.hasOwn(json, key) ? this.#child(json[key], where, key) : undefined
       parts.push({
         kind: 'conditional',
-        key: `if:${text}`,
+        raw: json,
+        tag: 'if',
         ...base,
         ifSchema: part('if'),
         thenSchema: part('then'),
@@ -223,24 +243,23 @@ class Loader {
     where: Where,
     location: string,
     consumed: Set<string>,
-    text: string,
   ): LoadedSchema {
     const base = { location, unprocessed: {} }
     switch (type) {
       case 'string':
-        return this.#string(json, location, consumed, text)
+        return this.#string(json, location, consumed)
       case 'integer':
-        return this.#number(json, location, consumed, text, true)
+        return this.#number(json, location, consumed, true)
       case 'number':
-        return this.#number(json, location, consumed, text, false)
+        return this.#number(json, location, consumed, false)
       case 'boolean':
-        return { kind: 'boolean', key: `boolean:${text}`, ...base }
+        return { kind: 'boolean', raw: json, tag: 'boolean', ...base }
       case 'null':
-        return { kind: 'null', key: `null:${text}`, ...base }
+        return { kind: 'null', raw: json, tag: 'null', ...base }
       case 'array':
-        return this.#array(json, where, location, consumed, text)
+        return this.#array(json, where, location, consumed)
       case 'object':
-        return this.#object(json, where, location, consumed, text)
+        return this.#object(json, where, location, consumed)
       default:
         throw new SchemaLoadError(`${location}: unknown type: [${type}]`)
     }
@@ -271,7 +290,7 @@ class Loader {
     return value
   }
 
-  #string(json: Object_, location: string, consumed: Set<string>, text: string): StringNode {
+  #string(json: Object_, location: string, consumed: Set<string>): StringNode {
     for (const key of STRING_KEYWORDS) consumed.add(key)
     const pattern = json.pattern
     if (pattern !== undefined && typeof pattern !== 'string') {
@@ -283,7 +302,8 @@ class Loader {
     }
     return {
       kind: 'string',
-      key: `string:${text}`,
+      raw: json,
+      tag: 'string',
       location,
       unprocessed: {},
       minLength: this.#integer(json, 'minLength', location),
@@ -293,20 +313,15 @@ class Loader {
     }
   }
 
-  #number(
-    json: Object_,
-    location: string,
-    consumed: Set<string>,
-    text: string,
-    integer: boolean,
-  ): NumberNode {
+  #number(json: Object_, location: string, consumed: Set<string>, integer: boolean): NumberNode {
     for (const key of NUMBER_KEYWORDS) consumed.add(key)
     const draft4 = this.#options.version === 'DRAFT_4'
     const exclusive = (key: string) => (draft4 ? this.#boolean(json, key, location) === true : false)
     const limit = (key: string) => (draft4 ? undefined : this.#numberText(json, key, location))
     return {
       kind: 'number',
-      key: `number:${integer}:${text}`,
+      raw: json,
+      tag: `number:${integer}`,
       location,
       unprocessed: {},
       requiresInteger: integer,
@@ -328,7 +343,7 @@ class Loader {
     return map
   }
 
-  #object(json: Object_, where: Where, location: string, consumed: Set<string>, text: string): ObjectNode {
+  #object(json: Object_, where: Where, location: string, consumed: Set<string>): ObjectNode {
     const version = this.#options.version
     for (const key of objectKeywords(version)) consumed.add(key)
     const properties = new Map<string, LoadedSchema>()
@@ -396,7 +411,8 @@ class Loader {
         : undefined
     return {
       kind: 'object',
-      key: `object:${text}`,
+      raw: json,
+      tag: 'object',
       location,
       unprocessed: {},
       properties,
@@ -412,7 +428,7 @@ class Loader {
     }
   }
 
-  #array(json: Object_, where: Where, location: string, consumed: Set<string>, text: string): ArrayNode {
+  #array(json: Object_, where: Where, location: string, consumed: Set<string>): ArrayNode {
     const version = this.#options.version
     for (const key of arrayKeywords(version)) consumed.add(key)
     let additionalItems = true
@@ -439,7 +455,8 @@ class Loader {
         : undefined
     return {
       kind: 'array',
-      key: `array:${text}`,
+      raw: json,
+      tag: 'array',
       location,
       unprocessed: {},
       allItems,
@@ -463,7 +480,7 @@ class Loader {
       target = this.#target(ref, absolute, where)
       this.#targets.set(absolute, target)
     }
-    return { kind: 'ref', key: `ref:${canonicalJson(json)}`, location, unprocessed: {}, target }
+    return { kind: 'ref', raw: json, tag: 'ref', location, unprocessed: {}, target }
   }
 
   #target(ref: string, absolute: string, where: Where): () => LoadedSchema {

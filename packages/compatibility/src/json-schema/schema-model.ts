@@ -1,3 +1,5 @@
+import { canonicalJson } from './canonical-json.js'
+
 /**
  * A JSON Schema as everit-json-schema 1.14 loads it for Apicurio's compatibility check: one node per schema class
  * everit builds (a `type` with `enum` becomes a synthetic `allOf` of both, `{}` is the empty schema), so that the
@@ -16,10 +18,12 @@ export type LoadedSchema =
   | CombinedNode
   | ConditionalNode
 
-/** What every node carries: its class-and-content key (equal keys are equal schemas) and its location. */
+/** What every node carries: the JSON it was loaded from (its identity with its kind), its location. */
 export interface NodeBase {
-  /** Equal for schemas everit prints the same way, as Apicurio's equality wrapper compares them. */
-  readonly key: string
+  /** The schema's JSON (for a synthetic node, the JSON of the object it was made from). */
+  readonly raw: unknown
+  /** Tells apart nodes made from the same JSON (the parts of a synthetic `allOf`). */
+  readonly tag: string
   /** The JSON pointer of the schema in its document, `#/properties/a`. */
   readonly location: string
   /** The keywords no part of the loader read (`contentEncoding`, `default`, unknown ones). */
@@ -123,4 +127,16 @@ export interface ConditionalNode extends NodeBase {
   readonly ifSchema: LoadedSchema | undefined
   readonly thenSchema: LoadedSchema | undefined
   readonly elseSchema: LoadedSchema | undefined
+}
+
+const KEYS = new WeakMap<LoadedSchema, string>()
+
+/** Equal for schemas everit prints the same way, as Apicurio's equality wrapper compares them; computed once. */
+export function keyOf(schema: LoadedSchema): string {
+  let key = KEYS.get(schema)
+  if (key === undefined) {
+    key = `${schema.tag}:${canonicalJson(schema.raw)}`
+    KEYS.set(schema, key)
+  }
+  return key
 }

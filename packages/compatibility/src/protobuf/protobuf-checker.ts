@@ -1,5 +1,6 @@
 import type { FormatChecker } from '../format-checker.js'
-import { indexProto } from './proto-file.js'
+import { ParseCache } from '../parse-cache.js'
+import { indexProto, type ProtoIndex } from './proto-file.js'
 import { ProtoSyntaxError } from './proto-parser.js'
 import { protobufDifferences } from './protobuf-differences.js'
 
@@ -9,6 +10,13 @@ import { protobufDifferences } from './protobuf-differences.js'
  * one. The forward direction is the same comparison from the proposed file to the existing one, so adding a field is
  * refused under `FORWARD` unless the older version reserved it.
  */
+const INDEXED = new ParseCache<ProtoIndex>(2048)
+
+/** The file's indexes; indexing the same text again reuses them. */
+function indexOf(text: string): ProtoIndex {
+  return INDEXED.get(text, () => indexProto(text))
+}
+
 export const protobufChecker: FormatChecker = {
   validate(schema) {
     try {
@@ -20,6 +28,6 @@ export const protobufChecker: FormatChecker = {
     }
   },
   backwardIssues(existing, proposed) {
-    return protobufDifferences(indexProto(existing), indexProto(proposed))
+    return protobufDifferences(indexOf(existing), indexOf(proposed))
   },
 }

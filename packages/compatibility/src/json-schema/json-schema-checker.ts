@@ -83,7 +83,7 @@ function validityIssues(text: string): CompatibilityIssue[] {
     const root = parseDocument(text, 'proposed')
     const url = root.$schema
     if (typeof url === 'string' && /draft\/2019-09/.test(url)) {
-      return [{ path: '', message: 'JSON Schema version 2019-09 is not supported.' }]
+      return [{ path: '', message: 'The schema is not valid JSON Schema: version 2019-09 is not supported.' }]
     }
     if (typeof url === 'string' && /draft\/2020-12/.test(url)) return []
     const version = (typeof url === 'string' ? specVersionOf(url) : undefined) ?? 'DRAFT_7'
@@ -94,7 +94,9 @@ function validityIssues(text: string): CompatibilityIssue[] {
     return []
   } catch (error) {
     if (!(error instanceof SchemaLoadError)) throw error
-    return [{ path: '', message: `${error.message.replace(/\.$/, '')}.` }]
+    return [
+      { path: '', message: `The schema is not valid JSON Schema: ${error.message.replace(/\.$/, '')}.` },
+    ]
   }
 }
 

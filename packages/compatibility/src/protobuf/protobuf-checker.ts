@@ -24,7 +24,7 @@ export const protobufChecker: FormatChecker = {
       return []
     } catch (error) {
       if (!(error instanceof ProtoSyntaxError)) throw error
-      return [{ path: '', message: `${error.message.replace(/\.$/, '')}.` }]
+      return [{ path: '', message: `The schema is not valid Protobuf: ${error.message.replace(/\.$/, '')}.` }]
     }
   },
   backwardIssues(existing, proposed) {

@@ -9,6 +9,7 @@ import { type BenchEnv, CASES, type CaseDef } from './cases.js'
 import { renderChart } from './chart.js'
 import { checkCorrectness } from './checks.js'
 import { measureColdStarts, renderCold } from './cold.js'
+import { measureCompatibility, renderCompatibility } from './compatibility.js'
 import { type BenchConfig, readConfig, USAGE } from './config.js'
 import { loadE2e } from './e2e/results.js'
 import { EVENT_ARTIFACT, EVENT_SCHEMA, GROUP_ID, PAYMENT_ARTIFACT, PAYMENT_SCHEMA } from './fixtures.js'
@@ -267,6 +268,7 @@ async function main(): Promise<void> {
     console.log('')
     const cold = await measureColdStarts(env, registry, stub, config.quick ? 1 : 3)
     console.log(renderCold(cold))
+    console.log(renderCompatibility(measureCompatibility(config.quick ? 1 : 3)))
 
     const results: RoundResult[] = []
     for (let round = 1; round <= config.rounds; round++) {

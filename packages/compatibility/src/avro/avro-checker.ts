@@ -1,7 +1,7 @@
 import type { CompatibilityIssue, FormatChecker } from '../format-checker.js'
 import { pointerToPath } from '../pointer-path.js'
 import { type Incompatibility, readerWriterIncompatibilities } from './reader-writer.js'
-import { AvroSchemaError, parseAvro } from './schema.js'
+import { AvroSchemaError, type AvroType, parseAvro } from './schema.js'
 
 /**
  * Avro, as Apicurio's `AvroCompatibilityChecker` decides it: Apache Avro's
@@ -19,15 +19,29 @@ export const avroChecker: FormatChecker = {
     }
   },
   backwardIssues(existing, proposed, references) {
-    const referenced = Object.values(references)
-    return readerWriterIncompatibilities(read(proposed, referenced), read(existing, referenced)).map(toIssue)
+    return readerWriterIncompatibilities(read(proposed, references), read(existing, references)).map(toIssue)
   },
 }
 
+/**
+ * Parsed schemas by text, per references object: one `checkCompatibility` call passes the same object to every
+ * comparison, so each version is parsed once however many times it is compared.
+ */
+const parsed = new WeakMap<Record<string, string>, Map<string, AvroType>>()
+
 /** The parsed schema; a schema Avro refuses is an `Error` named after Avro's exception, as Apicurio reports it. */
-function read(text: string, referenced: readonly string[]) {
+function read(text: string, references: Record<string, string>): AvroType {
+  let known = parsed.get(references)
+  if (known === undefined) {
+    known = new Map()
+    parsed.set(references, known)
+  }
+  const cached = known.get(text)
+  if (cached !== undefined) return cached
   try {
-    return parseAvro(text, referenced)
+    const schema = parseAvro(text, Object.values(references))
+    known.set(text, schema)
+    return schema
   } catch (error) {
     if (!(error instanceof AvroSchemaError)) throw error
     throw new Error(`${error.exception}: ${error.message}`, { cause: error })

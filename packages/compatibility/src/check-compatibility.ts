@@ -77,13 +77,18 @@ export function checkCompatibility(check: CompatibilityCheck): CompatibilityResu
   return { compatible: issues.length === 0, issues }
 }
 
-/** Issues each kept once (Apicurio collects them in a set), in the order first found. */
+/** Issues each kept once (Apicurio collects their causes in a set), in the order first found. */
 class IssueSet {
   readonly #seen = new Map<string, CompatibilityIssue>()
 
   addAll(issues: readonly CompatibilityIssue[]): void {
     for (const issue of issues) {
-      const key = JSON.stringify([issue.path, issue.message, issue.cause?.description, issue.cause?.context])
+      // the registry lists each cause once (a set of description and context), whichever direction found it
+      const key = JSON.stringify(
+        issue.cause === undefined
+          ? [issue.path, issue.message]
+          : [issue.cause.description, issue.cause.context],
+      )
       if (!this.#seen.has(key)) this.#seen.set(key, issue)
     }
   }

@@ -1,11 +1,1 @@
-import type { FormatChecker } from '../format-checker.js'
-
-/** The JSON Schema checker. */
-export const jsonSchemaChecker: FormatChecker = {
-  validate() {
-    throw new Error('not implemented yet')
-  },
-  backwardIssues() {
-    throw new Error('not implemented yet')
-  },
-}
+export { jsonSchemaChecker } from './json-schema-checker.js'

@@ -1,0 +1,129 @@
+import type { CompatibilityIssue, FormatChecker } from '../format-checker.js'
+import { ParseCache } from '../parse-cache.js'
+import { DiffContext } from './diff-context.js'
+import { diffSchema } from './diff-schema.js'
+import { isBackwardCompatible } from './diff-types.js'
+import { issueOf } from './issue-of.js'
+import { loadSchema, SchemaLoadError } from './load-schema.js'
+import { isInternalFragment, referencesOf, resolveUri } from './references.js'
+import type { LoadedSchema } from './schema-model.js'
+import { type SpecVersion, specVersionOf } from './spec-version.js'
+
+type Document = Record<string, unknown>
+
+function parseDocument(text: string, role: string): Document {
+  let parsed: unknown
+  try {
+    parsed = JSON.parse(text)
+  } catch (error) {
+    throw new SchemaLoadError(`The ${role} schema is not JSON: ${(error as Error).message}`)
+  }
+  if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
+    throw new SchemaLoadError(`The ${role} schema is not a JSON object`)
+  }
+  return parsed as Document
+}
+
+/**
+ * The external documents a schema's references name, registered under the URIs its `$ref`s resolve to, as Apicurio
+ * prepares the comparison: a `$ref` to another document must be one of the references by name, else the comparison
+ * fails.
+ */
+function documentsFor(root: Document, references: Readonly<Record<string, string>>): Map<string, unknown> {
+  const declared = typeof root.$schema === 'string' ? specVersionOf(root.$schema) : undefined
+  const idKey = declared === 'DRAFT_4' ? 'id' : '$id'
+  const idValue = root[idKey]
+  const id = typeof idValue === 'string' ? resolveUri(undefined, idValue) : undefined
+  const documents = new Map<string, unknown>()
+  for (const reference of referencesOf(root, id)) {
+    if (isInternalFragment(reference, id)) continue
+    const name = Object.keys(references).find((candidate) => resolveUri(id, candidate) === reference)
+    if (name === undefined) throw new SchemaLoadError(`Unresolved JSON Schema reference: ${reference}`)
+    documents.set(reference, parseDocument(references[name] as string, `referenced ${JSON.stringify(name)}`))
+  }
+  return documents
+}
+
+/** The draft everit loads a document with in the comparison: its `$schema`, else draft 4. */
+function comparisonVersion(root: Document): SpecVersion {
+  if (!Object.hasOwn(root, '$schema')) return 'DRAFT_4'
+  const url = root.$schema
+  if (typeof url !== 'string') throw new SchemaLoadError('$schema is not a string')
+  const version = specVersionOf(url)
+  if (version === undefined)
+    throw new SchemaLoadError(`could not determine version of ${JSON.stringify(url)}`)
+  return version
+}
+
+const LOADED = new ParseCache<LoadedSchema>(2048)
+
+/** The schema loaded as Apicurio loads it for a comparison; the same text with the same references is loaded once. */
+function loadForComparison(
+  text: string,
+  role: string,
+  references: Readonly<Record<string, string>>,
+): LoadedSchema {
+  const key = Object.keys(references).length === 0 ? text : `${text}\u0000${JSON.stringify(references)}`
+  return LOADED.get(key, () => loadFresh(text, role, references))
+}
+
+function loadFresh(text: string, role: string, references: Readonly<Record<string, string>>): LoadedSchema {
+  const root = parseDocument(text, role)
+  // no `$ref` in the text: no reference to resolve
+  const documents =
+    text.includes('$ref') || text.includes('\\u')
+      ? documentsFor(root, references)
+      : new Map<string, unknown>()
+  return loadSchema(root, '', undefined, { version: comparisonVersion(root), useDefaults: false, documents })
+}
+
+/** The schema as Apicurio's validity rule reads it: draft 7 unless `$schema` names another draft. */
+function validityIssues(text: string): CompatibilityIssue[] {
+  try {
+    const root = parseDocument(text, 'proposed')
+    const url = root.$schema
+    if (typeof url === 'string' && /draft\/2019-09/.test(url)) {
+      return [{ path: '', message: 'The schema is not valid JSON Schema: version 2019-09 is not supported.' }]
+    }
+    if (typeof url === 'string' && /draft\/2020-12/.test(url)) return []
+    const version = (typeof url === 'string' ? specVersionOf(url) : undefined) ?? 'DRAFT_7'
+    const documents = new Map<string, unknown>()
+    for (const reference of referencesOf(root, undefined))
+      if (!reference.startsWith('#')) documents.set(reference, {})
+    loadSchema(root, '', undefined, { version, useDefaults: true, documents })
+    return []
+  } catch (error) {
+    if (!(error instanceof SchemaLoadError)) throw error
+    return [
+      { path: '', message: `The schema is not valid JSON Schema: ${error.message.replace(/\.$/, '')}.` },
+    ]
+  }
+}
+
+/**
+ * JSON Schema, as Apicurio 3.3's default JSON Schema compatibility checker decides it (its own diff library over
+ * everit-json-schema): each document is loaded as everit loads it (draft 4 unless `$schema` names draft 6 or 7,
+ * external `$ref`s only from the references given), the differences from the existing schema to the proposed one
+ * are found, and those Apicurio marks as not backward compatible are the issues.
+ */
+export const jsonSchemaChecker: FormatChecker = {
+  validate(schema) {
+    return validityIssues(schema)
+  },
+  backwardIssues(existing, proposed, references) {
+    const before = loadForComparison(existing, 'existing', references)
+    const after = loadForComparison(proposed, 'proposed', references)
+    const ctx = DiffContext.root()
+    diffSchema(ctx, before, after)
+    const seen = new Set<string>()
+    const issues: CompatibilityIssue[] = []
+    for (const found of ctx.differences) {
+      if (isBackwardCompatible(found.type)) continue
+      const key = JSON.stringify([found.type, found.context, found.before, found.after])
+      if (seen.has(key)) continue
+      seen.add(key)
+      issues.push(issueOf(found))
+    }
+    return issues
+  },
+}

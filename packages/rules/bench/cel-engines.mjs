@@ -31,8 +31,18 @@ for (const [expr, vars] of CASES) {
   measure(`@bufbuild/cel         ${expr}`, () => planned(vars))
 }
 const engine = new RulesEngine()
-const compiled = engine.compile({ domainRules: [{ name: 'positive', kind: 'CONDITION', type: 'CEL', mode: 'WRITE', expr: 'total > 0.0' }] })
+const compiled = engine.compile({
+  domainRules: [{ name: 'positive', kind: 'CONDITION', type: 'CEL', mode: 'WRITE', expr: 'total > 0.0' }],
+})
 const record = { id: 42, total: 19.99, name: 'Widget' }
-measure('RulesEngine#execute, one CEL condition (total > 0.0)', () => engine.execute(compiled, { mode: 'WRITE', record }))
-const masked = engine.compile({ domainRules: [{ name: 'mask', kind: 'TRANSFORM', type: 'JSONATA', mode: 'READ', expr: '$merge([$, {"name": "***"}])' }] })
-measure('RulesEngine#execute, one JSONata transform ($merge)', () => engine.execute(masked, { mode: 'READ', record }))
+measure('RulesEngine#execute, one CEL condition (total > 0.0)', () =>
+  engine.execute(compiled, { mode: 'WRITE', record }),
+)
+const masked = engine.compile({
+  domainRules: [
+    { name: 'mask', kind: 'TRANSFORM', type: 'JSONATA', mode: 'READ', expr: '$merge([$, {"name": "***"}])' },
+  ],
+})
+measure('RulesEngine#execute, one JSONata transform ($merge)', () =>
+  engine.execute(masked, { mode: 'READ', record }),
+)

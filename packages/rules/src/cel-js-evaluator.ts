@@ -1,5 +1,8 @@
-import { type ASTNode, Environment } from '@marcbachmann/cel-js'
+import { createRequire } from 'node:module'
+import type { ASTNode, Environment } from '@marcbachmann/cel-js'
 import type { CelEvaluator, CelIssue, CelProgram, CelReference } from './cel-evaluator.js'
+
+const require = createRequire(import.meta.url)
 
 /** Macros whose first argument names a variable bound inside the call. */
 const BINDING_MACROS = new Set(['all', 'exists', 'exists_one', 'map', 'filter'])
@@ -58,7 +61,13 @@ const OPERATOR_NAMES: Record<string, string> = {
  */
 export class CelJsEvaluator implements CelEvaluator {
   readonly name = '@marcbachmann/cel-js'
-  #env = new Environment({ unlistedVariablesAreDyn: true, homogeneousAggregateLiterals: false })
+  #env: Environment
+
+  /** Loads `@marcbachmann/cel-js` (synchronously, on first construction: importing this package does not). */
+  constructor() {
+    const cel = require('@marcbachmann/cel-js') as typeof import('@marcbachmann/cel-js')
+    this.#env = new cel.Environment({ unlistedVariablesAreDyn: true, homogeneousAggregateLiterals: false })
+  }
 
   compile(expr: string): CelProgram {
     const parsed = this.#env.parse(expr)

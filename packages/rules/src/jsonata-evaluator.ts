@@ -1,4 +1,6 @@
-import jsonata from 'jsonata'
+import { createRequire } from 'node:module'
+
+const require = createRequire(import.meta.url)
 
 /** One compiled JSONata expression, evaluated synchronously. */
 export interface JsonataProgram {
@@ -20,9 +22,15 @@ export interface JsonataEvaluator {
  */
 export class SyncJsonataEvaluator implements JsonataEvaluator {
   readonly name = 'jsonata@1.8.7'
+  readonly #jsonata: typeof import('jsonata')
+
+  /** Loads `jsonata` (synchronously, on first construction: importing this package does not). */
+  constructor() {
+    this.#jsonata = require('jsonata') as typeof import('jsonata')
+  }
 
   compile(expr: string): JsonataProgram {
-    const expression = jsonata(expr)
+    const expression = this.#jsonata(expr)
     return { evaluate: (input) => expression.evaluate(input) }
   }
 }

@@ -1,6 +1,6 @@
 /// <reference path="../../../scripts/integration/context.d.ts" />
 import { isDeepStrictEqual } from 'node:util'
-import { describe, expect, inject, it } from 'vitest'
+import { afterAll, describe, expect, inject, it } from 'vitest'
 import { askRegistry } from '../scripts/corpus.mjs'
 import { mergeRuleSets } from './merge-rule-sets.js'
 import { RulesEngine } from './rules-engine.js'
@@ -17,6 +17,10 @@ const corpus = loadCorpus()
 const DIFFERENCES = new Set(['json-cel-26-0', 'json-cel-26-1', 'json-cel-27-0', 'json-cel-27-1'])
 
 describe.skipIf(url === '')('the engine against the live registry', () => {
+  afterAll(async () => {
+    await fetch(`${url}/groups/${group}`, { method: 'DELETE' })
+  })
+
   it('agrees with every case of the corpus but the listed ones, and the registry still answers as recorded', async () => {
     const disagreements: string[] = []
     const changed: string[] = []

@@ -19,6 +19,7 @@ import { expectedFrame, frameHeader } from './frames.js'
 import { paymentLogicalRecord, paymentLogicalType } from './payment-logical.js'
 import { PEER_CASES } from './peer-cases.js'
 import { PLATFORMATIC_CASES } from './platformatic-cases.js'
+import { RULES_CASES } from './rules-cases.js'
 import type { Body } from './timing.js'
 
 /** What the parent tells a worker: where the registry is and the ids it gave the bench's schemas. */
@@ -51,6 +52,7 @@ export type Group =
   | 'json-decode'
   | 'proto-encode'
   | 'proto-decode'
+  | 'rules'
 
 export interface CaseDef {
   /** Unique, stable: used for `BENCH_FILTER` and in the tables. */
@@ -516,7 +518,7 @@ const AVRO_CASES: readonly CaseDef[] = [
   },
 ]
 
-export const CASES: readonly CaseDef[] = [...AVRO_CASES, ...PEER_CASES, ...PLATFORMATIC_CASES]
+export const CASES: readonly CaseDef[] = [...AVRO_CASES, ...PEER_CASES, ...PLATFORMATIC_CASES, ...RULES_CASES]
 
 export function caseNamed(name: string): CaseDef {
   const found = CASES.find((c) => c.name === name)

@@ -39,6 +39,7 @@ const GROUP_TITLES: Record<Group, string> = {
   'json-decode': 'JSON Schema decode: `bench.Event` from its JSON frame',
   'proto-encode': 'Protobuf encode: `bench.Event` as a `.proto` message (Apicurio `Ref` framing)',
   'proto-decode': 'Protobuf decode: `bench.Event` from its Protobuf frame',
+  rules: 'Data-contract rules: `bench.Event`, per message (ratio: the Avro `deserializeSync` time ÷ this)',
 }
 
 export function median(values: readonly number[]): number {

@@ -1,0 +1,86 @@
+import type { CelEvaluator, CelIssue, CelProgram, CelReference } from './cel-evaluator.js'
+import { fromCelValue, toCelValue } from './cel-values.js'
+import type { CompiledRule, RuleOutcome } from './compiled-rule.js'
+import type { Rule } from './types.js'
+
+const PREFIX = 'CEL evaluation error: '
+
+/**
+ * Compiles a CEL rule read in Apicurio's dialect: each top-level field of the record is a variable of type `dyn`,
+ * a name that is not a field is a compile error (reported with the registry's wording), and an evaluation error is
+ * the rule's failure.
+ */
+export function compileCelRule(rule: Rule, evaluator: CelEvaluator): CompiledRule {
+  const expr = rule.expr ?? ''
+  let program: CelProgram
+  try {
+    program = evaluator.compile(expr)
+  } catch (error) {
+    const outcome: RuleOutcome = {
+      error: `${PREFIX}CEL compilation failed: parse failed: ${messageOf(error)}`,
+    }
+    return { rule, run: () => outcome }
+  }
+  const references = program.references
+  const parseIssue = program.issues.find((issue) => issue.stage === 'parse')
+  if (parseIssue !== undefined) {
+    const outcome: RuleOutcome = {
+      error: `${PREFIX}CEL compilation failed: parse failed: ${located(expr, parseIssue.message, parseIssue.offset)}`,
+    }
+    return { rule, run: () => outcome }
+  }
+  const checkIssues = program.issues
+  return {
+    rule,
+    run(record) {
+      const variables: Record<string, unknown> = {}
+      let undeclared: CelReference[] | undefined
+      for (const reference of references) {
+        if (Object.hasOwn(record, reference.name))
+          variables[reference.name] = toCelValue(record[reference.name])
+        else {
+          undeclared ??= []
+          undeclared.push(reference)
+        }
+      }
+      if (undeclared !== undefined || checkIssues.length > 0)
+        return { error: checkMessage(expr, undeclared ?? [], checkIssues) }
+      try {
+        return { value: fromCelValue(program.evaluate(variables)) }
+      } catch (error) {
+        return { error: `${PREFIX}CEL evaluation failed: ${messageOf(error)}` }
+      }
+    },
+  }
+}
+
+/** The registry's check error: one paragraph per issue, names that are not fields of the record included. */
+function checkMessage(
+  expr: string,
+  undeclared: readonly CelReference[],
+  issues: readonly CelIssue[],
+): string {
+  const all = [
+    ...undeclared.map(({ name, offset }) => ({
+      message: `undeclared reference to '${name}' (in container '')`,
+      offset,
+    })),
+    ...issues,
+  ].sort((a, b) => a.offset - b.offset)
+  const paragraphs = all.map(({ message, offset }) => located(expr, message, offset))
+  return `${PREFIX}CEL compilation failed: check failed: ${paragraphs.join('\n')}`
+}
+
+/** `ERROR: <input>:line:column: message`, the line, and a caret under the column, as cel-go formats them. */
+function located(expr: string, message: string, offset: number): string {
+  const before = expr.slice(0, offset)
+  const line = before.split('\n').length
+  const lineStart = before.lastIndexOf('\n') + 1
+  const column = offset - lineStart + 1
+  const lineText = expr.slice(lineStart).split('\n')[0]
+  return `ERROR: <input>:${line}:${column}: ${message}\n | ${lineText}\n | ${'.'.repeat(column - 1)}^`
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? (error.message.split('\n')[0] ?? error.message) : String(error)
+}

@@ -42,6 +42,7 @@ const started = performance.now()
 const KNOWN_EXPORTS = {
   '@x/errors': { SerdeError: 'function', isSerdeError: 'function' },
   '@x/wire-format': { encodeFrame: 'function', decodeFrame: 'function', MessageField: 'object' },
+  '@x/rules': { RulesEngine: 'function', mergeRuleSets: 'function' },
   '@x/registry-client': { RegistryClient: 'function' },
   '@x/registry-client/json': { parseExactJson: 'function', JsonSyntaxError: 'function' },
   '@x/registry-client/cache': { SingleFlightCache: 'function' },

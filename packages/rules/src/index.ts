@@ -1,0 +1,19 @@
+export type { CelEvaluator, CelProgram, CelReference } from './cel-evaluator.js'
+export { CelJsEvaluator } from './cel-js-evaluator.js'
+export type { CompiledRule, CompiledRuleSet, RuleOutcome } from './compiled-rule.js'
+export type { JsonataEvaluator, JsonataProgram } from './jsonata-evaluator.js'
+export { SyncJsonataEvaluator } from './jsonata-evaluator.js'
+export { mergeRuleSets } from './merge-rule-sets.js'
+export type { ExecuteInput, MigrateInput, RulesEngineOptions, VersionRuleSet } from './rules-engine.js'
+export { RulesEngine } from './rules-engine.js'
+export type {
+  ExecuteMode,
+  ExecuteResult,
+  MigrateResult,
+  Rule,
+  RuleAction,
+  RuleKind,
+  RuleMode,
+  RuleSet,
+  RuleViolation,
+} from './types.js'

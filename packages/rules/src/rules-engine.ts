@@ -1,0 +1,162 @@
+import type { CelEvaluator } from './cel-evaluator.js'
+import { CelJsEvaluator } from './cel-js-evaluator.js'
+import { compileCelRule } from './cel-rule.js'
+import { isRecordObject } from './cel-values.js'
+import type { CompiledRule, CompiledRuleSet } from './compiled-rule.js'
+import { type JsonataEvaluator, SyncJsonataEvaluator } from './jsonata-evaluator.js'
+import { compileJsonataRule } from './jsonata-rule.js'
+import type { ExecuteMode, ExecuteResult, MigrateResult, Rule, RuleSet, RuleViolation } from './types.js'
+
+/** Options of {@link RulesEngine}. */
+export interface RulesEngineOptions {
+  /**
+   * The CEL engine.
+   * @default new CelJsEvaluator() (`@marcbachmann/cel-js`)
+   */
+  cel?: CelEvaluator
+  /**
+   * The JSONata engine.
+   * @default new SyncJsonataEvaluator() (`jsonata@1.8.7`, synchronous)
+   */
+  jsonata?: JsonataEvaluator
+}
+
+/** The record to run rules on and the mode to run. */
+export interface ExecuteInput {
+  /** Rules of this mode run, and `WRITEREAD` rules whatever the mode. */
+  mode: ExecuteMode
+  /** The record as the registry would receive it (JSON-shaped; `bigint` for integers beyond 2^53). */
+  record: Record<string, unknown>
+}
+
+/** One version of an artifact and its ruleset, as a step of a migration chain. */
+export interface VersionRuleSet {
+  /** The version's name. */
+  version: string
+  /** The version's ruleset (the registry runs the version level's migration rules only). */
+  ruleSet: CompiledRuleSet
+}
+
+/** A migration request: the record written with `fromVersion`, read as `toVersion`. */
+export interface MigrateInput {
+  /** The version the record was written with. */
+  fromVersion: string
+  /** The version the reader expects. */
+  toVersion: string
+  /** The record as the registry would receive it. */
+  record: Record<string, unknown>
+}
+
+/**
+ * Runs Apicurio Registry 3.3 data-contract rulesets on records, verdict for verdict with the registry's own execute
+ * and migrate endpoints. Synchronous throughout: CEL and JSONata (1.8) evaluate without promises.
+ */
+export class RulesEngine {
+  #cel: CelEvaluator | undefined
+  #jsonata: JsonataEvaluator | undefined
+
+  constructor(options: RulesEngineOptions = {}) {
+    this.#cel = options.cel
+    this.#jsonata = options.jsonata
+  }
+
+  /** Compiles every CEL and JSONata rule of `ruleSet` once; an expression that does not parse fails when run. */
+  compile(ruleSet: RuleSet): CompiledRuleSet {
+    return {
+      domainRules: (ruleSet.domainRules ?? []).map((rule) => this.#compileRule(rule)),
+      migrationRules: (ruleSet.migrationRules ?? []).map((rule) => this.#compileRule(rule)),
+    }
+  }
+
+  /**
+   * Runs the domain rules of `mode` (and `WRITEREAD`) in order, as the registry's execute endpoint does: a
+   * transform that yields an object replaces the record for the rules after it; a condition holds only when it
+   * yields `true`; an evaluation error fails the rule with its message; a failure whose action is `ERROR` stops.
+   */
+  execute(compiled: CompiledRuleSet, input: ExecuteInput): ExecuteResult {
+    return run(
+      compiled.domainRules,
+      (rule) => rule.mode === input.mode || rule.mode === 'WRITEREAD',
+      input.record,
+    )
+  }
+
+  /**
+   * Migrates a record across the versions of `chain` (oldest first), as the registry's migrate endpoint does: each
+   * hop runs the migration rules of the hop's target version (`UPGRADE` going up, `DOWNGRADE` going down); a hop
+   * with a failed rule stops the chain and the record stays as the hop before left it.
+   * @throws TypeError when `fromVersion` or `toVersion` is not in `chain`.
+   */
+  migrate(chain: readonly VersionRuleSet[], input: MigrateInput): MigrateResult {
+    const from = chain.findIndex((step) => step.version === input.fromVersion)
+    const to = chain.findIndex((step) => step.version === input.toVersion)
+    if (from < 0) throw new TypeError(`Version not found: ${input.fromVersion}`)
+    if (to < 0) throw new TypeError(`Version not found: ${input.toVersion}`)
+    const mode = to >= from ? 'UPGRADE' : 'DOWNGRADE'
+    const step = to >= from ? 1 : -1
+    let record = input.record
+    let executedRules = 0
+    let failedRules = 0
+    const violations: RuleViolation[] = []
+    for (let index = from; index !== to; ) {
+      index += step
+      const hop = run(chain[index]!.ruleSet.migrationRules, (rule) => rule.mode === mode, record)
+      executedRules += hop.executedRules
+      failedRules += hop.failedRules
+      violations.push(...hop.violations)
+      if (!hop.passed) break
+      if (hop.transformedRecord !== undefined) record = hop.transformedRecord
+    }
+    return { passed: failedRules === 0, transformedRecord: record, violations, executedRules, failedRules }
+  }
+
+  #compileRule(rule: Rule): CompiledRule | null {
+    if (rule.type === 'CEL') {
+      this.#cel ??= new CelJsEvaluator()
+      return compileCelRule(rule, this.#cel)
+    }
+    if (rule.type === 'JSONATA') {
+      this.#jsonata ??= new SyncJsonataEvaluator()
+      return compileJsonataRule(rule, this.#jsonata)
+    }
+    return null
+  }
+}
+
+function run(
+  rules: readonly (CompiledRule | null)[],
+  applies: (rule: Rule) => boolean,
+  record: Record<string, unknown>,
+): ExecuteResult {
+  let transformed: Record<string, unknown> | undefined
+  let executedRules = 0
+  const violations: RuleViolation[] = []
+  for (const compiled of rules) {
+    if (compiled === null || compiled.rule.disabled === true || !applies(compiled.rule)) continue
+    executedRules++
+    const outcome = compiled.run(transformed ?? record)
+    const { rule } = compiled
+    if (outcome.error === undefined) {
+      if (rule.kind === 'TRANSFORM') {
+        if (isRecordObject(outcome.value)) transformed = outcome.value
+        continue
+      }
+      if (outcome.value === true) continue
+    }
+    const action = rule.onFailure ?? null
+    violations.push({
+      ruleName: rule.name,
+      message: outcome.error ?? `Condition failed: ${rule.name}`,
+      action,
+    })
+    if (action === 'ERROR') break
+  }
+  const result: ExecuteResult = {
+    passed: violations.length === 0,
+    violations,
+    executedRules,
+    failedRules: violations.length,
+  }
+  if (transformed !== undefined) result.transformedRecord = transformed
+  return result
+}

@@ -1,4 +1,4 @@
-import { SchemaNotFoundError } from '@x/errors'
+import { RegistryConnectionError, SchemaNotFoundError } from '@x/errors'
 import { describe, expect, it } from 'vitest'
 import { RegistryClient } from './registry-client.js'
 import { contractTarget, data, http } from './test-support/contract-target.js'
@@ -142,5 +142,98 @@ describe('contract rulesets', () => {
       await registry.deleteGlobalRuleset()
     }
     expect(await registry.getGlobalRuleset()).toEqual({ domainRules: [], migrationRules: [] })
+  })
+})
+
+describe('the execute and migrate endpoints', () => {
+  it('refuse a record a WRITE condition fails, naming the rule and its action', async () => {
+    const id = await artifact()
+    await using registry = client()
+    await registry.setArtifactRuleset(id, { domainRules: [POSITIVE, MASK], migrationRules: [] })
+    expect(await registry.executeRules(id, '1', { mode: 'WRITE', record: { total: -5.5 } })).toEqual({
+      passed: false,
+      violations: [{ ruleName: 'positive', message: 'Condition failed: positive', action: 'ERROR' }],
+      executedRules: 1,
+      failedRules: 1,
+    })
+    expect(await registry.executeRules(id, '1', { mode: 'WRITE', record: { total: 5.5 } })).toEqual({
+      passed: true,
+      violations: [],
+      executedRules: 1,
+      failedRules: 0,
+    })
+  })
+
+  it('run a READ transform and WRITEREAD conditions in both modes, a version rule in place of its namesake', async () => {
+    const id = await artifact()
+    await using registry = client()
+    const both = {
+      ...POSITIVE,
+      name: 'big',
+      mode: 'WRITEREAD' as const,
+      expr: 'total > 10.0',
+      onFailure: 'DLQ' as const,
+    }
+    await registry.setArtifactRuleset(id, { domainRules: [MASK, POSITIVE], migrationRules: [] })
+    await registry.setVersionRuleset(id, '1', { domainRules: [both], migrationRules: [] })
+    expect(
+      await registry.executeRules(id, '1', { mode: 'READ', record: { total: 5.5, card: '1234' } }),
+    ).toEqual({
+      passed: false,
+      transformedRecord: { total: 5.5, card: '****' },
+      violations: [{ ruleName: 'big', message: 'Condition failed: big', action: 'DLQ' }],
+      executedRules: 2,
+      failedRules: 1,
+    })
+    const write = await registry.executeRules(id, '1', { mode: 'WRITE', record: { total: 50.5 } })
+    expect([write.passed, write.executedRules]).toEqual([true, 2])
+  })
+
+  it('migrate a record up and down across several versions with the migration rules of each version', async () => {
+    const id = await artifact(3)
+    await using registry = client()
+    const rule = (name: string, mode: 'UPGRADE' | 'DOWNGRADE', expr: string) =>
+      ({ name, kind: 'TRANSFORM', type: 'JSONATA', mode, expr }) as const
+    await registry.setVersionRuleset(id, '2', {
+      domainRules: [],
+      migrationRules: [
+        rule('up2', 'UPGRADE', '$merge([$, {"v": 2}])'),
+        rule('down2', 'DOWNGRADE', '$sift($, function($v, $k) {$k != "v"})'),
+      ],
+    })
+    await registry.setVersionRuleset(id, '3', {
+      domainRules: [],
+      migrationRules: [rule('up3', 'UPGRADE', '$merge([$, {"w": 3}])')],
+    })
+    expect(
+      await registry.migrateRecord(id, { fromVersion: '1', toVersion: '3', record: { total: 1 } }),
+    ).toEqual({
+      passed: true,
+      transformedRecord: { total: 1, v: 2, w: 3 },
+      violations: [],
+      executedRules: 2,
+      failedRules: 0,
+    })
+    const down = await registry.migrateRecord(id, {
+      fromVersion: '3',
+      toVersion: '1',
+      record: { total: 1, v: 2, w: 3 },
+    })
+    expect([down.transformedRecord, down.executedRules]).toEqual([{ total: 1, w: 3 }, 1])
+  })
+
+  it('answer a missing version with SchemaNotFoundError (execute) or a 400 naming it (migrate)', async () => {
+    const id = await artifact()
+    await using registry = client()
+    const execute = await registry
+      .executeRules(id, '4', { mode: 'WRITE', record: {} })
+      .catch((error: unknown) => error)
+    expect(execute).toBeInstanceOf(SchemaNotFoundError)
+    const migrate = await registry
+      .migrateRecord(id, { fromVersion: '1', toVersion: '4', record: {} })
+      .catch((error: unknown) => error)
+    expect(migrate).toBeInstanceOf(RegistryConnectionError)
+    expect(migrate).toMatchObject({ status: 400 })
+    expect((migrate as Error).message).toContain('Version not found: 4')
   })
 })

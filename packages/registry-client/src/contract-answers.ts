@@ -43,7 +43,7 @@ export function parseVerdict(text: string): ContractVerdict {
       return {
         ruleName: String(violation.ruleName ?? ''),
         message: String(violation.message ?? ''),
-        action: String(violation.action ?? ''),
+        action: typeof violation.action === 'string' ? violation.action : null,
       }
     },
   )
@@ -58,17 +58,31 @@ export function parseVerdict(text: string): ContractVerdict {
 }
 
 /**
- * The ruleset in force for a version: the global rules, then the artifact's, then the version's. A rule replaces an
- * earlier rule of the same name in the same list, in that rule's place (the registry's execute endpoint runs one
- * rule per name: a version's `positive` runs instead of the artifact's `positive`).
+ * The ruleset in force for a version, from the global, artifact and version rulesets, as Apicurio Registry 3.3
+ * merges them: a rule of a later level replaces the same-named rule of an earlier level, and the surviving rules are
+ * ordered by their position within their own level, earlier levels first among rules at the same position.
+ * `domainRules` and `migrationRules` merge separately.
  */
 export function mergeRuleSets(...levels: readonly ContractRuleSet[]): ContractRuleSet {
-  const merge = (pick: (set: ContractRuleSet) => readonly ContractRule[]): ContractRule[] => {
-    const byName = new Map<string, ContractRule>()
-    for (const level of levels) for (const rule of pick(level)) byName.set(rule.name, rule)
-    return [...byName.values()]
+  const merge = (lists: readonly (readonly ContractRule[])[]): ContractRule[] => {
+    const lastLevelOf = new Map<string, number>()
+    lists.forEach((rules, level) => {
+      for (const rule of rules) lastLevelOf.set(rule.name, level)
+    })
+    const longest = Math.max(0, ...lists.map((rules) => rules.length))
+    const merged: ContractRule[] = []
+    for (let position = 0; position < longest; position++) {
+      lists.forEach((rules, level) => {
+        const rule = rules[position]
+        if (rule !== undefined && lastLevelOf.get(rule.name) === level) merged.push(rule)
+      })
+    }
+    return merged
   }
-  return { domainRules: merge((set) => set.domainRules), migrationRules: merge((set) => set.migrationRules) }
+  return {
+    domainRules: merge(levels.map((set) => set.domainRules)),
+    migrationRules: merge(levels.map((set) => set.migrationRules)),
+  }
 }
 
 /**

@@ -32,8 +32,8 @@ export interface ContractRuleSet {
 export interface ContractViolation {
   ruleName: string
   message: string
-  /** The rule's action on failure (`ERROR`, `DLQ`, `NONE`). */
-  action: string
+  /** The rule's action on failure (`ERROR`, `DLQ`, `NONE`); `null` when the rule names none. */
+  action: string | null
 }
 
 /** The registry's verdict on a record: the answer of the execute and migrate endpoints. */

@@ -521,8 +521,9 @@ export class RegistryClient {
 
   /**
    * The ruleset in force for a version: the global ruleset, then the artifact's, then the version's (three `GET`s
-   * at once; the v3 API has no endpoint for the merged ruleset). A rule replaces an earlier rule of the same name in
-   * the same list, in its place, as the registry's execute endpoint runs them. Not cached.
+   * at once; the v3 API has no endpoint for the merged ruleset), merged as the registry merges them: a rule of a later
+   * level replaces the same-named rule of an earlier one, and the rules are ordered by their position within their
+   * own level, earlier levels first at the same position. Not cached.
    *
    * @throws as `getVersionRuleset`.
    */

@@ -1,3 +1,4 @@
+import { mergeRuleSets, type RuleSet } from '@x/rules'
 import type { JsonText } from './json-text.js'
 import { RegistryProblem } from './problems.js'
 
@@ -133,14 +134,12 @@ export class ContractStore {
     this.#versions.set(globalId, set)
   }
 
-  /** The ruleset in force for a version: global, then artifact, then version; a later rule replaces one of its name. */
+  /** The ruleset in force for a version, merged as Apicurio 3.3 merges the global, artifact and version levels. */
   merged(groupId: string | null, artifactId: string, globalId: bigint): StoredRuleSet {
-    const levels = [this.#global, this.artifact(groupId, artifactId), this.version(globalId)]
-    const merge = (pick: (set: StoredRuleSet) => readonly StoredContractRule[]) => {
-      const byName = new Map<string, StoredContractRule>()
-      for (const level of levels) for (const rule of pick(level)) byName.set(rule.name, rule)
-      return [...byName.values()]
-    }
-    return { domainRules: merge((s) => s.domainRules), migrationRules: merge((s) => s.migrationRules) }
+    return mergeRuleSets(
+      this.#global as RuleSet,
+      this.artifact(groupId, artifactId) as RuleSet,
+      this.version(globalId) as RuleSet,
+    ) as StoredRuleSet
   }
 }

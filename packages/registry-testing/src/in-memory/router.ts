@@ -48,6 +48,8 @@ const ROUTES: readonly Route[] = [
       DELETE: contracts.deleteArtifactRuleset,
     },
   },
+  { pattern: [...VERSION, 'contract', 'execute'], methods: { POST: contracts.executeRules } },
+  { pattern: [...ARTIFACT, 'contract', 'migrate'], methods: { POST: contracts.migrateRecord } },
   {
     pattern: [...VERSION, 'contract', 'ruleset'],
     methods: {

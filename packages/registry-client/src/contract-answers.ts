@@ -104,3 +104,18 @@ export function recordJson(value: unknown): string {
   }
   return `{${members.join(',')}}`
 }
+
+/** Reads one page of `VersionSearchResults`: the total `count` and the version names of the page. */
+export function parseVersionPage(text: string): { count: number; versions: string[] } {
+  const body = parse(text, 'The version list')
+  if (!isJsonObject(body) || !Array.isArray(body.versions) || typeof body.count !== 'number') {
+    throw new UnusableAnswer('The version list lacks a numeric count or a versions array')
+  }
+  const versions = body.versions.map((item, index) => {
+    if (!isJsonObject(item) || typeof item.version !== 'string') {
+      throw new UnusableAnswer(`Version ${index} of the version list lacks a string version`)
+    }
+    return item.version
+  })
+  return { count: body.count, versions }
+}

@@ -115,3 +115,12 @@ export function migrateRequest(
     `{"fromVersion":${JSON.stringify(fromVersion)},"toVersion":${JSON.stringify(toVersion)},"record":${recordJson(record)}}`,
   )
 }
+
+/** `GET /groups/{g}/artifacts/{a}/versions?orderby=globalId&order=asc&offset=…&limit=100`: versions, oldest first. */
+export function versionPageRequest(groupId: string, artifactId: string, offset: number): RegistryRequest {
+  return request('GET', {
+    path: `${artifactPath(groupId, artifactId)}/versions?orderby=globalId&order=asc&offset=${offset}&limit=100`,
+    route: '/groups/{groupId}/artifacts/{artifactId}/versions',
+    attributes: { 'apicurio.groupId': groupId, 'apicurio.artifactId': artifactId },
+  })
+}

@@ -15,7 +15,7 @@ import {
   requireText,
   schemaText,
 } from './call-arguments.js'
-import { mergeRuleSets, parseRuleSet, parseVerdict } from './contract-answers.js'
+import { mergeRuleSets, parseRuleSet, parseVerdict, parseVersionPage } from './contract-answers.js'
 import { requireRuleSet } from './contract-arguments.js'
 import {
   deleteRulesetRequest,
@@ -24,6 +24,7 @@ import {
   migrateRequest,
   type RulesetScope,
   setRulesetRequest,
+  versionPageRequest,
 } from './contract-requests.js'
 import type { ContractCallOptions, ContractRuleSet, ContractVerdict } from './contract-types.js'
 import { linkSignals } from './linked-signal.js'
@@ -408,6 +409,37 @@ export class RegistryClient {
     if (!registration.canonical)
       this.#rememberRegistration(registered, facts, groupId, artifactId, registration.ifExists)
     return registered
+  }
+
+  /**
+   * The versions of an artifact, oldest first (`GET /groups/{g}/artifacts/{a}/versions?orderby=globalId`, every
+   * page): the order the registry's migrate endpoint chains migrations in. Not cached.
+   *
+   * @throws SchemaNotFoundError (`groupId`, `artifactId`) when the artifact does not exist.
+   * @throws RegistryConnectionError as `getSchema`.
+   */
+  async listVersions(artifactId: string, options: ContractCallOptions = {}): Promise<string[]> {
+    const scope = this.#artifactScope(artifactId, options)
+    return this.#withCallSignal(options.signal, async (signal) => {
+      const versions: string[] = []
+      for (;;) {
+        const answer = await this.#http.send(
+          versionPageRequest(scope.groupId, artifactId, versions.length),
+          signal,
+        )
+        if (!isSuccess(answer)) {
+          throw lookupFailure(
+            this.#place,
+            answer,
+            { groupId: scope.groupId, artifactId },
+            `the versions of artifact '${artifactId}'`,
+          )
+        }
+        const page = this.#usable(() => parseVersionPage(answer.text))
+        versions.push(...page.versions)
+        if (page.versions.length === 0 || versions.length >= page.count) return versions
+      }
+    })
   }
 
   /**

@@ -39,7 +39,7 @@ export interface RulesOptions {
   }
 }
 
-/** @internal The rules settings of a serde with rules enabled. */
+/** The rules settings of a serde with rules enabled, checked, with every default applied (`undefined` when off). */
 export interface NormalizedRulesOptions {
   failOnError: boolean
   cacheTtlMs: number

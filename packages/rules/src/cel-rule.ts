@@ -1,4 +1,4 @@
-import type { CelEvaluator, CelProgram, CelReference } from './cel-evaluator.js'
+import type { CelEvaluator, CelIssue, CelProgram, CelReference } from './cel-evaluator.js'
 import { fromCelValue, toCelValue } from './cel-values.js'
 import type { CompiledRule, RuleOutcome } from './compiled-rule.js'
 import type { Rule } from './types.js'
@@ -22,6 +22,14 @@ export function compileCelRule(rule: Rule, evaluator: CelEvaluator): CompiledRul
     return { rule, run: () => outcome }
   }
   const references = program.references
+  const parseIssue = program.issues.find((issue) => issue.stage === 'parse')
+  if (parseIssue !== undefined) {
+    const outcome: RuleOutcome = {
+      error: `${PREFIX}CEL compilation failed: parse failed: ${located(expr, parseIssue.message, parseIssue.offset)}`,
+    }
+    return { rule, run: () => outcome }
+  }
+  const checkIssues = program.issues
   return {
     rule,
     run(record) {
@@ -35,7 +43,8 @@ export function compileCelRule(rule: Rule, evaluator: CelEvaluator): CompiledRul
           undeclared.push(reference)
         }
       }
-      if (undeclared !== undefined) return { error: undeclaredMessage(expr, undeclared) }
+      if (undeclared !== undefined || checkIssues.length > 0)
+        return { error: checkMessage(expr, undeclared ?? [], checkIssues) }
       try {
         return { value: fromCelValue(program.evaluate(variables)) }
       } catch (error) {
@@ -45,17 +54,31 @@ export function compileCelRule(rule: Rule, evaluator: CelEvaluator): CompiledRul
   }
 }
 
-/** The registry's check error for names that are not fields of the record, one paragraph per name. */
-function undeclaredMessage(expr: string, references: readonly CelReference[]): string {
-  const paragraphs = references.map(({ name, offset }) => {
-    const before = expr.slice(0, offset)
-    const line = before.split('\n').length
-    const lineStart = before.lastIndexOf('\n') + 1
-    const column = offset - lineStart + 1
-    const lineText = expr.slice(lineStart).split('\n')[0]
-    return `ERROR: <input>:${line}:${column}: undeclared reference to '${name}' (in container '')\n | ${lineText}\n | ${'.'.repeat(column - 1)}^`
-  })
+/** The registry's check error: one paragraph per issue, names that are not fields of the record included. */
+function checkMessage(
+  expr: string,
+  undeclared: readonly CelReference[],
+  issues: readonly CelIssue[],
+): string {
+  const all = [
+    ...undeclared.map(({ name, offset }) => ({
+      message: `undeclared reference to '${name}' (in container '')`,
+      offset,
+    })),
+    ...issues,
+  ].sort((a, b) => a.offset - b.offset)
+  const paragraphs = all.map(({ message, offset }) => located(expr, message, offset))
   return `${PREFIX}CEL compilation failed: check failed: ${paragraphs.join('\n')}`
+}
+
+/** `ERROR: <input>:line:column: message`, the line, and a caret under the column, as cel-go formats them. */
+function located(expr: string, message: string, offset: number): string {
+  const before = expr.slice(0, offset)
+  const line = before.split('\n').length
+  const lineStart = before.lastIndexOf('\n') + 1
+  const column = offset - lineStart + 1
+  const lineText = expr.slice(lineStart).split('\n')[0]
+  return `ERROR: <input>:${line}:${column}: ${message}\n | ${lineText}\n | ${'.'.repeat(column - 1)}^`
 }
 
 function messageOf(error: unknown): string {

@@ -1,4 +1,4 @@
-export type { CelEvaluator, CelProgram, CelReference } from './cel-evaluator.js'
+export type { CelEvaluator, CelIssue, CelProgram, CelReference } from './cel-evaluator.js'
 export { CelJsEvaluator } from './cel-js-evaluator.js'
 export type { CompiledRule, CompiledRuleSet, RuleOutcome } from './compiled-rule.js'
 export type { JsonataEvaluator, JsonataProgram } from './jsonata-evaluator.js'

@@ -10,16 +10,16 @@ export function compileJsonataRule(rule: Rule, evaluator: JsonataEvaluator): Com
   try {
     program = evaluator.compile(rule.expr ?? '')
   } catch (error) {
-    const outcome: RuleOutcome = { error: `${PREFIX}${messageOf(error)}` }
+    const outcome: RuleOutcome = { error: `${PREFIX}JSONata compilation failed: ${messageOf(error)}` }
     return { rule, run: () => outcome }
   }
   return {
     rule,
     run(record) {
       try {
-        return { value: program.evaluate(toJsonataValue(record)) }
+        return { value: toPlainValue(program.evaluate(toJsonataValue(record))) }
       } catch (error) {
-        return { error: `${PREFIX}${messageOf(error)}` }
+        return { error: `${PREFIX}JSONata evaluation failed: ${messageOf(error)}` }
       }
     },
   }
@@ -44,4 +44,13 @@ function messageOf(error: unknown): string {
   if (error instanceof Error) return error.message
   if (typeof error === 'object' && error !== null && 'message' in error) return String(error.message)
   return String(error)
+}
+
+/** JSONata's result as plain JSON values: its sequences are arrays with extra properties. */
+function toPlainValue(value: unknown): unknown {
+  if (typeof value !== 'object' || value === null) return value
+  if (Array.isArray(value)) return Array.from(value, toPlainValue)
+  const plain: Record<string, unknown> = {}
+  for (const key of Object.keys(value)) plain[key] = toPlainValue((value as Record<string, unknown>)[key])
+  return plain
 }

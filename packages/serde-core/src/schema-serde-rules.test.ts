@@ -1,5 +1,10 @@
 import { RegistryConnectionError, RuleViolationError, SerdeError } from '@x/errors'
-import { RegistryClient } from '@x/registry-client'
+import {
+  type ContractRule,
+  type ContractRuleAction,
+  type ContractRuleMode,
+  RegistryClient,
+} from '@x/registry-client'
 import { InMemoryRegistry } from '@x/registry-testing'
 import { SerializationContext } from '@x/wire-format'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
@@ -58,7 +63,12 @@ function deserializer(options: Record<string, unknown>, client: unknown = newCli
 const paths = (): string[] =>
   registry.requests.map((r) => `${r.method} ${r.path.replace('/apis/registry/v3', '')}`)
 
-const condition = (name: string, mode: string, expr: string, onFailure = 'ERROR') => ({
+const condition = (
+  name: string,
+  mode: ContractRuleMode,
+  expr: string,
+  onFailure: ContractRuleAction = 'ERROR',
+): ContractRule => ({
   name,
   kind: 'CONDITION',
   type: 'CEL',
@@ -66,7 +76,7 @@ const condition = (name: string, mode: string, expr: string, onFailure = 'ERROR'
   expr,
   onFailure,
 })
-const transform = (name: string, mode: string, expr: string) => ({
+const transform = (name: string, mode: ContractRuleMode, expr: string): ContractRule => ({
   name,
   kind: 'TRANSFORM',
   type: 'JSONATA',

@@ -18,9 +18,9 @@ export function exactJson(value) {
   const text = JSON.stringify(value, (_key, item) => {
     if (typeof item !== 'bigint') return item
     marks.push(item.toString())
-    return `\u0000${marks.length - 1}\u0000`
+    return `@@bigint:${marks.length - 1}@@`
   })
-  return text.replace(/"\u0000(\d+)\u0000"/g, (_match, index) => marks[Number(index)])
+  return text.replace(/"@@bigint:(\d+)@@"/g, (_match, index) => marks[Number(index)])
 }
 
 const cond = (name, expr, extra = {}) => ({

@@ -4,6 +4,8 @@ export type { CompiledRule, CompiledRuleSet, RuleOutcome } from './compiled-rule
 export type { JsonataEvaluator, JsonataProgram } from './jsonata-evaluator.js'
 export { SyncJsonataEvaluator } from './jsonata-evaluator.js'
 export { mergeRuleSets } from './merge-rule-sets.js'
+export { protobufWellKnownJson } from './protobuf-well-known.js'
+export { toRuleRecord } from './rule-record.js'
 export type { ExecuteInput, MigrateInput, RulesEngineOptions, VersionRuleSet } from './rules-engine.js'
 export { RulesEngine } from './rules-engine.js'
 export type {

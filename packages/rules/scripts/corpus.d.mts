@@ -1,0 +1,6 @@
+/** JSON text of a value whose integers may be `bigint`s. */
+export function exactJson(value: unknown): string
+/** Every case, in a stable order, without answers. */
+export function generateCases(): unknown[]
+/** Sets up the case's artifact on the registry and returns the registry's answer as JSON text. */
+export function askRegistry(base: string, group: string, testCase: object): Promise<string>

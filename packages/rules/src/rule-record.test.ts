@@ -1,0 +1,81 @@
+import { describe, expect, it } from 'vitest'
+import { protobufWellKnownJson } from './protobuf-well-known.js'
+import { toRuleRecord } from './rule-record.js'
+import { RulesEngine } from './rules-engine.js'
+
+const engine = new RulesEngine()
+const condition = (expr: string) =>
+  engine.compile({
+    domainRules: [{ name: 'c', kind: 'CONDITION', type: 'CEL', mode: 'WRITE', expr, onFailure: 'ERROR' }],
+  })
+
+describe('toRuleRecord', () => {
+  it('writes dates as RFC 3339 text, bytes as base64, maps as objects and drops undefined fields', () => {
+    const record = toRuleRecord({
+      at: new Date(Date.UTC(2024, 4, 1, 10, 0, 0, 5)),
+      payload: new Uint8Array([1, 2, 3]),
+      labels: new Map([['env', 'prod']]),
+      missing: undefined,
+      nested: { list: [1, undefined, Number.NaN] },
+    })
+    expect(record).toEqual({
+      at: '2024-05-01T10:00:00.005Z',
+      payload: 'AQID',
+      labels: { env: 'prod' },
+      nested: { list: [1, null, null] },
+    })
+    expect('missing' in record).toBe(false)
+  })
+
+  it('keeps integers beyond 2^53 as bigint and turns safe ones into numbers', () => {
+    expect(toRuleRecord({ big: 9007199254740993n, small: 42n })).toEqual({
+      big: 9007199254740993n,
+      small: 42,
+    })
+  })
+
+  it('refuses a value that is not an object with a TypeError', () => {
+    expect(() => toRuleRecord([1])).toThrow(TypeError)
+    expect(() => toRuleRecord(null)).toThrow('A record for rules must be an object, not null')
+  })
+
+  it('gives CEL a long beyond 2^53 exactly and a date that timestamp() reads', () => {
+    const record = toRuleRecord({ big: 9007199254740993n, at: new Date(Date.UTC(2024, 0, 1)) })
+    const compiled = condition('big == 9007199254740993 && timestamp(at).getFullYear() == 2024')
+    expect(engine.execute(compiled, { mode: 'WRITE', record }).passed).toBe(true)
+    expect(engine.execute(condition('big == 9007199254740992'), { mode: 'WRITE', record }).passed).toBe(false)
+  })
+})
+
+describe('protobufWellKnownJson', () => {
+  it('writes Timestamp and Duration in proto3 JSON text with 0, 3, 6 or 9 fraction digits', () => {
+    expect(protobufWellKnownJson('google.protobuf.Timestamp', { seconds: 1735689600, nanos: 0 })).toBe(
+      '2025-01-01T00:00:00Z',
+    )
+    expect(
+      protobufWellKnownJson('.google.protobuf.Timestamp', { seconds: 930745800n, nanos: 500_000_000 }),
+    ).toBe('1999-06-30T12:30:00.500Z')
+    expect(protobufWellKnownJson('google.protobuf.Duration', { seconds: 3600, nanos: 0 })).toBe('3600s')
+    expect(protobufWellKnownJson('google.protobuf.Duration', { seconds: 0, nanos: 1500 })).toBe(
+      '0.000001500s',
+    )
+    expect(protobufWellKnownJson('google.protobuf.Duration', { seconds: -2, nanos: -500_000_000 })).toBe(
+      '-2.500s',
+    )
+  })
+
+  it('unwraps wrappers and writes Struct, FieldMask and Empty as their JSON', () => {
+    expect(protobufWellKnownJson('google.protobuf.Int32Value', { value: 12 })).toBe(12)
+    expect(
+      protobufWellKnownJson('google.protobuf.Struct', {
+        fields: {
+          a: { number_value: 1.5 },
+          b: { list_value: { values: [{ string_value: 'x' }, { bool_value: true }, { null_value: 0 }] } },
+        },
+      }),
+    ).toEqual({ a: 1.5, b: ['x', true, null] })
+    expect(protobufWellKnownJson('google.protobuf.FieldMask', { paths: ['a', 'b.c'] })).toBe('a,b.c')
+    expect(protobufWellKnownJson('google.protobuf.Empty', {})).toEqual({})
+    expect(protobufWellKnownJson('my.Message', {})).toBeUndefined()
+  })
+})

@@ -1,0 +1,67 @@
+/**
+ * The record a ruleset sees for a decoded value of any format: the JSON the registry's execute endpoint would be
+ * sent for it, as `JSON.stringify` writes it, with integers kept exact. A `Date` becomes its RFC 3339 text
+ * (`toISOString`), a `Uint8Array` its base64 text, a `Map` an object, a `bigint` within ±(2^53 − 1) a `number` (beyond,
+ * it stays a `bigint`: an exact CEL `int`), an object with `toJSON` (Protobuf well-known types, Long values) what
+ * `toJSON` returns; `undefined`, functions and symbols are left out of objects, as JSON leaves them out, and a number
+ * that is not finite becomes `null`.
+ * @throws TypeError when `value` is not an object (a record is a JSON object).
+ */
+export function toRuleRecord(value: unknown): Record<string, unknown> {
+  const record = toRuleValue(value)
+  if (typeof record !== 'object' || record === null || Array.isArray(record)) {
+    throw new TypeError(
+      `A record for rules must be an object, not ${record === null ? 'null' : typeof record}`,
+    )
+  }
+  return record as Record<string, unknown>
+}
+
+function toRuleValue(value: unknown): unknown {
+  switch (typeof value) {
+    case 'bigint':
+      return value >= Number.MIN_SAFE_INTEGER && value <= Number.MAX_SAFE_INTEGER ? Number(value) : value
+    case 'number':
+      return Number.isFinite(value) ? value : null
+    case 'object':
+      return toRuleObject(value)
+    case 'undefined':
+    case 'function':
+    case 'symbol':
+      return undefined
+    default:
+      return value
+  }
+}
+
+function toRuleObject(value: object | null): unknown {
+  if (value === null) return null
+  if (value instanceof Date) return value.toISOString()
+  if (value instanceof Uint8Array) return base64(value)
+  if (Array.isArray(value)) return value.map((item) => toRuleValue(item) ?? null)
+  if (value instanceof Map) {
+    const object: Record<string, unknown> = {}
+    for (const [key, item] of value) {
+      const converted = toRuleValue(item)
+      if (converted !== undefined) object[String(key)] = converted
+    }
+    return object
+  }
+  if (typeof (value as { toJSON?: unknown }).toJSON === 'function') {
+    return toRuleValue((value as { toJSON(): unknown }).toJSON())
+  }
+  const object: Record<string, unknown> = {}
+  for (const key of Object.keys(value)) {
+    const converted = toRuleValue((value as Record<string, unknown>)[key])
+    if (converted !== undefined) object[key] = converted
+  }
+  return object
+}
+
+function base64(bytes: Uint8Array): string {
+  if (typeof Buffer !== 'undefined')
+    return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('base64')
+  let binary = ''
+  for (const byte of bytes) binary += String.fromCharCode(byte)
+  return btoa(binary)
+}

@@ -31,6 +31,8 @@ const NEEDED = ['getMergedRuleset', 'getVersionRuleset', 'listVersions'] as cons
 
 /** The engine module, imported once per process and only when some serde enables rules. */
 let engineModule: Promise<typeof import('@x/rules')> | undefined
+/** Its `toRuleRecord`: a decoded value of any format as the registry sees the same record. */
+let toRuleRecord: ((value: unknown) => Record<string, unknown>) | undefined
 
 function loadEngine(): Promise<typeof import('@x/rules')> {
   engineModule ??= import('@x/rules')
@@ -56,7 +58,9 @@ function isRecord(value: unknown): value is Record<string, unknown> {
  * @internal The data-contract rules of one serializer or deserializer: the ruleset in force for each version it
  * meets (fetched once, compiled once, kept `cacheTtlMs` and then refreshed in the background, the last one kept
  * while the registry is unreachable), the migration chains towards `targetVersion`, and the synchronous run of both
- * on a record. Nothing here is loaded unless the serde's `rules.enabled` is true.
+ * on a record. Nothing here is loaded unless the serde's `rules.enabled` is true. The rules see each value as
+ * `toRuleRecord` of `@x/rules` makes it (the JSON the registry would be sent for it); a transform's result is what
+ * is encoded or handed out, else the value itself.
  */
 export class ContractRules {
   readonly #client: RulesPort
@@ -100,8 +104,9 @@ export class ContractRules {
   /** Loads the engine and fetches what a record of this version needs. */
   async prepare(coordinates: VersionCoordinates, reading: boolean): Promise<void> {
     if (this.#engine === undefined) {
-      const { RulesEngine } = await loadEngine()
-      this.#engine ??= new RulesEngine()
+      const engine = await loadEngine()
+      toRuleRecord ??= engine.toRuleRecord
+      this.#engine ??= new engine.RulesEngine()
     }
     const loads: Promise<unknown>[] = [this.#rulesets.load(keyOf(this.#readRulesOf(coordinates, reading)))]
     if (this.#migrates(coordinates, reading)) loads.push(this.#chains.load(this.#chainKey(coordinates)))
@@ -115,8 +120,9 @@ export class ContractRules {
   write(coordinates: VersionCoordinates, record: unknown): unknown {
     if (!isRecord(record)) return record
     const compiled = this.#ruleset(coordinates)
-    if (compiled === null) return record
-    return this.#verdict('WRITE', this.#engine!.execute(compiled, { mode: 'WRITE', record }), record)
+    if (compiled === null || compiled.domainRules.length === 0) return record
+    const result = this.#engine!.execute(compiled, { mode: 'WRITE', record: toRuleRecord!(record) })
+    return this.#verdict('WRITE', result, record)
   }
 
   /**
@@ -127,14 +133,16 @@ export class ContractRules {
   read(coordinates: VersionCoordinates, record: unknown): unknown {
     if (!isRecord(record)) return record
     let current = record
+    let seen: Record<string, unknown> | undefined
     if (this.#migrates(coordinates, true)) {
       const chain = this.#cached(this.#chains, this.#chainKey(coordinates), 'migration chain')
       if (chain !== null) {
         const target = this.#options.targetVersion!
+        seen = toRuleRecord!(current)
         const result = this.#engine!.migrate(chain, {
           fromVersion: coordinates.version,
           toVersion: target,
-          record: current,
+          record: seen,
         })
         const mode =
           chain.findIndex((s) => s.version === target) >=
@@ -142,11 +150,13 @@ export class ContractRules {
             ? 'UPGRADE'
             : 'DOWNGRADE'
         current = this.#verdict(mode, result, current) as Record<string, unknown>
+        if (result.transformedRecord !== undefined) seen = result.transformedRecord
       }
     }
     const compiled = this.#ruleset(this.#readRulesOf(coordinates, true))
-    if (compiled === null) return current
-    return this.#verdict('READ', this.#engine!.execute(compiled, { mode: 'READ', record: current }), current)
+    if (compiled === null || compiled.domainRules.length === 0) return current
+    const result = this.#engine!.execute(compiled, { mode: 'READ', record: seen ?? toRuleRecord!(current) })
+    return this.#verdict('READ', result, current)
   }
 
   #migrates(coordinates: VersionCoordinates, reading: boolean): boolean {

@@ -9,6 +9,7 @@ import { inspect } from './commands/inspect.js'
 import { produce } from './commands/produce.js'
 import { pull } from './commands/pull.js'
 import { register } from './commands/register.js'
+import { rulesGet, rulesSet, rulesTest } from './commands/rules.js'
 import { loadConfig } from './config.js'
 import { EXIT, type ExitCode } from './exit-codes.js'
 import type { Io } from './io.js'
@@ -143,6 +144,48 @@ export async function run(argv: readonly string[], io: Io): Promise<ExitCode> {
   )
     .addHelpText('after', '\nExample:\n  x-serde register schemas/order.avsc --artifact orders-value')
     .action(async (files: string[], flags) => register(files, flags, await loadConfig(io, flags.config), io))
+
+  const rules = program
+    .command('rules')
+    .description('data-contract rulesets (Apicurio Registry 3.3): read, store, and try a record against them')
+  const levelOptions = (command: Command): Command =>
+    command
+      .option('--global', 'the global ruleset (every artifact)')
+      .option('--artifact <id>', "an artifact's ruleset")
+      .option('--version <version>', "with --artifact: that version's ruleset")
+  connectionOptions(
+    levelOptions(rules.command('get').description('print a ruleset as JSON'))
+      .option(
+        '--merged',
+        'with --artifact and --version: the ruleset in force (global, artifact, version merged)',
+      )
+      .option('--out <file>', 'write it here instead of standard output'),
+  )
+    .addHelpText('after', '\nExample:\n  x-serde rules get --artifact orders-value --version 2 --merged')
+    .action(async (flags) => rulesGet(flags, await loadConfig(io, flags.config), io))
+  connectionOptions(
+    levelOptions(
+      rules.command('set').description('store a ruleset file').argument('<file>', 'the ruleset (JSON)'),
+    ),
+  )
+    .addHelpText('after', '\nExample:\n  x-serde rules set rules/orders.json --artifact orders-value')
+    .action(async (file: string, flags) => rulesSet(file, flags, await loadConfig(io, flags.config), io))
+  connectionOptions(
+    rules
+      .command('test')
+      .description("run a record through the local rules engine (and the registry's) and print the verdicts")
+      .argument('<record>', 'the record: JSON text, @FILE, or - (standard input)')
+      .option('--artifact <id>', 'the artifact')
+      .option('--version <version>', 'its version (default: the latest)')
+      .addOption(new Option('--mode <mode>', 'the rules to run').choices(['WRITE', 'READ']).default('WRITE'))
+      .option('--ruleset <file>', "test this ruleset file instead of the version's merged ruleset")
+      .option('--against-registry', "also ask the registry's execute endpoint, and say where they disagree"),
+  )
+    .addHelpText(
+      'after',
+      '\nExample:\n  x-serde rules test \'{"total": -5.0}\' --artifact orders-value --against-registry',
+    )
+    .action(async (record: string, flags) => rulesTest(record, flags, await loadConfig(io, flags.config), io))
 
   connectionOptions(
     program

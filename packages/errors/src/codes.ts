@@ -12,6 +12,7 @@ export type SerdeErrorCode =
   | 'AUTHENTICATION'
   | 'CLIENT_CLOSED'
   | 'NOT_PREPARED'
+  | 'RULE_VIOLATION'
 
 /** Codes carried by the standard `TypeError` / `RangeError` instances the library throws for misuse and bad data. */
 export type MisuseErrorCode = 'INVALID_CONFIG' | 'INVALID_DATA' | 'ID_OUT_OF_RANGE'
@@ -30,6 +31,7 @@ export const ERROR_CODES = Object.freeze({
   AUTHENTICATION: 'AUTHENTICATION',
   CLIENT_CLOSED: 'CLIENT_CLOSED',
   NOT_PREPARED: 'NOT_PREPARED',
+  RULE_VIOLATION: 'RULE_VIOLATION',
   INVALID_CONFIG: 'INVALID_CONFIG',
   INVALID_DATA: 'INVALID_DATA',
   ID_OUT_OF_RANGE: 'ID_OUT_OF_RANGE',

@@ -36,5 +36,7 @@ export type { CodedRangeError, CodedTypeError, DataTypeError } from './misuse.js
 export { idOutOfRangeError, invalidConfigError, invalidDataError } from './misuse.js'
 export { REDACTED, redactSecrets } from './redact-secrets.js'
 export { redactUrl } from './redact-url.js'
+export type { RuleViolation, RuleViolationErrorOptions } from './rule-violation-error.js'
+export { RuleViolationError } from './rule-violation-error.js'
 export type { SerdeErrorOptions } from './serde-error.js'
 export { isSerdeError, SERDE_ERROR_BRAND, SerdeError } from './serde-error.js'

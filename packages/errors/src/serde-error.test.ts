@@ -78,6 +78,7 @@ describe('ERROR_CODES', () => {
       'NOT_PREPARED',
       'REGISTRY_CONNECTION',
       'RESOLVER',
+      'RULE_VIOLATION',
       'SCHEMA_NOT_FOUND',
       'SCHEMA_REGISTRATION',
       'SERIALIZATION',

@@ -1,4 +1,13 @@
 export { IF_EXISTS } from './call-arguments.js'
+export type {
+  ContractCallOptions,
+  ContractRule,
+  ContractRuleAction,
+  ContractRuleMode,
+  ContractRuleSet,
+  ContractVerdict,
+  ContractViolation,
+} from './contract-types.js'
 export { AsyncRegistryClient, RegistryClient } from './registry-client.js'
 export type { RegistryClientOptions, RegistryClientTiming } from './registry-client-options.js'
 export type {

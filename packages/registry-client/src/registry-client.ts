@@ -15,6 +15,18 @@ import {
   requireText,
   schemaText,
 } from './call-arguments.js'
+import { mergeRuleSets, parseRuleSet, parseVerdict, parseVersionPage } from './contract-answers.js'
+import { requireRuleSet } from './contract-arguments.js'
+import {
+  deleteRulesetRequest,
+  executeRequest,
+  getRulesetRequest,
+  migrateRequest,
+  type RulesetScope,
+  setRulesetRequest,
+  versionPageRequest,
+} from './contract-requests.js'
+import type { ContractCallOptions, ContractRuleSet, ContractVerdict } from './contract-types.js'
 import { linkSignals } from './linked-signal.js'
 import {
   idFromHeaders,
@@ -39,7 +51,7 @@ import {
   registrationUnusable,
   unusableLookup,
 } from './registry-failures.js'
-import { type RegistryAnswer, RegistryHttp } from './registry-http.js'
+import { type RegistryAnswer, RegistryHttp, type RegistryRequest } from './registry-http.js'
 import {
   artifactPageRequest,
   contentRequest,
@@ -400,6 +412,227 @@ export class RegistryClient {
   }
 
   /**
+   * The versions of an artifact, oldest first (`GET /groups/{g}/artifacts/{a}/versions?orderby=globalId`, every
+   * page): the order the registry's migrate endpoint chains migrations in. Not cached.
+   *
+   * @throws SchemaNotFoundError (`groupId`, `artifactId`) when the artifact does not exist.
+   * @throws RegistryConnectionError as `getSchema`.
+   */
+  async listVersions(artifactId: string, options: ContractCallOptions = {}): Promise<string[]> {
+    const scope = this.#artifactScope(artifactId, options)
+    return this.#withCallSignal(options.signal, async (signal) => {
+      const versions: string[] = []
+      for (;;) {
+        const answer = await this.#http.send(
+          versionPageRequest(scope.groupId, artifactId, versions.length),
+          signal,
+        )
+        if (!isSuccess(answer)) {
+          throw lookupFailure(
+            this.#place,
+            answer,
+            { groupId: scope.groupId, artifactId },
+            `the versions of artifact '${artifactId}'`,
+          )
+        }
+        const page = this.#usable(() => parseVersionPage(answer.text))
+        versions.push(...page.versions)
+        if (page.versions.length === 0 || versions.length >= page.count) return versions
+      }
+    })
+  }
+
+  /**
+   * The global data-contract ruleset: `GET /admin/contracts/ruleset`. Not cached. Both lists are empty when none is
+   * set (the registry answers so).
+   *
+   * @throws RegistryConnectionError as `getSchema`.
+   */
+  async getGlobalRuleset(options: CallOptions = {}): Promise<ContractRuleSet> {
+    return this.#readRuleset({ kind: 'global' }, options.signal)
+  }
+
+  /**
+   * Sets the global data-contract ruleset (`PUT /admin/contracts/ruleset`), every message of every artifact is
+   * checked by it; answers the ruleset stored.
+   *
+   * @throws TypeError (code `INVALID_CONFIG`) for a ruleset without lists of rules, or a rule without a string
+   *   `name`, `kind`, `type` and `mode`.
+   * @throws RegistryConnectionError for an error status, transport failures and retries used up.
+   */
+  async setGlobalRuleset(ruleset: ContractRuleSet, options: CallOptions = {}): Promise<ContractRuleSet> {
+    return this.#writeRuleset({ kind: 'global' }, requireRuleSet(ruleset), options.signal)
+  }
+
+  /**
+   * Deletes the global data-contract ruleset (`DELETE /admin/contracts/ruleset`); deleting none is no error.
+   *
+   * @throws RegistryConnectionError as `setGlobalRuleset`.
+   */
+  async deleteGlobalRuleset(options: CallOptions = {}): Promise<void> {
+    await this.#deleteRuleset({ kind: 'global' }, options.signal)
+  }
+
+  /**
+   * The data-contract ruleset of an artifact: `GET /groups/{g}/artifacts/{a}/contract/ruleset`. Not cached. Both
+   * lists are empty when none is set, also for an artifact that does not exist (Apicurio 3.3 answers so).
+   *
+   * @throws RegistryConnectionError as `getSchema`.
+   */
+  async getArtifactRuleset(artifactId: string, options: ContractCallOptions = {}): Promise<ContractRuleSet> {
+    return this.#readRuleset(this.#artifactScope(artifactId, options), options.signal)
+  }
+
+  /**
+   * Sets the data-contract ruleset of an artifact (`PUT …/contract/ruleset`); answers the ruleset stored.
+   *
+   * @throws as `setGlobalRuleset`.
+   */
+  async setArtifactRuleset(
+    artifactId: string,
+    ruleset: ContractRuleSet,
+    options: ContractCallOptions = {},
+  ): Promise<ContractRuleSet> {
+    const scope = this.#artifactScope(artifactId, options)
+    return this.#writeRuleset(scope, requireRuleSet(ruleset), options.signal)
+  }
+
+  /**
+   * Deletes the data-contract ruleset of an artifact (`DELETE …/contract/ruleset`); deleting none is no error.
+   *
+   * @throws RegistryConnectionError as `setGlobalRuleset`.
+   */
+  async deleteArtifactRuleset(artifactId: string, options: ContractCallOptions = {}): Promise<void> {
+    await this.#deleteRuleset(this.#artifactScope(artifactId, options), options.signal)
+  }
+
+  /**
+   * The data-contract ruleset of one version (a literal version or `branch=latest`):
+   * `GET /groups/{g}/artifacts/{a}/versions/{v}/contract/ruleset`. Not cached. Both lists are empty when none is set.
+   *
+   * @throws SchemaNotFoundError (`groupId`, `artifactId`, `version`) when the version does not exist.
+   * @throws RegistryConnectionError as `getSchema`.
+   */
+  async getVersionRuleset(
+    artifactId: string,
+    version: string,
+    options: ContractCallOptions = {},
+  ): Promise<ContractRuleSet> {
+    return this.#readRuleset(this.#versionScope(artifactId, version, options), options.signal)
+  }
+
+  /**
+   * Sets the data-contract ruleset of one version; answers the ruleset stored.
+   *
+   * @throws SchemaNotFoundError when the version does not exist.
+   * @throws as `setGlobalRuleset`.
+   */
+  async setVersionRuleset(
+    artifactId: string,
+    version: string,
+    ruleset: ContractRuleSet,
+    options: ContractCallOptions = {},
+  ): Promise<ContractRuleSet> {
+    const scope = this.#versionScope(artifactId, version, options)
+    return this.#writeRuleset(scope, requireRuleSet(ruleset), options.signal)
+  }
+
+  /**
+   * Deletes the data-contract ruleset of one version; deleting none is no error.
+   *
+   * @throws SchemaNotFoundError when the version does not exist.
+   * @throws RegistryConnectionError as `setGlobalRuleset`.
+   */
+  async deleteVersionRuleset(
+    artifactId: string,
+    version: string,
+    options: ContractCallOptions = {},
+  ): Promise<void> {
+    await this.#deleteRuleset(this.#versionScope(artifactId, version, options), options.signal)
+  }
+
+  /**
+   * The ruleset in force for a version: the global ruleset, then the artifact's, then the version's (three `GET`s
+   * at once; the v3 API has no endpoint for the merged ruleset), merged as the registry merges them: a rule of a later
+   * level replaces the same-named rule of an earlier one, and the rules are ordered by their position within their
+   * own level, earlier levels first at the same position. Not cached.
+   *
+   * @throws as `getVersionRuleset`.
+   */
+  async getMergedRuleset(
+    artifactId: string,
+    version: string,
+    options: ContractCallOptions = {},
+  ): Promise<ContractRuleSet> {
+    const versionScope = this.#versionScope(artifactId, version, options)
+    const levels = await Promise.all([
+      this.#readRuleset({ kind: 'global' }, options.signal),
+      this.#readRuleset(this.#artifactScope(artifactId, options), options.signal),
+      this.#readRuleset(versionScope, options.signal),
+    ])
+    return mergeRuleSets(...levels)
+  }
+
+  /**
+   * The registry's own verdict on a record: `POST /groups/{g}/artifacts/{a}/versions/{v}/contract/execute` with
+   * `{ mode, record }` runs the version's merged domain rules of that mode. A `bigint` in the record is sent as an
+   * exact integer, and integers beyond 2^53 in `transformedRecord` come back as `bigint`. Changes nothing in the
+   * registry, so it is retried like a lookup.
+   *
+   * @throws SchemaNotFoundError when the version does not exist.
+   * @throws RegistryConnectionError as `getSchema`.
+   */
+  async executeRules(
+    artifactId: string,
+    version: string,
+    request: { mode: string; record: unknown },
+    options: ContractCallOptions = {},
+  ): Promise<ContractVerdict> {
+    const scope = this.#versionScope(artifactId, version, options)
+    requireText('mode', request.mode)
+    const sent = executeRequest(scope.groupId, scope.artifactId, scope.version, request.mode, request.record)
+    return this.#contractCall(
+      sent,
+      scope,
+      `the rules of version '${version}' of artifact '${artifactId}'`,
+      options.signal,
+      parseVerdict,
+    )
+  }
+
+  /**
+   * The registry's own migration of a record: `POST /groups/{g}/artifacts/{a}/contract/migrate` with
+   * `{ fromVersion, toVersion, record }` runs the UPGRADE (or DOWNGRADE) migration rules of every version between.
+   * A version that does not exist is a 400 from Apicurio 3.3 (a `RegistryConnectionError` with status 400 naming it).
+   *
+   * @throws SchemaNotFoundError when the artifact does not exist.
+   * @throws RegistryConnectionError as `getSchema`.
+   */
+  async migrateRecord(
+    artifactId: string,
+    request: { fromVersion: string; toVersion: string; record: unknown },
+    options: ContractCallOptions = {},
+  ): Promise<ContractVerdict> {
+    const scope = this.#artifactScope(artifactId, options)
+    requireText('fromVersion', request.fromVersion)
+    requireText('toVersion', request.toVersion)
+    const sent = migrateRequest(
+      scope.groupId,
+      scope.artifactId,
+      request.fromVersion,
+      request.toVersion,
+      request.record,
+    )
+    return this.#contractCall(
+      sent,
+      scope,
+      `a migration of artifact '${artifactId}'`,
+      options.signal,
+      parseVerdict,
+    )
+  }
+
+  /**
    * Closes the client: every later call rejects with `ClientClosedError`, requests under way are aborted (their
    * callers get `ClientClosedError` too), the caches are dropped. Calling it again does nothing.
    */
@@ -432,6 +665,75 @@ export class RegistryClient {
       this.#referencesByGlobalId,
       this.#referencesByContentId,
     ]
+  }
+
+  #artifactScope(
+    artifactId: string,
+    options: ContractCallOptions,
+  ): { kind: 'artifact'; groupId: string; artifactId: string } {
+    this.#assertOpen()
+    requireText('artifactId', artifactId)
+    const groupId =
+      options.groupId === undefined ? this.#options.groupId : requireText('groupId', options.groupId)
+    return { kind: 'artifact', groupId, artifactId }
+  }
+
+  #versionScope(
+    artifactId: string,
+    version: string,
+    options: ContractCallOptions,
+  ): { kind: 'version'; groupId: string; artifactId: string; version: string } {
+    const { groupId } = this.#artifactScope(artifactId, options)
+    requireText('version', version)
+    return { kind: 'version', groupId, artifactId, version }
+  }
+
+  #readRuleset(scope: RulesetScope, signal: AbortSignal | undefined): Promise<ContractRuleSet> {
+    this.#assertOpen()
+    return this.#contractCall(getRulesetRequest(scope), scope, describeScope(scope), signal, parseRuleSet)
+  }
+
+  #writeRuleset(
+    scope: RulesetScope,
+    ruleset: ContractRuleSet,
+    signal: AbortSignal | undefined,
+  ): Promise<ContractRuleSet> {
+    this.#assertOpen()
+    return this.#contractCall(
+      setRulesetRequest(scope, ruleset),
+      scope,
+      describeScope(scope),
+      signal,
+      parseRuleSet,
+    )
+  }
+
+  async #deleteRuleset(scope: RulesetScope, signal: AbortSignal | undefined): Promise<void> {
+    this.#assertOpen()
+    await this.#contractCall(
+      deleteRulesetRequest(scope),
+      scope,
+      describeScope(scope),
+      signal,
+      () => undefined,
+    )
+  }
+
+  async #contractCall<T>(
+    request: RegistryRequest,
+    scope: RulesetScope,
+    what: string,
+    signal: AbortSignal | undefined,
+    parse: (text: string) => T,
+  ): Promise<T> {
+    const answer = await this.#withCallSignal(signal, (linked) => this.#http.send(request, linked))
+    if (!isSuccess(answer)) {
+      const notFound: SchemaNotFoundErrorOptions =
+        scope.kind === 'global' ? {} : { groupId: scope.groupId, artifactId: scope.artifactId }
+      if (scope.kind === 'version') notFound.version = scope.version
+      throw lookupFailure(this.#place, answer, notFound, what)
+    }
+    return this.#usable(() => parse(answer.text))
   }
 
   #assertOpen(): void {
@@ -633,4 +935,10 @@ function versionKey(groupId: string, artifactId: string, version: string): strin
 
 function isSuccess(answer: RegistryAnswer): boolean {
   return answer.status >= 200 && answer.status < 300
+}
+
+function describeScope(scope: RulesetScope): string {
+  if (scope.kind === 'global') return 'the global ruleset'
+  if (scope.kind === 'artifact') return `the ruleset of artifact '${scope.artifactId}'`
+  return `the ruleset of version '${scope.version}' of artifact '${scope.artifactId}'`
 }

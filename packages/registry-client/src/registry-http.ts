@@ -14,7 +14,7 @@ export type RetryMode = 'always' | 'unsent-only'
 
 /** One request to the registry. */
 export interface RegistryRequest {
-  method: 'GET' | 'POST'
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE'
   /** Path and query below the base URL, already percent-encoded, starting with `/`. */
   path: string
   /** The path template (`/ids/globalIds/{globalId}`) and what the request is about, for telemetry. */

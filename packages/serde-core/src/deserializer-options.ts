@@ -9,6 +9,7 @@ import {
   checkKnownKeys,
   checkOptionsObject,
 } from './option-checks.js'
+import { type NormalizedRulesOptions, normalizeRulesOptions, type RulesOptions } from './rules-options.js'
 import { type ArtifactResolver, type ResolveFunction, toResolveFunction } from './strategies.js'
 
 /**
@@ -56,6 +57,12 @@ export interface DeserializerOptions<T = unknown> {
    * @default false
    */
   useLatestVersion?: boolean
+  /**
+   * Data-contract rules: the `READ` rules of each message's version after decoding, and migrations to a target
+   * version (see {@link RulesOptions}).
+   * @default off
+   */
+  rules?: RulesOptions
 }
 
 /**
@@ -69,6 +76,8 @@ export interface NormalizedDeserializerOptions<T> {
   artifactId: string | undefined
   resolve: ResolveFunction | undefined
   useLatestVersion: boolean
+  /** `undefined` when rules are off. */
+  rules: NormalizedRulesOptions | undefined
 }
 
 /** The option names every deserializer knows. */
@@ -79,6 +88,7 @@ export const DESERIALIZER_OPTION_NAMES = [
   'artifactId',
   'artifactResolver',
   'useLatestVersion',
+  'rules',
 ] as const
 
 /**
@@ -130,6 +140,7 @@ export function normalizeDeserializerOptions<T>(
       artifactId: artifactId as string | undefined,
       resolve: artifactResolver === undefined ? undefined : toResolveFunction(artifactResolver),
       useLatestVersion,
+      rules: normalizeRulesOptions(raw.rules, owner),
     },
     raw,
   }

@@ -15,6 +15,7 @@ import {
   type SerializationContext,
   toSchemaId,
 } from '@x/wire-format'
+import { ContractRules, type VersionCoordinates } from './contract-rules.js'
 import type { NormalizedDeserializerOptions } from './deserializer-options.js'
 import { LatestArtifacts } from './latest-artifacts.js'
 import {
@@ -29,6 +30,8 @@ import { checkMessage, frameIdOf, payloadOffsetOf } from './message-schema-id.js
 import { cacheBoundOf, cacheTtlOf, checkClient, fetchById, type RegistryPort } from './registry-port.js'
 import type { SchemaCodec, SchemaFormat } from './schema-format.js'
 import { parseRegistered } from './schema-loader.js'
+
+type RegistryFind = (id: SchemaId, idType: IdType) => Promise<VersionCoordinates | undefined>
 
 /** What a format's deserializer class hands to the core. */
 export interface DeserializerSetup<T> {
@@ -46,6 +49,8 @@ interface WriterSchema {
   idType: IdType
   id: SchemaId
   codec: SchemaCodec
+  /** The version the message was written with, when data-contract rules are on. */
+  coordinates: VersionCoordinates | undefined
 }
 
 /**
@@ -69,6 +74,8 @@ export class SchemaDeserializer<T = unknown> {
   readonly #headerNames: Readonly<Record<'key' | 'value', IdHeaderNames>>
   /** How frames' ids are read (the `idSize` option), kept in a field so the hot path reads no options. */
   readonly #idSize: ReadIdSize
+  /** The data-contract rules; `undefined` when they are off (the hot path then reads this one field). */
+  readonly #rules: ContractRules | undefined
 
   /** @param setup - What the format's class checked and built (see {@link DeserializerSetup}). */
   constructor(setup: DeserializerSetup<T>) {
@@ -84,6 +91,10 @@ export class SchemaDeserializer<T = unknown> {
       contentId: new SingleFlightCache({ max: bound }),
     }
     this.#headerNames = Object.freeze(idHeaderNamesFor(this.#options.useId))
+    this.#rules =
+      this.#options.rules === undefined
+        ? undefined
+        : new ContractRules(this.#client, this.#options.rules, setup.owner, bound)
     if (this.#options.useLatestVersion) {
       this.#readers = new LatestArtifacts(
         (artifactId) => this.#loadReader(artifactId),
@@ -110,7 +121,8 @@ export class SchemaDeserializer<T = unknown> {
    *   `0x00`, or an id that reads as 0 (the message names the likely `idSize`; all before any request), an undecodable payload, trailing bytes, a writer schema the reader schema cannot read, a writer
    *   schema that is not valid in the format, or a throwing `fromDict` (each with `cause`). `SchemaNotFoundError`,
    *   `RegistryConnectionError`, `AuthenticationError` from the registry, unwrapped. `ResolverError` with
-   *   `useLatestVersion` and a failing resolver.
+   *   `useLatestVersion` and a failing resolver. `RuleViolationError` when a data-contract rule (or a migration)
+   *   refuses the record (with `rules.enabled`).
    */
   deserialize(bytes: Uint8Array, ctx: SerializationContext): Promise<T> {
     return this.#deserializeFrame(bytes, ctx, undefined)
@@ -130,7 +142,7 @@ export class SchemaDeserializer<T = unknown> {
       const idType = this.#options.useId
       const writer = this.#writers[idType].get(id)
       const reader = this.#readerFor(ctx)
-      if (writer !== undefined && reader !== undefined) {
+      if (writer !== undefined && reader !== undefined && this.#rulesReady(writer)) {
         return Promise.resolve(this.#decode(writer, reader, bytes, offset, ctx, hint))
       }
       return this.#loadAndDecode(idType, id, bytes, offset, ctx, bytes, headers, hint)
@@ -156,7 +168,7 @@ export class SchemaDeserializer<T = unknown> {
       const hint = this.#hintOf(headers, ctx)
       const writer = this.#writers[found.idType].get(found.id)
       const reader = this.#readerFor(ctx)
-      if (writer !== undefined && reader !== undefined) {
+      if (writer !== undefined && reader !== undefined && this.#rulesReady(writer)) {
         return Promise.resolve(this.#decode(writer, reader, payload, 0, ctx, hint))
       }
       return this.#loadAndDecode(found.idType, found.id, payload, 0, ctx, payload, headers, hint)
@@ -183,7 +195,7 @@ export class SchemaDeserializer<T = unknown> {
       )
     }
     const id = toSchemaId(schemaId, idType)
-    await this.#writer(idType, id)
+    await this.#prepareRules(await this.#writer(idType, id))
     if (this.#readers !== undefined) await this.#loadReaderFor(ctx as SerializationContext)
   }
 
@@ -202,7 +214,8 @@ export class SchemaDeserializer<T = unknown> {
     } catch {
       return false
     }
-    if (writers.get(id) === undefined) return false
+    const writer = writers.get(id)
+    if (writer === undefined || !this.#rulesReady(writer)) return false
     if (this.#readers === undefined) return true
     if (ctx === undefined && this.#options.artifactId === undefined) return false
     return this.#readerFor(ctx as SerializationContext) !== undefined
@@ -308,6 +321,7 @@ export class SchemaDeserializer<T = unknown> {
   ): Promise<T> {
     try {
       const writer = await this.#writer(idType, id)
+      await this.#prepareRules(writer)
       const reader = await this.#loadReaderFor(ctx)
       return this.#decode(writer, reader, bytes, offset, ctx, hint)
     } catch (error) {
@@ -329,7 +343,43 @@ export class SchemaDeserializer<T = unknown> {
       { idType, id, label: `${idType} ${String(id)}` },
       (message, cause) => new DeserializationError(message, { cause, schemaId: id }),
     )
-    return { idType, id, codec }
+    const coordinates =
+      this.#rules === undefined ? undefined : await this.#coordinatesOf(registered, idType, id)
+    return { idType, id, codec, coordinates }
+  }
+
+  /** Where the writer schema's version lives: from the lookup's answer, else the registry's search by id. */
+  async #coordinatesOf(
+    registered: { groupId?: string; artifactId?: string; version?: string },
+    idType: IdType,
+    id: SchemaId,
+  ): Promise<VersionCoordinates> {
+    const { groupId, artifactId, version } = registered
+    if (groupId !== undefined && artifactId !== undefined && version !== undefined) {
+      return { groupId, artifactId, version }
+    }
+    const find = (this.#client as { findVersionOfId?: RegistryFind }).findVersionOfId
+    if (typeof find !== 'function') {
+      throw invalidConfigError(
+        `${this.#owner}: rules need a client with findVersionOfId() to tell the version of ${idType} ${String(id)} (RegistryClient of @x/registry-client has it)`,
+      )
+    }
+    const found = await find.call(this.#client, id, idType)
+    if (found === undefined) {
+      throw new DeserializationError(
+        `The registry lists no version with ${idType} ${String(id)}, so its data-contract rules cannot be looked up`,
+        { schemaId: id },
+      )
+    }
+    return found
+  }
+
+  #rulesReady(writer: WriterSchema): boolean {
+    return this.#rules === undefined || this.#rules.isReady(writer.coordinates!, true)
+  }
+
+  async #prepareRules(writer: WriterSchema): Promise<void> {
+    if (!this.#rulesReady(writer)) await this.#rules!.prepare(writer.coordinates!, true)
   }
 
   #preparedWriter(idType: IdType, id: SchemaId): WriterSchema {
@@ -382,6 +432,8 @@ export class SchemaDeserializer<T = unknown> {
         { cause, schemaId: writer.id },
       )
     }
+    // The data-contract rules (when on) may refuse the record (RuleViolationError) or transform it.
+    if (this.#rules !== undefined) value = this.#rules.read(writer.coordinates!, value)
     const fromDict = this.#options.fromDict
     if (fromDict === undefined) return value as T
     try {

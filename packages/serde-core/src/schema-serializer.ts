@@ -10,6 +10,7 @@ import {
   WireFormat,
   writeFrameHeader,
 } from '@x/wire-format'
+import { ContractRules, type VersionCoordinates } from './contract-rules.js'
 import { type ArtifactSlot, LatestArtifacts } from './latest-artifacts.js'
 import type { SerializedMessage } from './message-headers.js'
 import { cacheBoundOf, cacheTtlOf, checkClient, type RegistryPort } from './registry-port.js'
@@ -46,6 +47,8 @@ interface WriterArtifact {
   frameHeader: Uint8Array | undefined
   /** The 8-byte id header value, in header mode. */
   idHeader: Uint8Array | undefined
+  /** The version the value is written with, whose data-contract rules run on it. */
+  coordinates: VersionCoordinates
 }
 
 /** Scratch space for messages too big for a slab; a larger one (grown for a big value) is dropped after the call. */
@@ -83,6 +86,8 @@ export class SchemaSerializer<T = unknown> {
   readonly #headerNames: Readonly<Record<'key' | 'value', string>>
   readonly #framed: boolean
   #fixedSlot: ArtifactSlot<WriterArtifact> | undefined
+  /** The data-contract rules; `undefined` when they are off (the hot path then reads this one field). */
+  readonly #rules: ContractRules | undefined
   #scratch: Buffer | undefined
   /** Where messages are written (see `SLAB_SIZE`), and where its unused part starts. */
   #slab: Buffer | undefined
@@ -102,6 +107,10 @@ export class SchemaSerializer<T = unknown> {
       key: idHeaderName('key', useId),
       value: idHeaderName('value', useId),
     })
+    this.#rules =
+      this.#options.rules === undefined
+        ? undefined
+        : new ContractRules(this.#client, this.#options.rules, setup.owner, cacheBoundOf(this.#client))
     // Registering again finds the same version: a TTL refresh only makes sense for "latest" lookups.
     const ttl = this.#options.autoRegister ? undefined : cacheTtlOf(this.#client)
     this.#artifacts = new LatestArtifacts(
@@ -137,17 +146,15 @@ export class SchemaSerializer<T = unknown> {
    *   registry, unwrapped. `SerializationError` when `toDict` throws or the registry schema is not valid in the
    *   format. `TypeError` (code `INVALID_DATA`, `paths`) when the value does not match the schema. `RangeError` (code
    *   `ID_OUT_OF_RANGE`) when the id does not fit the frame (with 4 bytes, its message says `32-bit`).
+   *   `RuleViolationError` when a data-contract rule refuses the value (with `rules.enabled`).
    */
   serialize(value: T, ctx: SerializationContext): Promise<Uint8Array> {
     try {
       if (!this.#framed) throw this.#useMessageError('serialize', 'serializeMessage')
       const artifactId = this.#artifactIdOf(ctx)
       const entry = this.#cached(artifactId)
-      if (entry !== undefined) return Promise.resolve(this.#frame(entry, value, ctx))
-      return this.#artifacts.load(artifactId).then((slot) => {
-        this.#remember(artifactId, slot)
-        return this.#frame(slot.entry, value, ctx)
-      })
+      if (entry !== undefined && this.#ready(entry)) return Promise.resolve(this.#frame(entry, value, ctx))
+      return this.#load(artifactId).then((loaded) => this.#frame(loaded, value, ctx))
     } catch (error) {
       return Promise.reject(error)
     }
@@ -165,11 +172,8 @@ export class SchemaSerializer<T = unknown> {
     try {
       const artifactId = this.#artifactIdOf(ctx)
       const entry = this.#cached(artifactId)
-      if (entry !== undefined) return Promise.resolve(this.#message(entry, value, ctx))
-      return this.#artifacts.load(artifactId).then((slot) => {
-        this.#remember(artifactId, slot)
-        return this.#message(slot.entry, value, ctx)
-      })
+      if (entry !== undefined && this.#ready(entry)) return Promise.resolve(this.#message(entry, value, ctx))
+      return this.#load(artifactId).then((loaded) => this.#message(loaded, value, ctx))
     } catch (error) {
       return Promise.reject(error)
     }
@@ -184,8 +188,26 @@ export class SchemaSerializer<T = unknown> {
    */
   async prepare(ctx?: SerializationContext): Promise<void> {
     const artifactId = this.#options.artifactId ?? this.#artifactIdOf(ctx as SerializationContext)
-    if (this.#cached(artifactId) !== undefined) return
-    this.#remember(artifactId, await this.#artifacts.load(artifactId))
+    const entry = this.#cached(artifactId)
+    if (entry !== undefined && this.#ready(entry)) return
+    await this.#load(artifactId)
+  }
+
+  /** Whether the artifact's data-contract rules (when on) are cached too. */
+  #ready(entry: WriterArtifact): boolean {
+    return this.#rules === undefined || this.#rules.isReady(entry.coordinates, false)
+  }
+
+  /** Loads the artifact (when not cached) and its data-contract rules (when on and not cached). */
+  async #load(artifactId: string): Promise<WriterArtifact> {
+    let entry = this.#cached(artifactId)
+    if (entry === undefined) {
+      const slot = await this.#artifacts.load(artifactId)
+      this.#remember(artifactId, slot)
+      entry = slot.entry
+    }
+    if (!this.#ready(entry)) await this.#rules!.prepare(entry.coordinates, false)
+    return entry
   }
 
   /**
@@ -277,7 +299,12 @@ export class SchemaSerializer<T = unknown> {
     } else {
       idHeader = encodeIdHeader(id)
     }
-    return { artifactId, registered, codec, id, frameHeader, idHeader }
+    const coordinates: VersionCoordinates = {
+      groupId: registered.groupId ?? (this.#client as { groupId?: string }).groupId ?? 'default',
+      artifactId: registered.artifactId ?? artifactId,
+      version: registered.version ?? 'branch=latest',
+    }
+    return { artifactId, registered, codec, id, frameHeader, idHeader, coordinates }
   }
 
   async #register(artifactId: string): Promise<RegisteredSchema> {
@@ -294,8 +321,17 @@ export class SchemaSerializer<T = unknown> {
     })
   }
 
-  /** What the codec encodes: `toDict`'s result for `value`, or `value` itself. */
+  /**
+   * What the codec encodes: `toDict`'s result for `value`, or `value` itself, after the data-contract `WRITE` rules
+   * (when on), which may refuse it or hand back a transformed record.
+   */
   #dataOf(entry: WriterArtifact, value: T, ctx: SerializationContext): unknown {
+    const rules = this.#rules
+    const data = this.#toDict(entry, value, ctx)
+    return rules === undefined ? data : rules.write(entry.coordinates, data)
+  }
+
+  #toDict(entry: WriterArtifact, value: T, ctx: SerializationContext): unknown {
     const toDict = this.#options.toDict
     if (toDict === undefined) return value
     try {

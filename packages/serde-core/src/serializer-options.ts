@@ -11,6 +11,7 @@ import {
   checkOptionsObject,
   checkReferences,
 } from './option-checks.js'
+import { type NormalizedRulesOptions, normalizeRulesOptions, type RulesOptions } from './rules-options.js'
 import { type ArtifactResolver, type ResolveFunction, toResolveFunction } from './strategies.js'
 
 /**
@@ -76,6 +77,12 @@ export interface SerializerOptions<T = unknown> {
    * @default WireFormat.FRAMED_PAYLOAD
    */
   wireFormat?: WireFormat
+  /**
+   * Data-contract rules: the `WRITE` rules of the artifact's version run on each value before it is encoded (see
+   * {@link RulesOptions}; `migration` has no effect on a serializer).
+   * @default off
+   */
+  rules?: RulesOptions
 }
 
 /**
@@ -94,6 +101,8 @@ export interface NormalizedSerializerOptions<T> {
   ifExists: IfExists
   references: ArtifactReference[] | undefined
   wireFormat: WireFormat
+  /** `undefined` when rules are off. */
+  rules: NormalizedRulesOptions | undefined
 }
 
 /** The option names every serializer knows. */
@@ -108,6 +117,7 @@ export const SERIALIZER_OPTION_NAMES = [
   'ifExists',
   'references',
   'wireFormat',
+  'rules',
 ] as const
 
 /**
@@ -200,6 +210,7 @@ export function normalizeSerializerOptions<T>(
       ifExists: ifExists as IfExists,
       references,
       wireFormat,
+      rules: normalizeRulesOptions(raw.rules, owner),
     },
     raw,
   }

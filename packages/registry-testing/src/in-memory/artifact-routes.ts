@@ -256,8 +256,11 @@ function existingArtifact(ctx: RouteContext): StoredArtifact {
   return artifact
 }
 
-/** Resolves `{versionExpression}`: a literal version, or the tip of a branch (only `latest` exists here). */
-function resolveVersion(ctx: RouteContext): { artifact: StoredArtifact; version: StoredVersion } {
+/**
+ * Resolves `{versionExpression}`: a literal version, or the tip of a branch (only `latest` exists here); 404 as
+ * Apicurio when there is none.
+ */
+export function resolveVersion(ctx: RouteContext): { artifact: StoredArtifact; version: StoredVersion } {
   checkIdLengths(ctx.params.groupId as string, ctx.params.artifactId as string)
   const groupId = rawGroupId(ctx.params.groupId as string)
   const artifactId = ctx.params.artifactId as string

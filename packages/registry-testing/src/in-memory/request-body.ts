@@ -46,7 +46,8 @@ export const ARTIFACT_TYPES: readonly string[] = [
   'THRIFT',
 ]
 
-type Json = Record<string, unknown>
+/** A JSON object of a request body. */
+export type Json = Record<string, unknown>
 
 /**
  * Parses a JSON request body. Malformed JSON is Apicurio's bare-text 400 (`Not able to deserialize data

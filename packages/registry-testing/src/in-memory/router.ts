@@ -1,5 +1,6 @@
 import { type Answer, problemAnswer } from './answer.js'
 import * as artifacts from './artifact-routes.js'
+import * as contracts from './contract-routes.js'
 import * as ids from './id-routes.js'
 import { methodNotAllowed, noResource, RegistryProblem } from './problems.js'
 import type { RouteContext } from './route-context.js'
@@ -31,6 +32,32 @@ const ROUTES: readonly Route[] = [
   { pattern: ['system', 'info', ''], methods: { GET: ids.getSystemInfo }, public: true },
   { pattern: ['admin', 'rules'], methods: RULES },
   { pattern: ['search', 'versions'], methods: { GET: artifacts.searchVersions } },
+  {
+    pattern: ['admin', 'contracts', 'ruleset'],
+    methods: {
+      GET: contracts.getGlobalRuleset,
+      PUT: contracts.putGlobalRuleset,
+      DELETE: contracts.deleteGlobalRuleset,
+    },
+  },
+  {
+    pattern: [...ARTIFACT, 'contract', 'ruleset'],
+    methods: {
+      GET: contracts.getArtifactRuleset,
+      PUT: contracts.putArtifactRuleset,
+      DELETE: contracts.deleteArtifactRuleset,
+    },
+  },
+  { pattern: [...VERSION, 'contract', 'execute'], methods: { POST: contracts.executeRules } },
+  { pattern: [...ARTIFACT, 'contract', 'migrate'], methods: { POST: contracts.migrateRecord } },
+  {
+    pattern: [...VERSION, 'contract', 'ruleset'],
+    methods: {
+      GET: contracts.getVersionRuleset,
+      PUT: contracts.putVersionRuleset,
+      DELETE: contracts.deleteVersionRuleset,
+    },
+  },
   { pattern: ['admin', 'rules', ':ruleType'], methods: RULE },
   { pattern: ['groups', ':groupId', 'rules'], methods: RULES },
   { pattern: ['groups', ':groupId', 'rules', ':ruleType'], methods: RULE },

@@ -1,4 +1,5 @@
 import { canonicalHash, contentHash, type StoredReference } from './content.js'
+import { ContractStore } from './contracts.js'
 import { IdSequence } from './ids.js'
 import { RuleStore } from './rules.js'
 
@@ -64,6 +65,8 @@ export class RegistryStorage {
   readonly contentIds: IdSequence
   /** Global, group and artifact rules. */
   readonly rules = new RuleStore()
+  /** Data-contract rulesets (global, artifact, version). */
+  readonly contracts = new ContractStore()
   readonly #contents = new Map<bigint, StoredContent>()
   readonly #contentsByHash = new Map<string, StoredContent>()
   readonly #groups = new Map<string, StoredGroup>()

@@ -1,0 +1,61 @@
+import { RuleViolationError } from '@x/errors'
+import { RegistryClient } from '@x/registry-client'
+import { InMemoryRegistry } from '@x/registry-testing'
+import { SerializationContext } from '@x/wire-format'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { ProtobufDeserializer } from './protobuf-deserializer.js'
+import { ProtobufSerializer } from './protobuf-serializer.js'
+
+// Data-contract rules through the Protobuf classes: the option reaches the core, a WRITE condition refuses a
+// value before it is encoded, a READ transform rewrites a decoded record, as the registry's rules read the record.
+
+const ctx = new SerializationContext('orders')
+const schema = 'syntax = "proto3";\n\nmessage Order {\n  string id = 1;\n  double total = 2;\n}\n'
+let registry: InMemoryRegistry
+let client: RegistryClient
+
+beforeAll(async () => {
+  registry = await InMemoryRegistry.start()
+  client = new RegistryClient({ url: registry.url, groupId: 'default', maxRetries: 0 })
+  await client.registerSchema('orders-value', schema, { artifactType: 'PROTOBUF' })
+  await client.setArtifactRuleset('orders-value', {
+    domainRules: [
+      {
+        name: 'positive',
+        kind: 'CONDITION',
+        type: 'CEL',
+        mode: 'WRITE',
+        expr: 'total > 0.0',
+        onFailure: 'ERROR',
+      },
+      {
+        name: 'tag',
+        kind: 'TRANSFORM',
+        type: 'JSONATA',
+        mode: 'READ',
+        expr: '$merge([$, {"id": "seen-" & id}])',
+      },
+    ],
+    migrationRules: [],
+  })
+})
+
+afterAll(async () => {
+  await client.close()
+  await registry.close()
+})
+
+describe('Protobuf serdes with rules on', () => {
+  it('refuse a value a WRITE condition fails, and write and read one that passes, transformed on read', async () => {
+    const serializer = new ProtobufSerializer(client, 'orders-value', { rules: { enabled: true } })
+    await expect(serializer.serialize({ id: 'o-1', total: -5.5 }, ctx)).rejects.toBeInstanceOf(
+      RuleViolationError,
+    )
+    const bytes = await serializer.serialize({ id: 'o-2', total: 12.5 }, ctx)
+    const plain = new ProtobufDeserializer(client)
+    expect({ ...((await plain.deserialize(bytes, ctx)) as object) }).toEqual({ id: 'o-2', total: 12.5 })
+    const deserializer = new ProtobufDeserializer(client, { rules: { enabled: true } })
+    expect(await deserializer.deserialize(bytes, ctx)).toEqual({ id: 'seen-o-2', total: 12.5 })
+    expect(deserializer.deserializeSync(bytes, ctx)).toEqual({ id: 'seen-o-2', total: 12.5 })
+  })
+})

@@ -1,0 +1,251 @@
+import { DeserializationError, invalidConfigError, RuleViolationError, SerdeError } from '@x/errors'
+import type { ContractRuleSet } from '@x/registry-client'
+import type { CompiledRuleSet, ExecuteResult, RuleSet, RulesEngine, VersionRuleSet } from '@x/rules'
+import { LatestArtifacts } from './latest-artifacts.js'
+import type { RegistryPort } from './registry-port.js'
+import type { NormalizedRulesOptions } from './rules-options.js'
+
+/** @internal Where a version lives: the ruleset in force for it is looked up by these. */
+export interface VersionCoordinates {
+  readonly groupId: string
+  readonly artifactId: string
+  readonly version: string
+}
+
+/** What the rules need of the client, besides what every serde needs (`RegistryClient` has all of it). */
+interface RulesPort {
+  getMergedRuleset(
+    artifactId: string,
+    version: string,
+    options?: { groupId?: string },
+  ): Promise<ContractRuleSet>
+  getVersionRuleset(
+    artifactId: string,
+    version: string,
+    options?: { groupId?: string },
+  ): Promise<ContractRuleSet>
+  listVersions(artifactId: string, options?: { groupId?: string }): Promise<string[]>
+}
+
+const NEEDED = ['getMergedRuleset', 'getVersionRuleset', 'listVersions'] as const
+
+/** The engine module, imported once per process and only when some serde enables rules. */
+let engineModule: Promise<typeof import('@x/rules')> | undefined
+/** Its `toRuleRecord`: a decoded value of any format as the registry sees the same record. */
+let toRuleRecord: ((value: unknown) => Record<string, unknown>) | undefined
+
+function loadEngine(): Promise<typeof import('@x/rules')> {
+  engineModule ??= import('@x/rules')
+  return engineModule
+}
+
+/** A ruleset as fetched: compiled once, or `null` when it could not be fetched and failures let messages through. */
+type Loaded<T> = { readonly value: T | null }
+
+const EMPTY: RuleSet = { domainRules: [], migrationRules: [] }
+
+function keyOf(coordinates: VersionCoordinates): string {
+  return JSON.stringify([coordinates.groupId, coordinates.artifactId, coordinates.version])
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return (
+    typeof value === 'object' && value !== null && !Array.isArray(value) && !(value instanceof Uint8Array)
+  )
+}
+
+/**
+ * @internal The data-contract rules of one serializer or deserializer: the ruleset in force for each version it
+ * meets (fetched once, compiled once, kept `cacheTtlMs` and then refreshed in the background, the last one kept
+ * while the registry is unreachable), the migration chains towards `targetVersion`, and the synchronous run of both
+ * on a record. Nothing here is loaded unless the serde's `rules.enabled` is true. The rules see each value as
+ * `toRuleRecord` of `@x/rules` makes it (the JSON the registry would be sent for it); a transform's result is what
+ * is encoded or handed out, else the value itself.
+ */
+export class ContractRules {
+  readonly #client: RulesPort
+  readonly #options: NormalizedRulesOptions
+  readonly #rulesets: LatestArtifacts<Loaded<CompiledRuleSet>>
+  readonly #chains: LatestArtifacts<Loaded<VersionRuleSet[]>>
+  #engine: RulesEngine | undefined
+
+  constructor(client: RegistryPort, options: NormalizedRulesOptions, owner: string, bound: number) {
+    for (const method of NEEDED) {
+      if (typeof (client as unknown as Record<string, unknown>)[method] !== 'function') {
+        throw invalidConfigError(
+          `${owner}: rules need a client with ${method}() (RegistryClient of @x/registry-client has it)`,
+        )
+      }
+    }
+    this.#client = client as unknown as RulesPort
+    this.#options = options
+    this.#rulesets = new LatestArtifacts((key) => this.#loadRuleset(key), bound, options.cacheTtlMs)
+    this.#chains = new LatestArtifacts((key) => this.#loadChain(key), bound, options.cacheTtlMs)
+  }
+
+  /** The version records are migrated to, with migration on. */
+  get targetVersion(): string | undefined {
+    return this.#options.targetVersion
+  }
+
+  /** Whether the ruleset (and, reading with migration, the chain) of a version is cached: no request is needed. */
+  isReady(coordinates: VersionCoordinates, reading: boolean): boolean {
+    if (
+      this.#engine === undefined ||
+      this.#rulesets.slot(keyOf(this.#readRulesOf(coordinates, reading))) === undefined
+    ) {
+      return false
+    }
+    return (
+      !this.#migrates(coordinates, reading) || this.#chains.slot(this.#chainKey(coordinates)) !== undefined
+    )
+  }
+
+  /** Loads the engine and fetches what a record of this version needs. */
+  async prepare(coordinates: VersionCoordinates, reading: boolean): Promise<void> {
+    if (this.#engine === undefined) {
+      const engine = await loadEngine()
+      toRuleRecord ??= engine.toRuleRecord
+      this.#engine ??= new engine.RulesEngine()
+    }
+    const loads: Promise<unknown>[] = [this.#rulesets.load(keyOf(this.#readRulesOf(coordinates, reading)))]
+    if (this.#migrates(coordinates, reading)) loads.push(this.#chains.load(this.#chainKey(coordinates)))
+    await Promise.all(loads)
+  }
+
+  /**
+   * Runs the `WRITE` rules on a record before it is encoded; answers the record to encode.
+   * @throws RuleViolationError for a failed rule whose action is `ERROR` or `DLQ` (with `failOnError`).
+   */
+  write(coordinates: VersionCoordinates, record: unknown): unknown {
+    if (!isRecord(record)) return record
+    const compiled = this.#ruleset(coordinates)
+    if (compiled === null || compiled.domainRules.length === 0) return record
+    const result = this.#engine!.execute(compiled, { mode: 'WRITE', record: toRuleRecord!(record) })
+    return this.#verdict('WRITE', result, record)
+  }
+
+  /**
+   * Migrates a decoded record to `targetVersion` (with migration on) and runs the `READ` rules of the version it
+   * is read as; answers the record to hand out.
+   * @throws RuleViolationError for a failed rule whose action is `ERROR` or `DLQ` (with `failOnError`).
+   */
+  read(coordinates: VersionCoordinates, record: unknown): unknown {
+    if (!isRecord(record)) return record
+    let current = record
+    let seen: Record<string, unknown> | undefined
+    if (this.#migrates(coordinates, true)) {
+      const chain = this.#cached(this.#chains, this.#chainKey(coordinates), 'migration chain')
+      if (chain !== null) {
+        const target = this.#options.targetVersion!
+        seen = toRuleRecord!(current)
+        const result = this.#engine!.migrate(chain, {
+          fromVersion: coordinates.version,
+          toVersion: target,
+          record: seen,
+        })
+        const mode =
+          chain.findIndex((s) => s.version === target) >=
+          chain.findIndex((s) => s.version === coordinates.version)
+            ? 'UPGRADE'
+            : 'DOWNGRADE'
+        current = this.#verdict(mode, result, current) as Record<string, unknown>
+        if (result.transformedRecord !== undefined) seen = result.transformedRecord
+      }
+    }
+    const compiled = this.#ruleset(this.#readRulesOf(coordinates, true))
+    if (compiled === null || compiled.domainRules.length === 0) return current
+    const result = this.#engine!.execute(compiled, { mode: 'READ', record: seen ?? toRuleRecord!(current) })
+    return this.#verdict('READ', result, current)
+  }
+
+  #migrates(coordinates: VersionCoordinates, reading: boolean): boolean {
+    const target = this.#options.targetVersion
+    return reading && target !== undefined && target !== coordinates.version
+  }
+
+  /** The version whose rules a record is checked by: the target version when it is migrated there. */
+  #readRulesOf(coordinates: VersionCoordinates, reading: boolean): VersionCoordinates {
+    return this.#migrates(coordinates, reading)
+      ? { ...coordinates, version: this.#options.targetVersion! }
+      : coordinates
+  }
+
+  #chainKey(coordinates: VersionCoordinates): string {
+    return JSON.stringify([
+      coordinates.groupId,
+      coordinates.artifactId,
+      coordinates.version,
+      this.#options.targetVersion,
+    ])
+  }
+
+  #ruleset(coordinates: VersionCoordinates): CompiledRuleSet | null {
+    return this.#cached(this.#rulesets, keyOf(coordinates), 'ruleset')
+  }
+
+  #cached<T>(cache: LatestArtifacts<Loaded<T>>, key: string, what: string): T | null {
+    const loaded = this.#engine === undefined ? undefined : cache.cached(key)
+    if (loaded === undefined) {
+      throw new SerdeError(
+        'NOT_PREPARED',
+        `The data-contract ${what} of ${key} is not cached yet: call prepare() first (or one asynchronous call) before the …Sync methods`,
+      )
+    }
+    return loaded.value
+  }
+
+  /** The record to go on with, or the error of a failed rule whose action is `ERROR` or `DLQ`. */
+  #verdict(mode: string, result: ExecuteResult, record: Record<string, unknown>): unknown {
+    if (!result.passed && this.#options.failOnError) {
+      const refusing = result.violations.filter((v) => v.action === 'ERROR' || v.action === 'DLQ')
+      if (refusing.length > 0)
+        throw new RuleViolationError(undefined, { mode, violations: result.violations })
+    }
+    return result.transformedRecord ?? record
+  }
+
+  async #loadRuleset(key: string): Promise<Loaded<CompiledRuleSet>> {
+    const [groupId, artifactId, version] = JSON.parse(key) as [string, string, string]
+    let ruleset: RuleSet
+    try {
+      ruleset = (await this.#client.getMergedRuleset(artifactId, version, { groupId })) as RuleSet
+    } catch (error) {
+      if (this.#options.failOnError) throw error
+      return { value: null }
+    }
+    return { value: this.#engine!.compile(ruleset ?? EMPTY) }
+  }
+
+  async #loadChain(key: string): Promise<Loaded<VersionRuleSet[]>> {
+    const [groupId, artifactId, from, to] = JSON.parse(key) as [string, string, string, string]
+    try {
+      const versions = await this.#client.listVersions(artifactId, { groupId })
+      const start = versions.indexOf(from)
+      const end = versions.indexOf(to)
+      if (end < 0) {
+        throw invalidConfigError(
+          `rules.migration.targetVersion: artifact '${artifactId}' in group '${groupId}' has no version '${to}'`,
+        )
+      }
+      if (start < 0) {
+        throw new DeserializationError(
+          `Cannot migrate a record of artifact '${artifactId}' from version '${from}': the registry lists no such version`,
+        )
+      }
+      const steps = versions.slice(Math.min(start, end), Math.max(start, end) + 1)
+      const rulesets = await Promise.all(
+        steps.map((version) => this.#client.getVersionRuleset(artifactId, version, { groupId })),
+      )
+      return {
+        value: steps.map((version, index) => ({
+          version,
+          ruleSet: this.#engine!.compile(rulesets[index] as RuleSet),
+        })),
+      }
+    } catch (error) {
+      if (this.#options.failOnError) throw error
+      return { value: null }
+    }
+  }
+}

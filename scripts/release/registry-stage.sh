@@ -253,7 +253,7 @@ bundle() {
   # avsc and kafkajs are CommonJS and require() Node's modules: an ESM bundle needs a require of its own.
   (cd "${typed_dir}" && node_modules/.bin/esbuild quickstart.mjs --bundle --platform=node \
     --format=esm --outfile=bundle.mjs --log-level=warning \
-    --banner:js="import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);" &&
+    --banner:js="import { createRequire as bannerRequire } from 'node:module'; const require = bannerRequire(import.meta.url);" &&
     echo "bundle: $(wc -c < bundle.mjs) bytes" && mkdir -p alone && mv bundle.mjs alone/ && node alone/bundle.mjs)
 }
 check "an esbuild bundle of the quickstart runs without node_modules beside it" bundle

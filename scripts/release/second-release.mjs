@@ -125,10 +125,14 @@ console.log(
 
 // The copy: the workspace's manifests, built packages and release configuration, without node_modules.
 mkdirSync(dest, { recursive: true })
-for (const file of ['package.json', 'pnpm-workspace.yaml', 'pnpm-lock.yaml', '.npmrc']) {
+for (const file of ['package.json', 'pnpm-workspace.yaml', '.npmrc']) {
   if (existsSync(join(root, file))) cpSync(join(root, file), join(dest, file))
 }
 cpSync(join(root, '.changeset', 'config.json'), join(dest, '.changeset', 'config.json'))
+// Without packageManager (nor a pnpm lockfile), changesets publishes with npm, which needs no node_modules.
+const rootManifest = JSON.parse(readFileSync(join(dest, 'package.json'), 'utf8'))
+delete rootManifest.packageManager
+writeFileSync(join(dest, 'package.json'), `${JSON.stringify(rootManifest, null, 2)}\n`)
 cpSync(join(root, 'packages'), join(dest, 'packages'), {
   recursive: true,
   filter: (source) => !/[/\\](node_modules|\.turbo|src)$/.test(source),
@@ -170,7 +174,34 @@ if (problems.length > 0) {
   process.exit(1)
 }
 
-const env = { ...process.env, NPM_CONFIG_USERCONFIG: npmrc, NPM_CONFIG_REGISTRY: registry }
+// The copy has no node_modules, so pnpm cannot publish it: its `workspace:` ranges are written out here as pnpm
+// writes them when it publishes (`workspace:^` → `^1.2.3`, `workspace:~` → `~1.2.3`, `workspace:*` → `1.2.3`), and
+// changesets publishes with npm.
+for (const dir of readdirSync(join(dest, 'packages'))) {
+  const file = join(dest, 'packages', dir, 'package.json')
+  if (!existsSync(file)) continue
+  const manifest = JSON.parse(readFileSync(file, 'utf8'))
+  for (const field of [...INTERNAL_FIELDS, 'devDependencies']) {
+    for (const [name, range] of Object.entries(manifest[field] ?? {})) {
+      if (!range.startsWith('workspace:')) continue
+      const version = after.get(name)?.version
+      if (version === undefined) {
+        delete manifest[field][name] // a private workspace package, in devDependencies only
+        continue
+      }
+      const spec = range.slice('workspace:'.length)
+      manifest[field][name] =
+        spec === '*' ? version : spec === '^' || spec === '~' ? `${spec}${version}` : spec
+    }
+  }
+  writeFileSync(file, `${JSON.stringify(manifest, null, 2)}\n`)
+}
+const env = {
+  ...process.env,
+  NPM_CONFIG_USERCONFIG: npmrc,
+  NPM_CONFIG_REGISTRY: registry,
+  npm_config_registry: registry,
+}
 run(process.execPath, [changeset, 'publish', '--no-git-tag'], { cwd: dest, env })
 
 const oldVersion = before.get(target).version

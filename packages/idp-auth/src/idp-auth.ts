@@ -1,5 +1,5 @@
 import { AuthenticationError } from '@x/errors'
-import ky, { HTTPError, TimeoutError } from 'ky'
+import type { HTTPError as KyHTTPError } from 'ky'
 import {
   type IdpAuthOptions,
   type ResolvedIdpAuthOptions,
@@ -26,6 +26,16 @@ interface Flight {
 }
 
 const INSPECT = Symbol.for('nodejs.util.inspect.custom')
+
+/**
+ * ky, loaded with the first token request rather than with the package: an application that imports `@x/serde`
+ * (which re-exports `IdpAuth`) without using it does not pay for loading ky at start-up.
+ */
+let kyModule: Promise<typeof import('ky')> | undefined
+function loadKy(): Promise<typeof import('ky')> {
+  kyModule ??= import('ky')
+  return kyModule
+}
 
 /** A system error code such as `ECONNREFUSED` or `UND_ERR_CONNECT_TIMEOUT` from an error or its causes. */
 function transportCode(error: unknown): string | undefined {
@@ -230,6 +240,8 @@ export class IdpAuth {
     const url = o.displayUrl
     const { headers, body } = buildTokenRequest(o)
     let requestedAt = o.now()
+    const { default: ky, HTTPError, TimeoutError } = await loadKy()
+    const isHttpError = (error: unknown): error is KyHTTPError => error instanceof HTTPError
     let response: Response
     try {
       response = await ky.post(o.tokenUrl, {
@@ -252,7 +264,7 @@ export class IdpAuth {
           retryOnTimeout: false,
           shouldRetry: ({ error }) => {
             if (signal.aborted || error instanceof TimeoutError) return false
-            if (!(error instanceof HTTPError)) return undefined
+            if (!isHttpError(error)) return undefined
             if (!isRetryableStatus(error.response.status)) return false
             const wait = retryAfterMs(error.response.headers.get('retry-after'), Date.now())
             return wait !== undefined && wait > o.retry.maxDelayMs ? false : undefined
@@ -268,14 +280,14 @@ export class IdpAuth {
           // The answer of a failed attempt is not read: release its connection.
           beforeRetry: [
             ({ error }) => {
-              if (error instanceof HTTPError) void error.response.body?.cancel().catch(() => {})
+              if (isHttpError(error)) void error.response.body?.cancel().catch(() => {})
             },
           ],
         },
       })
     } catch (error) {
       if (signal.aborted) throw signal.reason
-      if (error instanceof HTTPError) {
+      if (isHttpError(error)) {
         response = error.response
       } else if (error instanceof TimeoutError) {
         throw new AuthenticationError(

@@ -1,4 +1,5 @@
 import { describeKind, invalidConfigError, redactUrl } from '@x/errors'
+import { type ResolvedTokenRetry, resolveTokenRetry, type TokenRetryOptions } from './token-retry.js'
 
 /**
  * How the client authenticates at the token endpoint (RFC 6749 §2.3.1, OpenID Connect Core §9).
@@ -23,8 +24,17 @@ export interface IdpAuthOptions {
    * @default undefined (no `scope` parameter is sent: the provider's default scopes apply)
    */
   scope?: string
-  /** Time limit of one token request, in milliseconds, including reading the answer. @default 10000 */
+  /**
+   * Time limit of one token exchange, in milliseconds: every attempt, the waits between them and reading the
+   * answer. @default 10000
+   */
   timeoutMs?: number
+  /**
+   * When a failed token request is sent again: after a transport error or an answer 408, 429 or 5xx, with
+   * exponential backoff and full jitter, honouring `Retry-After`. Never after 400, 401 or another answer.
+   * @default { limit: 2, delayMs: 200, maxDelayMs: 2000 }
+   */
+  retry?: TokenRetryOptions
   /** The `fetch` implementation used for the token request. @default globalThis.fetch */
   fetch?: typeof globalThis.fetch
   /**
@@ -50,6 +60,7 @@ export interface ResolvedIdpAuthOptions {
   readonly clientSecret: string
   readonly scope: string | undefined
   readonly timeoutMs: number
+  readonly retry: ResolvedTokenRetry
   readonly fetch: typeof globalThis.fetch
   readonly tokenEndpointAuthMethod: TokenEndpointAuthMethod
   readonly now: () => number
@@ -126,6 +137,14 @@ export function resolveIdpAuthOptions(options: IdpAuthOptions): ResolvedIdpAuthO
     throw invalidConfigError(`IdpAuth: timeoutMs must be a finite number > 0, got ${describeKind(timeoutMs)}`)
   }
 
+  // ky, which sends the request, takes at most 2^31 - 1 ms.
+  if (timeoutMs > 2_147_483_647) {
+    throw invalidConfigError(
+      `IdpAuth: timeoutMs must be at most 2147483647 (about 24.8 days), got ${timeoutMs}`,
+    )
+  }
+  const retry = resolveTokenRetry(options.retry)
+
   const method = orDefault(options.tokenEndpointAuthMethod, IDP_AUTH_DEFAULTS.tokenEndpointAuthMethod)
   if (!AUTH_METHODS.includes(method)) {
     throw invalidConfigError(
@@ -153,6 +172,7 @@ export function resolveIdpAuthOptions(options: IdpAuthOptions): ResolvedIdpAuthO
     clientSecret,
     scope: scope?.trim().split(/\s+/).join(' '),
     timeoutMs,
+    retry,
     fetch: fetchImpl,
     tokenEndpointAuthMethod: method,
     now,

@@ -1,4 +1,5 @@
 import { AuthenticationError } from '@x/errors'
+import type { HTTPError as KyHTTPError } from 'ky'
 import {
   type IdpAuthOptions,
   type ResolvedIdpAuthOptions,
@@ -7,6 +8,7 @@ import {
 import { type CachedToken, refreshRetryDelayMs, scheduleToken } from './refresh-rule.js'
 import { buildTokenRequest } from './token-request.js'
 import { parseTokenResponse, unexpectedStatusError } from './token-response.js'
+import { isRetryableStatus, RETRYABLE_STATUSES, retryAfterMs } from './token-retry.js'
 
 /**
  * One token request shared by every caller that asked while it ran.
@@ -24,6 +26,16 @@ interface Flight {
 }
 
 const INSPECT = Symbol.for('nodejs.util.inspect.custom')
+
+/**
+ * ky, loaded with the first token request rather than with the package: an application that imports `@x/serde`
+ * (which re-exports `IdpAuth`) without using it does not pay for loading ky at start-up.
+ */
+let kyModule: Promise<typeof import('ky')> | undefined
+function loadKy(): Promise<typeof import('ky')> {
+  kyModule ??= import('ky')
+  return kyModule
+}
 
 /** A system error code such as `ECONNREFUSED` or `UND_ERR_CONNECT_TIMEOUT` from an error or its causes. */
 function transportCode(error: unknown): string | undefined {
@@ -185,8 +197,8 @@ export class IdpAuth {
   }
 
   /**
-   * One token request, bounded by `timeoutMs` (for the answer and its body together) even if the `fetch`
-   * implementation ignores its signal. Rejects with `abandon.reason` when every caller has gone.
+   * One token exchange, its retries included, bounded by `timeoutMs` (for the answers and the body together) even
+   * if the `fetch` implementation ignores its signal. Rejects with `abandon.reason` when every caller has gone.
    */
   async #requestToken(abandon: AbortSignal): Promise<CachedToken> {
     const o = this.#options
@@ -219,39 +231,91 @@ export class IdpAuth {
     }
   }
 
+  /**
+   * The request on ky, with its retries. ky's own errors are never kept as `cause`: its `HTTPError` and
+   * `TimeoutError` hold the request, whose headers carry the client secret with `client_secret_basic`.
+   */
   async #exchange(signal: AbortSignal): Promise<CachedToken> {
     const o = this.#options
     const url = o.displayUrl
     const { headers, body } = buildTokenRequest(o)
-    const requestedAt = o.now()
-    let status: number | undefined
+    let requestedAt = o.now()
+    const { default: ky, HTTPError, TimeoutError } = await loadKy()
+    const isHttpError = (error: unknown): error is KyHTTPError => error instanceof HTTPError
+    let response: Response
     try {
-      // `redirect: 'manual'`: a 307/308 would send the form, secret included, to wherever the Location points.
-      const response = await o.fetch(o.tokenUrl, {
-        method: 'POST',
+      response = await ky.post(o.tokenUrl, {
         headers,
         body,
+        // A 307/308 would send the form, secret included, to wherever the Location points.
         redirect: 'manual',
         signal,
+        timeout: o.timeoutMs,
+        fetch: (input, init) => o.fetch(input, init),
+        retry: {
+          limit: o.retry.limit,
+          methods: ['post'],
+          statusCodes: [...RETRYABLE_STATUSES],
+          afterStatusCodes: [...RETRYABLE_STATUSES],
+          maxRetryAfter: o.retry.maxDelayMs,
+          backoffLimit: o.retry.maxDelayMs,
+          delay: (attempt) => o.retry.delayMs * 2 ** (attempt - 1),
+          jitter: true,
+          retryOnTimeout: false,
+          shouldRetry: ({ error }) => {
+            if (signal.aborted || error instanceof TimeoutError) return false
+            if (!isHttpError(error)) return undefined
+            if (!isRetryableStatus(error.response.status)) return false
+            const wait = retryAfterMs(error.response.headers.get('retry-after'), Date.now())
+            return wait !== undefined && wait > o.retry.maxDelayMs ? false : undefined
+          },
+        },
+        hooks: {
+          // The token's lifetime counts from the request that obtained it.
+          beforeRequest: [
+            () => {
+              requestedAt = o.now()
+            },
+          ],
+          // The answer of a failed attempt is not read: release its connection.
+          beforeRetry: [
+            ({ error }) => {
+              if (isHttpError(error)) void error.response.body?.cancel().catch(() => {})
+            },
+          ],
+        },
       })
-      status = response.status
-      const text = await response.text()
-      if (status !== 200) throw unexpectedStatusError(status, text, url)
-      const grant = parseTokenResponse(text, url)
-      return scheduleToken(grant.accessToken, grant.lifetimeMs, requestedAt)
     } catch (error) {
       if (signal.aborted) throw signal.reason
-      if (error instanceof AuthenticationError) throw error
-      const code = transportCode(error)
-      const what =
-        status === undefined
-          ? 'Could not reach the token endpoint'
-          : 'Could not read the answer of the token endpoint'
-      throw new AuthenticationError(`${what} ${url}${code === undefined ? '' : ` (${code})`}`, {
-        url,
-        ...(status === undefined ? {} : { status }),
-        cause: error,
-      })
+      if (isHttpError(error)) {
+        response = error.response
+      } else if (error instanceof TimeoutError) {
+        throw new AuthenticationError(
+          `Token endpoint ${url} did not answer within ${o.timeoutMs} ms (timeoutMs)`,
+          { url },
+        )
+      } else {
+        const code = transportCode(error)
+        throw new AuthenticationError(
+          `Could not reach the token endpoint ${url}${code === undefined ? '' : ` (${code})`}`,
+          { url, cause: error },
+        )
+      }
     }
+    const status = response.status
+    let text: string
+    try {
+      text = await response.text()
+    } catch (error) {
+      if (signal.aborted) throw signal.reason
+      const code = transportCode(error)
+      throw new AuthenticationError(
+        `Could not read the answer of the token endpoint ${url}${code === undefined ? '' : ` (${code})`}`,
+        { url, status, cause: error },
+      )
+    }
+    if (status !== 200) throw unexpectedStatusError(status, text, url)
+    const grant = parseTokenResponse(text, url)
+    return scheduleToken(grant.accessToken, grant.lifetimeMs, requestedAt)
   }
 }

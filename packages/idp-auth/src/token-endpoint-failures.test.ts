@@ -267,7 +267,8 @@ describe('AuthenticationError for answers that cannot be used', () => {
     ]
     const srv = await serve((res, _req, i) => replies[i]?.(res))
     const clock = manualClock()
-    const auth = authFor(srv, { now: clock.now })
+    // One request per refresh here (no retry): what is under test is how a failed refresh is remembered.
+    const auth = authFor(srv, { now: clock.now, retry: { limit: 0 } })
     expect(await auth.getToken()).toBe(`${TOKEN}-A`)
 
     clock.set(90_000) // due for refresh (less than 20 s of 100 s left); the refresh fails: A is still valid

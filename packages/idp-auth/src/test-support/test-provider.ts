@@ -46,6 +46,13 @@ export interface IssuedToken {
   expiresAtMs: number
 }
 
+/** An answer the token endpoint gives instead of the provider: a status, its headers and a text body. */
+export interface TokenFault {
+  status: number
+  headers?: Record<string, string>
+  body?: string
+}
+
 export interface TestProvider {
   /** The token endpoint, `http://127.0.0.1:<port>/token`. */
   readonly tokenUrl: string
@@ -55,6 +62,13 @@ export interface TestProvider {
   readonly issued: ReadonlyMap<string, IssuedToken>
   /** True for a token this provider issued that has not yet expired by the provider's own `exp`. */
   isValid(token: string): boolean
+  /**
+   * Makes the next requests to `/token` fail, one fault each, before the provider sees them (a proxy or the
+   * provider's own front answering for it). They are counted in `faultsServed`, not in `tokenRequests`.
+   */
+  failNext(...faults: TokenFault[]): void
+  /** How many token requests were answered by a fault of `failNext`. */
+  readonly faultsServed: number
   close(): Promise<void>
 }
 
@@ -148,7 +162,17 @@ export async function startTestProvider(): Promise<TestProvider> {
     })
   })
 
-  const server: Server = createServer(provider.callback())
+  const faults: TokenFault[] = []
+  let faultsServed = 0
+  const handle = provider.callback()
+  const server: Server = createServer((req, res) => {
+    const fault = req.url === '/token' ? faults.shift() : undefined
+    if (fault === undefined) return handle(req, res)
+    faultsServed++
+    req.resume()
+    res.writeHead(fault.status, { 'content-type': 'text/plain', ...fault.headers })
+    res.end(fault.body ?? '')
+  })
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject)
     server.listen(0, '127.0.0.1', () => resolve())
@@ -159,6 +183,12 @@ export async function startTestProvider(): Promise<TestProvider> {
     tokenUrl: `http://127.0.0.1:${port}/token`,
     tokenRequests,
     issued,
+    failNext(...more: TokenFault[]): void {
+      faults.push(...more)
+    },
+    get faultsServed() {
+      return faultsServed
+    },
     isValid(token: string): boolean {
       const record = issued.get(token)
       return record !== undefined && Date.now() < record.expiresAtMs

@@ -1,0 +1,268 @@
+#!/usr/bin/env bash
+# registry-stage.sh: the packages as users get them, from a real npm registry.
+#
+# 1. Verdaccio (from the npm registry, installed once into the cache dir, outside the workspace) is started on
+#    127.0.0.1 at a free port with a config in a temp dir that lets anyone publish @x/*; it is always stopped.
+# 2. `pnpm release` publishes every package of packages/* to it (NPM_CONFIG_REGISTRY, a token in a temp npmrc).
+# 3. Applications in temp dirs, outside the workspace, install the packages from it with npm, pnpm and yarn on
+#    Node 20, and with npm on 22 and 24, and run: the registry client alone (no format or Kafka library in its tree;
+#    size and dependency count printed), the quickstart on @x/serde, @x/wire-format framing JSON, @x/kafka with
+#    KafkaJS; a TypeScript app compiles with moduleResolution node16 and bundler; a CommonJS app require()s them on
+#    20, 22 and 24; an esbuild bundle of the quickstart runs.
+# 4. A second release, in a copy of the workspace: a changeset to one package bumps it and its dependents only;
+#    they are published and an install of @x/serde resolves the new version.
+# Every check prints `ok` or `FAIL` with its time; the last line is `N passed, N failed`.
+set -euo pipefail
+
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
+apps="${root}/scripts/release/apps"
+cache="${X_SERDE_CACHE:-${XDG_CACHE_HOME:-${HOME}/.cache}/x-serde}"
+VERDACCIO_VERSION=6.8.0
+YARN_VERSION=1.22.22
+TYPESCRIPT_VERSION=5.9.3
+ESBUILD_VERSION=0.28.2
+KAFKAJS_VERSION=2.2.4
+# What the registry client's tree must not hold: the format libraries and the Kafka clients.
+FORBIDDEN=(avsc ajv ajv-formats protobufjs kafkajs @confluentinc/kafka-javascript @platformatic/kafka node-rdkafka)
+
+work="$(mktemp -d "${TMPDIR:-/tmp}/x-serde-registry.XXXXXX")"
+verdaccio_pid=""
+cleanup() {
+  if [[ -n "${verdaccio_pid}" ]]; then
+    kill "${verdaccio_pid}" 2>/dev/null || true
+    wait "${verdaccio_pid}" 2>/dev/null || true
+  fi
+  rm -rf "${work}"
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+passed=0
+failed=0
+# check NAME COMMAND...: runs one check with its output indented; counts it.
+check() {
+  local name=$1
+  shift
+  local started=$SECONDS
+  if "$@" > "${work}/check.log" 2>&1; then
+    passed=$((passed + 1))
+    sed 's/^/    /' "${work}/check.log" | grep -v '^    $' | tail -n 3
+    echo "ok   ${name} ($((SECONDS - started))s)"
+  else
+    failed=$((failed + 1))
+    sed 's/^/    /' "${work}/check.log" | tail -n 25
+    echo "FAIL ${name} ($((SECONDS - started))s)"
+  fi
+}
+
+# --- Verdaccio ------------------------------------------------------------------------------------------------
+verdaccio_dir="${cache}/verdaccio-${VERDACCIO_VERSION}"
+if [[ ! -x "${verdaccio_dir}/node_modules/.bin/verdaccio" ]]; then
+  echo "installing Verdaccio ${VERDACCIO_VERSION} into ${verdaccio_dir}" >&2
+  rm -rf "${verdaccio_dir}.partial"
+  mkdir -p "${verdaccio_dir}.partial"
+  # 6.8.0 runs on Node 20 once node-fetch is held at 2.7.0 (newer Verdaccio lines want Node 22).
+  cat > "${verdaccio_dir}.partial/package.json" <<EOF
+{ "private": true, "dependencies": { "verdaccio": "${VERDACCIO_VERSION}" }, "overrides": { "node-fetch": "2.7.0" } }
+EOF
+  (cd "${verdaccio_dir}.partial" && npm install --no-audit --no-fund --loglevel=error >&2)
+  rm -rf "${verdaccio_dir}"
+  mv "${verdaccio_dir}.partial" "${verdaccio_dir}"
+fi
+
+port="$(node -e "const s=require('node:net').createServer().listen(0,'127.0.0.1',()=>{console.log(s.address().port);s.close()})")"
+registry="http://127.0.0.1:${port}/"
+mkdir -p "${work}/verdaccio"
+cat > "${work}/verdaccio/config.yaml" <<EOF
+storage: ${work}/verdaccio/storage
+auth:
+  htpasswd:
+    file: ${work}/verdaccio/htpasswd
+    max_users: 10
+uplinks: {}
+packages:
+  '@x/*':
+    access: \$all
+    publish: \$all
+    unpublish: \$all
+log: { type: stdout, format: pretty, level: error }
+EOF
+node "${verdaccio_dir}/node_modules/verdaccio/bin/verdaccio" --config "${work}/verdaccio/config.yaml" \
+  --listen "127.0.0.1:${port}" > "${work}/verdaccio/log" 2>&1 &
+verdaccio_pid=$!
+for _ in $(seq 1 150); do
+  curl -fs "${registry}-/ping" > /dev/null 2>&1 && break
+  kill -0 "${verdaccio_pid}" 2>/dev/null || { cat "${work}/verdaccio/log" >&2; exit 1; }
+  sleep 0.2
+done
+curl -fs "${registry}-/ping" > /dev/null || { echo "Verdaccio did not answer on ${registry}" >&2; exit 1; }
+echo "Verdaccio ${VERDACCIO_VERSION} on ${registry} (Node $(node --version))"
+
+# A user of its own, whose token goes into a temp npmrc only (never printed).
+token="$(curl -fs -X PUT -H 'content-type: application/json' \
+  -d '{"name":"ci","password":"ci-publish-only"}' "${registry}-/user/org.couchdb.user:ci" |
+  node -e "let s='';process.stdin.on('data',d=>s+=d).on('end',()=>process.stdout.write(JSON.parse(s).token))")"
+printf 'registry=%s\n//127.0.0.1:%s/:_authToken=%s\n' "${registry}" "${port}" "${token}" > "${work}/npmrc"
+unset token
+
+# The packages of packages/*, published or not, as `name version private dir` lines.
+node -e "
+const fs = require('node:fs'), path = require('node:path')
+for (const dir of fs.readdirSync('${root}/packages').sort()) {
+  const file = path.join('${root}/packages', dir, 'package.json')
+  if (!fs.existsSync(file)) continue
+  const m = JSON.parse(fs.readFileSync(file, 'utf8'))
+  console.log(m.name, m.version, m.private ? 'private' : 'public', dir)
+}" > "${work}/packages.txt"
+
+# --- the first release --------------------------------------------------------------------------------------
+publish_all() {
+  # The package checks ran as a stage of their own (check:packages): here the release builds and publishes only.
+  (cd "${root}" && X_SERDE_RELEASE_CHECKED=1 NPM_CONFIG_USERCONFIG="${work}/npmrc" NPM_CONFIG_REGISTRY="${registry}" \
+    pnpm -s release --no-git-tag)
+  local missing=0 name version visibility
+  while read -r name version visibility _; do
+    [[ "${visibility}" == public ]] || continue
+    local got
+    got="$(npm view "${name}@${version}" version --registry "${registry}" 2>/dev/null || true)"
+    if [[ "${got}" != "${version}" ]]; then
+      echo "${name}@${version} is not on the registry"
+      missing=$((missing + 1))
+    fi
+  done < "${work}/packages.txt"
+  echo "$(grep -c ' public ' "${work}/packages.txt") packages on ${registry}"
+  return "${missing}"
+}
+check "pnpm release publishes every package of packages/*" publish_all
+
+version_of() { awk -v n="$1" '$1 == n { print $2 }' "${work}/packages.txt"; }
+
+# --- applications outside the workspace ---------------------------------------------------------------------
+# app DIR DEPENDENCIES_JSON: a fresh application that takes @x/* from Verdaccio and the rest from npm's registry.
+app() {
+  local dir="${work}/apps/$1"
+  rm -rf "${dir}"
+  mkdir -p "${dir}"
+  printf '{ "name": "app-%s", "private": true, "type": "module", "dependencies": %s }\n' "$1" "$2" > "${dir}/package.json"
+  printf '@x:registry=%s\n' "${registry}" > "${dir}/.npmrc"
+  printf '"@x:registry" "%s"\n' "${registry}" > "${dir}/.yarnrc"
+  echo "${dir}"
+}
+
+yarn_bin="${cache}/yarn-${YARN_VERSION}/node_modules/.bin/yarn"
+if [[ ! -x "${yarn_bin}" ]]; then
+  npm install --prefix "${cache}/yarn-${YARN_VERSION}" --no-save --no-audit --no-fund --loglevel=error \
+    "yarn@${YARN_VERSION}" >&2
+fi
+
+# install CLIENT NODE_LINE DIR: installs DIR's dependencies with npm, pnpm or yarn on that Node line.
+install() {
+  local client=$1 line=$2 dir=$3
+  local quiet=(env -u NPM_CONFIG_REGISTRY -u npm_config_registry)
+  case "${client}" in
+    npm) (cd "${dir}" && "${quiet[@]}" "${root}/scripts/with-node.sh" "${line}" npm install --no-audit --no-fund \
+      --loglevel=error --cache "${cache}/registry-stage/npm") ;;
+    pnpm) (cd "${dir}" && "${quiet[@]}" "${root}/scripts/with-node.sh" "${line}" pnpm install --reporter=silent \
+      --store-dir "${work}/pnpm-store" --config.strict-peer-dependencies=false) ;;
+    yarn) (cd "${dir}" && "${quiet[@]}" "${root}/scripts/with-node.sh" "${line}" "${yarn_bin}" install --silent \
+      --non-interactive --no-progress --cache-folder "${work}/yarn-cache") ;;
+  esac
+}
+
+serde_version="$(version_of @x/serde)"
+registry_client_version="$(version_of @x/registry-client)"
+wire_version="$(version_of @x/wire-format)"
+kafka_version="$(version_of @x/kafka)"
+
+# (a) the registry client alone: no format library, no Kafka client; its footprint.
+registry_client_alone() {
+  local dir
+  dir="$(app "registry-client-$1" "{ \"@x/registry-client\": \"${registry_client_version}\" }")"
+  install "$1" 20 "${dir}" &&
+    cp "${apps}/registry-only.mjs" "${apps}/tree.mjs" "${dir}/" &&
+    (cd "${dir}" && printf 'footprint with %s: ' "$1" && node tree.mjs "${FORBIDDEN[@]}" && node registry-only.mjs)
+}
+for client in npm pnpm yarn; do
+  check "${client} on Node 20: @x/registry-client alone, no avsc/ajv/protobufjs/Kafka client in its tree" \
+    registry_client_alone "${client}"
+done
+
+# (b) @x/serde whole: the quickstart against InMemoryRegistry.
+quickstart() {
+  local dir
+  dir="$(app "serde-$1-$2" "{ \"@x/serde\": \"${serde_version}\" }")"
+  install "$1" "$2" "${dir}" &&
+    cp "${apps}/quickstart.mjs" "${apps}/tree.mjs" "${dir}/" &&
+    (cd "${dir}" && printf 'footprint: ' && node tree.mjs && "${root}/scripts/with-node.sh" "$2" node quickstart.mjs)
+}
+for client in npm pnpm yarn; do
+  check "${client} on Node 20: @x/serde, the quickstart against InMemoryRegistry" quickstart "${client}" 20
+done
+for line in 22 24; do
+  check "npm on Node ${line}: @x/serde, the quickstart against InMemoryRegistry" quickstart npm "${line}"
+done
+
+# (c) @x/wire-format alone, framing JSON.
+wire_format_alone() {
+  local dir
+  dir="$(app wire-format "{ \"@x/wire-format\": \"${wire_version}\" }")"
+  install npm 20 "${dir}" &&
+    cp "${apps}/frame-json.mjs" "${apps}/tree.mjs" "${dir}/" &&
+    (cd "${dir}" && printf 'footprint: ' && node tree.mjs "${FORBIDDEN[@]}" && node frame-json.mjs)
+}
+check "npm on Node 20: @x/wire-format alone frames a JSON payload" wire_format_alone
+
+# (d) @x/kafka with KafkaJS (and the members it is used with), plus the typed, CommonJS and bundled apps.
+typed_dir=""
+kafka_app() {
+  local dir
+  dir="$(app kafka "{ \"@x/kafka\": \"${kafka_version}\", \"@x/serde\": \"${serde_version}\",
+    \"@x/avro-serde\": \"$(version_of @x/avro-serde)\", \"@x/registry-client\": \"${registry_client_version}\",
+    \"@x/registry-testing\": \"$(version_of @x/registry-testing)\", \"@x/wire-format\": \"${wire_version}\",
+    \"kafkajs\": \"${KAFKAJS_VERSION}\", \"typescript\": \"${TYPESCRIPT_VERSION}\", \"esbuild\": \"${ESBUILD_VERSION}\",
+    \"@types/node\": \"^20.19.0\" }")"
+  install npm 20 "${dir}" &&
+    cp "${apps}/kafka.mjs" "${apps}/quickstart.mjs" "${apps}/require-all.cjs" "${apps}/typed.mts" "${dir}/" &&
+    typed_dir="${dir}" &&
+    (cd "${dir}" && node kafka.mjs)
+}
+check "npm on Node 20: @x/kafka with KafkaJS encodes and decodes a message" kafka_app
+
+typescript() {
+  [[ -n "${typed_dir}" ]] || return 1
+  local options=(--noEmit --strict --skipLibCheck false --target es2022 --types node)
+  case "$1" in
+    node16) options+=(--module node16 --moduleResolution node16) ;;
+    bundler) options+=(--module esnext --moduleResolution bundler) ;;
+  esac
+  (cd "${typed_dir}" && node node_modules/typescript/bin/tsc "${options[@]}" typed.mts && echo "tsc $1: no errors")
+}
+check "TypeScript (moduleResolution node16) compiles against every package" typescript node16
+check "TypeScript (moduleResolution bundler) compiles against every package" typescript bundler
+
+require_all() {
+  [[ -n "${typed_dir}" ]] || return 1
+  (cd "${typed_dir}" && "${root}/scripts/with-node.sh" "$1" node --disable-warning=ExperimentalWarning require-all.cjs)
+}
+for line in 20 22 24; do
+  check "a CommonJS app require()s them on Node ${line}" require_all "${line}"
+done
+
+bundle() {
+  [[ -n "${typed_dir}" ]] || return 1
+  # avsc and kafkajs are CommonJS and require() Node's modules: an ESM bundle needs a require of its own.
+  (cd "${typed_dir}" && node_modules/.bin/esbuild quickstart.mjs --bundle --platform=node \
+    --format=esm --outfile=bundle.mjs --log-level=warning \
+    --banner:js="import { createRequire as bannerRequire } from 'node:module'; const require = bannerRequire(import.meta.url);" &&
+    echo "bundle: $(wc -c < bundle.mjs) bytes" && mkdir -p alone && mv bundle.mjs alone/ && node alone/bundle.mjs)
+}
+check "an esbuild bundle of the quickstart runs without node_modules beside it" bundle
+
+# --- the second release ---------------------------------------------------------------------------------------
+second_release() {
+  node "${root}/scripts/release/second-release.mjs" "${root}" "${work}/second" "${registry}" "${work}/npmrc"
+}
+check "a second release bumps one package and its dependents only, published and resolved" second_release
+
+echo "${passed} passed, ${failed} failed"
+[[ "${failed}" -eq 0 ]]

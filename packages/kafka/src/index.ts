@@ -6,10 +6,17 @@ export type {
   MessageDeserializer,
   MessageSchema,
   MessageSerializer,
+  ReadErrorKind,
   SchemaKind,
 } from '@x/message-contract'
 // The readers and writers of any format, the contract beneath the adapters: importable from here as before.
-export { AnyDeserializer, AnySerializer, schemaKindOf, schemaKindOfText } from '@x/message-contract'
+export {
+  AnyDeserializer,
+  AnySerializer,
+  readErrorKind,
+  schemaKindOf,
+  schemaKindOfText,
+} from '@x/message-contract'
 export type {
   DeadLetter,
   DeadLetterOptions,

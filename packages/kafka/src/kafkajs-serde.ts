@@ -167,19 +167,32 @@ export class KafkaJsSerde<V = unknown, K = string> {
   ): Promise<DecodedMessage<V, K>> {
     // The warm path: a message whose ids are cached is decoded at once, with no Promise until the one returned;
     // anything needing a lookup takes the asynchronous path.
-    const headers = message.headers ?? {}
     try {
-      const now = this.#contract.decodeNow(topic, message.key, message.value, headers)
-      if (now !== undefined) return Promise.resolve(located(now, topic, partition, message))
+      const now = this.#decodeNow(topic, partition, message)
+      if (now !== undefined) return Promise.resolve(now)
     } catch (error) {
-      return Promise.reject(failedAt(error, partition, message))
+      return Promise.reject(error)
     }
-    return this.#contract.decode(topic, message.key, message.value, headers).then(
+    return this.#contract.decode(topic, message.key, message.value, message.headers ?? {}).then(
       (decoded) => located(decoded, topic, partition, message),
       (error: unknown) => {
         throw failedAt(error, partition, message)
       },
     )
+  }
+
+  /** A message decoded at once when its ids are cached, else `undefined`; throws what `decodeMessage` rejects with. */
+  #decodeNow(
+    topic: string,
+    partition: number,
+    message: ConsumedKafkaMessage,
+  ): DecodedMessage<V, K> | undefined {
+    try {
+      const now = this.#contract.decodeNow(topic, message.key, message.value, message.headers ?? {})
+      return now === undefined ? undefined : located(now, topic, partition, message)
+    } catch (error) {
+      throw failedAt(error, partition, message)
+    }
   }
 
   /**
@@ -221,7 +234,11 @@ export class KafkaJsSerde<V = unknown, K = string> {
       let stop: { error: unknown } | undefined
       for (const message of messages) {
         try {
-          decoded.push(await this.decodeMessage(topic, partition, message))
+          // A message whose ids are cached is decoded at once, without awaiting a Promise per message.
+          decoded.push(
+            this.#decodeNow(topic, partition, message) ??
+              (await this.decodeMessage(topic, partition, message)),
+          )
         } catch (error) {
           try {
             await deadLetterOrThrow(error, topic, partition, message, options)

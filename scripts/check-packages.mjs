@@ -58,11 +58,16 @@ const KNOWN_EXPORTS = {
   '@x/avro-serde/union-rule': { unwrapsUnion: 'function' },
   '@x/jsonschema-serde': { JsonSchemaSerializer: 'function', JsonSchemaDeserializer: 'function' },
   '@x/protobuf-serde': { ProtobufSerializer: 'function', ProtobufDeserializer: 'function' },
-  '@x/kafka': { AnyDeserializer: 'function', schemaKindOfText: 'function' },
+  '@x/message-contract': {
+    AnyDeserializer: 'function',
+    AnySerializer: 'function',
+    schemaKindOfText: 'function',
+  },
+  '@x/kafka': { AnyDeserializer: 'function', KafkaJsSerde: 'function' },
   '@x/serde': { AvroSerializer: 'function', encodeFrame: 'function', SerdeError: 'function' },
   '@x/serde/json-schema': { JsonSchemaSerializer: 'function', JsonSchemaDeserializer: 'function' },
   '@x/serde/protobuf': { ProtobufSerializer: 'function', ProtobufDeserializer: 'function' },
-  '@x/serde/kafka': { AnyDeserializer: 'function' },
+  '@x/serde/kafka': { AnyDeserializer: 'function', AnySerializer: 'function' },
   '@x/cli': { run: 'function', avroToTypeScript: 'function' },
   '@x/serde/testing': { InMemoryRegistry: 'function' },
 }

@@ -54,7 +54,10 @@ export async function checkCorrectness(env: BenchEnv): Promise<string[]> {
     deepStrictEqual(message.payload, body, 'serializeMessageSync payload = toBuffer bytes')
     deepStrictEqual(
       message.headers,
-      { 'apicurio.value.globalId': Buffer.from(encodeIdHeader(env.eventId)) },
+      {
+        'apicurio.value.globalId': Buffer.from(encodeIdHeader(env.eventId)),
+        'apicurio.value.encoding': Buffer.from('BINARY'),
+      },
       'serializeMessageSync headers',
     )
     done.push(

@@ -96,6 +96,17 @@ export async function javaProduce(
   await java(['produce', brokers, registryUrl, topic, mode, String(count)], 90_000)
 }
 
+/** Java writes `count` Avro records as {@link javaProduce} does, their keys by Kafka's LongSerializer (42L + i). */
+export async function javaProduceLongKeys(
+  brokers: string,
+  registryUrl: string,
+  topic: string,
+  mode: JavaMode,
+  count: number,
+): Promise<void> {
+  await java(['produce-long-keys', brokers, registryUrl, topic, mode, String(count)], 90_000)
+}
+
 /** Java reads `count` records of `topic` from the start with Apicurio's AvroKafkaDeserializer in `mode`. */
 export async function javaConsume(
   brokers: string,

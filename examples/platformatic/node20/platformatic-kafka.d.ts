@@ -2,6 +2,11 @@
 // newer, but the workspace is also built on Node 20. There these types of the part the example uses stand in, so
 // that it compiles: tsconfig.json's `paths` maps the package to its own types first, to this file only without them.
 export const MessagesStreamModes: { EARLIEST: string }
+export const DeserializationErrorActions: {
+  readonly FAIL: 'fail'
+  readonly SKIP: 'skip'
+  readonly CONTINUE: 'continue'
+}
 export class Producer {
   constructor(options: Record<string, unknown>)
   send(request: { messages: { topic: string; key?: unknown; value?: unknown }[] }): Promise<unknown>
@@ -12,6 +17,12 @@ export class Consumer {
   consume(options: {
     topics: string[]
     mode: string
+    onDeserializationError?: (context: {
+      error: unknown
+      topic: string
+      partition: number
+      offset: bigint
+    }) => 'fail' | 'skip' | 'continue'
   }): Promise<
     AsyncIterable<{ value: unknown; metadata: Record<string, unknown> }> & { close(): Promise<void> }
   >

@@ -5,9 +5,9 @@
 // Schemas go to REGISTRY_URL when set, else to an InMemoryRegistry started here. One serializer serves every topic
 // through TopicIdStrategy (artifact `<topic>-value`, as Apicurio's Java serde).
 import { randomUUID } from 'node:crypto'
-import { Consumer, MessagesStreamModes, Producer } from '@platformatic/kafka'
+import { Consumer, DeserializationErrorActions, MessagesStreamModes, Producer } from '@platformatic/kafka'
 import { AvroSerializer, RegistryClient, TopicIdStrategy } from '@x/serde'
-import { ApicurioSchemaRegistry } from '@x/serde/kafka'
+import { ApicurioSchemaRegistry, readErrorKind } from '@x/serde/kafka'
 import { InMemoryRegistry } from '@x/serde/testing'
 
 const brokers = process.env.KAFKA_BROKERS ? process.env.KAFKA_BROKERS.split(',') : undefined
@@ -68,7 +68,18 @@ try {
   await producer.send({ messages: orders.map((order) => ({ topic, key: order.id, value: order })) })
   console.log(`produced ${orders.length} orders to ${topic}`)
 
-  const stream = await consumer.consume({ topics: [topic], mode: MessagesStreamModes.EARLIEST })
+  const stream = await consumer.consume({
+    topics: [topic],
+    mode: MessagesStreamModes.EARLIEST,
+    // Without it, one message that cannot be decoded ends the stream, and the good messages of its fetch are lost.
+    // A poison message (it will never decode) is reported and skipped; an outage (the registry unreachable) fails
+    // the stream, for the application to restart from the committed offsets.
+    onDeserializationError: ({ error, topic: from, partition, offset }) => {
+      if (readErrorKind(error) === 'outage') return DeserializationErrorActions.FAIL
+      console.error(`skipped ${from}/${partition}@${offset}: ${(error as Error).message}`)
+      return DeserializationErrorActions.SKIP
+    },
+  })
   let received = 0
   for await (const message of stream) {
     const { id, format } = (message.metadata.schemas as { value: { id: number; format: string } }).value

@@ -616,7 +616,7 @@ describe('AvroSerializer → AvroDeserializer round trips', () => {
       useId: 'contentId',
     })
     const message = await serializer.serializeMessage(user, keyCtx)
-    expect(Object.keys(message.headers)).toEqual(['apicurio.key.contentId'])
+    expect(Object.keys(message.headers)).toEqual(['apicurio.key.contentId', 'apicurio.key.encoding'])
     expect(await new AvroDeserializer(newClient()).deserializeMessage(message, keyCtx)).toEqual(user)
   })
 })

@@ -9,6 +9,12 @@ const JSON_HEADERS = Object.freeze({
   value: Object.freeze({ 'apicurio.value.encoding': Buffer.from('JSON') }),
 })
 
+/** Java's header with the binary encoding (`AvroEncoding.BINARY.name()`): its deserializer keeps the last one it saw. */
+const BINARY_HEADERS = Object.freeze({
+  key: Object.freeze({ 'apicurio.key.encoding': Buffer.from('BINARY') }),
+  value: Object.freeze({ 'apicurio.value.encoding': Buffer.from('BINARY') }),
+})
+
 const ENCODING_HEADER = { key: 'apicurio.key.encoding', value: 'apicurio.value.encoding' } as const
 
 /**
@@ -51,7 +57,7 @@ export class AvroFormat implements SchemaFormat {
   constructor(avro: NormalizedAvroOptions, strict = false) {
     this.#avro = avro
     this.#strict = strict
-    this.messageHeaders = avro.encoding === 'json' ? JSON_HEADERS : undefined
+    this.messageHeaders = avro.encoding === 'json' ? JSON_HEADERS : BINARY_HEADERS
   }
 
   /** The encoding a consumed message's `apicurio.<field>.encoding` header names, which wins over the option. */

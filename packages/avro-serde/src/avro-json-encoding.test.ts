@@ -80,10 +80,11 @@ describe("AvroSerializer with avro.encoding 'json'", () => {
     expect(Buffer.from(second.headers['apicurio.value.encoding']!).toString()).toBe('JSON')
   })
 
-  it('keeps the binary encoding at exactly one header in headers mode', async () => {
+  it('names the binary encoding in headers mode as Java does (apicurio.value.encoding = BINARY)', async () => {
     const serializer = new AvroSerializer(client, 'events-value', { wireFormat: WireFormat.MESSAGE_HEADERS })
     const message = await serializer.serializeMessage(event, ctx)
-    expect(Object.keys(message.headers)).toEqual(['apicurio.value.globalId'])
+    expect(Object.keys(message.headers)).toEqual(['apicurio.value.globalId', 'apicurio.value.encoding'])
+    expect(Buffer.from(message.headers['apicurio.value.encoding']!).toString('latin1')).toBe('BINARY')
     expect(Buffer.from(message.payload).equals(EVENT_BINARY)).toBe(true)
   })
 

@@ -83,14 +83,15 @@ describe('AvroSerializer wire formats (golden bytes)', () => {
     expect(hex(bytes)).toBe(`0000000007${USER_AVRO}`)
   })
 
-  it('in MESSAGE_HEADERS mode writes the bare Avro payload and exactly one 8-byte id header of the field', async () => {
+  it('in MESSAGE_HEADERS mode writes the bare Avro payload, one 8-byte id header of the field and the BINARY encoding header', async () => {
     const serializer = new AvroSerializer(newClient(), 'UserEvent', {
       wireFormat: WireFormat.MESSAGE_HEADERS,
     })
     const message = await serializer.serializeMessage(user, ctx)
     expect(hex(message.payload)).toBe(USER_AVRO)
-    expect(Object.keys(message.headers)).toEqual(['apicurio.value.globalId'])
+    expect(Object.keys(message.headers)).toEqual(['apicurio.value.globalId', 'apicurio.value.encoding'])
     expect(hex(message.headers['apicurio.value.globalId']!)).toBe('00000000000003e8')
+    expect(Buffer.from(message.headers['apicurio.value.encoding']!).toString('latin1')).toBe('BINARY')
     expect(Buffer.isBuffer(message.payload)).toBe(true)
     expect(Buffer.isBuffer(message.headers['apicurio.value.globalId'])).toBe(true)
 
@@ -99,7 +100,10 @@ describe('AvroSerializer wire formats (golden bytes)', () => {
       useId: 'contentId',
     })
     const keyMessage = await byContent.serializeMessage(user, keyCtx)
-    expect(keyMessage.headers).toEqual({ 'apicurio.key.contentId': Buffer.from('0000000000000007', 'hex') })
+    expect(keyMessage.headers).toEqual({
+      'apicurio.key.contentId': Buffer.from('0000000000000007', 'hex'),
+      'apicurio.key.encoding': Buffer.from('BINARY'),
+    })
     expect(hex(keyMessage.payload)).toBe(USER_AVRO)
   })
 

@@ -296,6 +296,12 @@ Example (a CI gate):
         )
         .addOption(useIdOption())
         .addOption(idSizeOption())
+        .addOption(
+          new Option(
+            '--key-type <type>',
+            "how keys are read, byte for byte as Java's serializers of that type (bytes: UTF-8 text, else base64; schema: keys written with a schema)",
+          ).choices(['string', 'bytes', 'long', 'int', 'short', 'double', 'float', 'uuid', 'schema']),
+        )
         .option('--json', 'one line of JSON per message, for machines'),
       false,
     ),
@@ -323,6 +329,14 @@ Example:
         .option('--artifact <id>', 'the artifact (default: <topic>-value, the topic strategy)')
         .option('--headers', 'headers mode: the id in an apicurio.value.* header, the payload bare')
         .option('--key <key>', 'the key of every message')
+        .addOption(
+          new Option(
+            '--key-type <type>',
+            "how keys are written, byte for byte as Java's serializers of that type (bytes: the key is base64)",
+          )
+            .choices(['string', 'bytes', 'long', 'int', 'short', 'double', 'float', 'uuid'])
+            .default('string'),
+        )
         .option(
           '--key-field <field>',
           "each message's key: this field of its line (which stays in the value)",

@@ -1,14 +1,28 @@
-export type { AnyDeserializerOptions } from './any-deserializer.js'
-export { AnyDeserializer } from './any-deserializer.js'
+export type {
+  AnyDeserializerOptions,
+  AnySerializerOptions,
+  KeyHandling,
+  KeyType,
+  MessageDeserializer,
+  MessageSchema,
+  MessageSerializer,
+  ReadErrorKind,
+  SchemaKind,
+} from '@x/message-contract'
+// The readers and writers of any format, the contract beneath the adapters: importable from here as before.
+export {
+  AnyDeserializer,
+  AnySerializer,
+  readErrorKind,
+  schemaKindOf,
+  schemaKindOfText,
+} from '@x/message-contract'
 export type {
   DeadLetter,
   DeadLetterOptions,
   DecodedMessage,
   DecodedMessagePayload,
   KafkaJsSerdeOptions,
-  KeyHandling,
-  MessageDeserializer,
-  MessageSerializer,
 } from './kafkajs-serde.js'
 export { KafkaJsSerde } from './kafkajs-serde.js'
 export type {
@@ -28,5 +42,3 @@ export type {
   PreparedSerializer,
 } from './platformatic-registry.js'
 export { ApicurioSchemaRegistry } from './platformatic-registry.js'
-export type { SchemaKind } from './schema-kind.js'
-export { schemaKindOf, schemaKindOfText } from './schema-kind.js'

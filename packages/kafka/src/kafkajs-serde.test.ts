@@ -8,6 +8,7 @@ import {
 import { JsonSchemaSerializer } from '@x/jsonschema-serde'
 import { RegistryClient } from '@x/registry-client'
 import { InMemoryRegistry } from '@x/registry-testing'
+import { SerializationContext } from '@x/wire-format'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import {
   type ConsumedKafkaMessage,
@@ -121,22 +122,17 @@ describe('KafkaJsSerde.encodeMessage and decodeMessage', () => {
     expect(bytes.key).toEqual(Buffer.from([1, 2]))
   })
 
-  it('refuses a key written with a schema where keys are strings, and an id header of a wrong length', async () => {
+  it('reads a key that starts with 0x00 as its type says, never as a guessed frame; a key id header reads it by its schema', async () => {
     const serde = avroSerde()
     const framedKey = Buffer.from([0, 0, 0, 0, 1, 2])
-    const error = await serde
-      .decodeMessage('orders', 0, { key: framedKey, value: null, headers: {}, offset: '9', timestamp: '0' })
-      .catch((e: unknown) => e)
-    expect(error).toBeInstanceOf(DeserializationError)
-    expect((error as Error).message).toBe(
-      "A key of topic 'orders' was written with a schema (an Apicurio frame: 0x00 and an id), but keys are read as strings: set keys to { deserializer } (or 'bytes')",
-    )
-    expect(failedMessageOf(error)).toMatchObject({
-      payload: framedKey,
-      context: { topic: 'orders', field: 'key' },
-      partition: 0,
+    const decoded = await serde.decodeMessage('orders', 0, {
+      key: framedKey,
+      value: null,
+      headers: {},
       offset: '9',
+      timestamp: '0',
     })
+    expect(decoded.key).toBe('\u0000\u0000\u0000\u0000\u0001\u0002')
     const headerKey = await serde
       .decodeMessage('orders', 0, {
         key: Buffer.from('o-1'),
@@ -146,7 +142,14 @@ describe('KafkaJsSerde.encodeMessage and decodeMessage', () => {
         timestamp: '0',
       })
       .catch((e: unknown) => e)
-    expect((headerKey as Error).message).toContain('(the header apicurio.key.globalId)')
+    // The header names a schema (globalId 0, which no registry assigns): the key is read by it, and refused.
+    expect(headerKey).toBeInstanceOf(SchemaNotFoundError)
+    expect(failedMessageOf(headerKey)).toMatchObject({
+      payload: Buffer.from('o-1'),
+      context: { topic: 'orders', field: 'key' },
+      partition: 0,
+      offset: '9',
+    })
     const short = await serde
       .decodeMessage('orders', 0, {
         key: null,
@@ -204,10 +207,10 @@ describe('KafkaJsSerde.encodeMessage and decodeMessage', () => {
       'KafkaJsSerde: encodeMessage needs a serializer',
     )
     await expect(avroSerde().encodeMessage('t', { key: 5 as never, value: { id: 1 } })).rejects.toThrow(
-      "KafkaJsSerde: keys are 'string', got number",
+      "A key written as 'string' (Java's StringSerializer) must be a string, got number 5",
     )
     expect(() => new KafkaJsSerde(client, { keys: 'utf8' as never })).toThrow(
-      "KafkaJsSerde: keys must be 'string', 'bytes' or { serializer, deserializer }, got utf8",
+      "KafkaJsSerde: keys must be one of 'string', 'bytes', 'long', 'int', 'short', 'double', 'float', 'uuid' or { serializer?, deserializer? }, got utf8",
     )
   })
 })
@@ -245,6 +248,38 @@ describe('the eachMessage and eachBatch wrappers', () => {
     ])
     expect(dead[0]?.message).toBe(bad)
     expect(failedMessageOf(dead[0]?.error)?.payload).toEqual(Buffer.from([1, 2, 3]))
+  })
+
+  it('read a healthy Avro value whose key Java wrote with LongSerializer (42L: 00 … 2a) with zero dead letters', async () => {
+    const value = await new AvroSerializer(client, 'orders-value', {
+      autoRegister: true,
+      schema: ORDER,
+    }).serialize({ id: 9 }, new SerializationContext('orders'))
+    const key = Buffer.alloc(8)
+    key.writeBigInt64BE(42n)
+    expect(key.toString('hex')).toBe('000000000000002a')
+    const message: ConsumedKafkaMessage = {
+      key,
+      value: Buffer.from(value),
+      headers: {},
+      offset: '5',
+      timestamp: '0',
+    }
+    for (const [keys, expected] of [
+      [undefined, '\u0000\u0000\u0000\u0000\u0000\u0000\u0000*'],
+      ['long', 42],
+      ['bytes', key],
+    ] as const) {
+      const handled: unknown[] = []
+      const dead: DeadLetter[] = []
+      const serde = new KafkaJsSerde(client, keys === undefined ? {} : { keys })
+      const each = serde.eachMessage(async ({ decoded }) => void handled.push([decoded.key, decoded.value]), {
+        deadLetter: (letter) => void dead.push(letter),
+      })
+      await each({ topic: 'orders', partition: 0, message })
+      expect(dead).toEqual([])
+      expect(handled).toEqual([[expected, { id: 9 }]])
+    }
   })
 
   it('send a poison message to a dead-letter topic with its bytes, headers and where it came from', async () => {

@@ -1,19 +1,15 @@
+import { invalidConfigError, messageOf, recordFailedMessage } from '@x/errors'
 import {
-  DeserializationError,
-  invalidConfigError,
-  isSerdeError,
-  messageOf,
-  recordFailedMessage,
-} from '@x/errors'
-import { type IncomingMessage, type MessageHeaders, messageSchemaId } from '@x/serde-core'
-import type { IdType, ReadIdSize, SchemaId, SerializationContext } from '@x/wire-format'
-import {
-  AnyDeserializer,
   type AnyDeserializerOptions,
-  type ReadNow,
-  readMessageNow,
-} from './any-deserializer.js'
-import { contextFor } from './contexts.js'
+  contextFor,
+  type DecodedRecord,
+  type KeyHandling,
+  MessageContract,
+  type MessageDeserializer,
+  type MessageSerializer,
+  type PlainKey,
+  readErrorKind,
+} from '@x/message-contract'
 import type {
   ConsumedKafkaMessage,
   EachBatchPayload,
@@ -22,33 +18,10 @@ import type {
   KafkaProducer,
   OutgoingKafkaMessage,
 } from './kafkajs-types.js'
-import type { SchemaKind } from './schema-kind.js'
-
-/** A serializer of any format, as the helpers use it (`AvroSerializer`, `JsonSchemaSerializer`, `ProtobufSerializer`). */
-export interface MessageSerializer<V> {
-  serializeMessage(
-    value: V,
-    ctx: SerializationContext,
-  ): Promise<{ payload: Uint8Array; headers: Record<string, Uint8Array> }>
-}
-
-/** A deserializer of any format, as the helpers use it (`AnyDeserializer`, or a format's own). */
-export interface MessageDeserializer<V> {
-  deserializeMessage(message: IncomingMessage, ctx: SerializationContext): Promise<V>
-  readonly useId?: IdType
-  /** How its frames' ids are read (every deserializer of this family says it); 4 when left out. */
-  readonly idSize?: ReadIdSize
-}
-
-/** How keys are written and read: UTF-8 text, the bytes as they are, or a serde of their own. */
-export type KeyHandling<K> =
-  | 'string'
-  | 'bytes'
-  | { serializer?: MessageSerializer<K>; deserializer?: MessageDeserializer<K> }
 
 /** Options of {@link KafkaJsSerde}. */
 export interface KafkaJsSerdeOptions<V, K> {
-  /** Writes values (`encodeMessage`): a serializer of any format, framed or in headers mode as it is set. */
+  /** Writes values (`encodeMessage`): a serializer of any format (`AnySerializer` writes each topic's own). */
   serializer?: MessageSerializer<V>
   /**
    * Reads values (`decodeMessage` and the wrappers).
@@ -56,32 +29,27 @@ export interface KafkaJsSerdeOptions<V, K> {
    */
   deserializer?: MessageDeserializer<V>
   /**
-   * Options of the default `AnyDeserializer` (ignored when `deserializer` is given): `idSize: 8` for a topic of
-   * Apicurio 2.x frames, `'auto'` for one that holds both widths.
+   * Options of the default `AnyDeserializer` (it reads values unless `deserializer` is given, and keys that name a
+   * schema): `idSize: 8` for a topic of Apicurio 2.x frames, `'auto'` for one that holds both widths; `longs` also
+   * says how `'long'` keys come back.
    * @default {}
    */
   anyDeserializer?: AnyDeserializerOptions<V>
   /**
-   * Keys: `'string'` (written as UTF-8, read as a string), `'bytes'` (a `Buffer` as it is), or `{ serializer,
-   * deserializer }` for keys written with a schema.
+   * Keys: one of Kafka's standard key types, read and written byte for byte as Java's serializers (`'string'`,
+   * `'bytes'`, `'long'`, `'int'`, `'short'`, `'double'`, `'float'`, `'uuid'`), or `{ serializer?, deserializer? }`
+   * for keys written with a schema. A key is read with a schema only when an `apicurio.key.*` id header says so.
    * @default 'string'
    */
   keys?: KeyHandling<K>
 }
 
-/** What `decodeMessage` gives for a consumed message. */
-export interface DecodedMessage<V, K> {
+/** What `decodeMessage` gives for a consumed message: the contract's decoded shape, and where it was consumed. */
+export interface DecodedMessage<V, K> extends DecodedRecord<V, K, KafkaHeaders> {
   topic: string
   partition: number
   offset: string
   timestamp: string
-  /** The key as `keys` reads it; `null` when the message has none. */
-  key: K | string | Buffer | null
-  /** The value; `null` for a tombstone (a message without a value: a deletion in a compacted topic). */
-  value: V | null
-  headers: KafkaHeaders
-  /** Which schema wrote the value, and where its id was read; `null` for a tombstone. */
-  schema: { idType: IdType; id: SchemaId; framed: boolean; format: SchemaKind | undefined } | null
 }
 
 /** A message the wrappers could not decode, handed to the dead-letter handler with its original bytes and headers. */
@@ -97,11 +65,12 @@ export interface DeadLetter {
 /** Options of the `eachMessage` and `eachBatch` wrappers. */
 export interface DeadLetterOptions {
   /**
-   * Where a message that cannot be decoded goes (a `DeserializationError`, an unknown schema id): a function, or a
-   * topic sent to with `producer` (the original key, value and headers, plus `x-serde-error-code`,
-   * `x-serde-error-message` and `x-serde-source` = `topic/partition/offset`). An outage (`RegistryConnectionError`,
-   * `AuthenticationError`) is never dead-lettered: it is thrown for the client to retry the message. A handler that
-   * throws stops the wrapper there, so that nothing is committed past the message.
+   * Where a message that cannot be decoded goes (a poison message, as `readErrorKind` says: a
+   * `DeserializationError`, an unknown schema id): a function, or a topic sent to with `producer` (the original key,
+   * value and headers, plus `x-serde-error-code`, `x-serde-error-message` and `x-serde-source` =
+   * `topic/partition/offset`). An outage (`RegistryConnectionError`, `AuthenticationError`) is never dead-lettered:
+   * it is thrown for the client to retry the message. A handler that throws stops the wrapper there, so that
+   * nothing is committed past the message.
    * @default none: the error is thrown, as any other
    */
   deadLetter?: ((dead: DeadLetter) => Promise<void> | void) | { producer: KafkaProducer; topic: string }
@@ -125,23 +94,21 @@ export type DecodedMessagePayload<V, K> = Omit<EachMessagePayload, 'message'> & 
  */
 export class KafkaJsSerde<V = unknown, K = string> {
   readonly #serializer: MessageSerializer<V> | undefined
-  readonly #deserializer: MessageDeserializer<V>
-  readonly #keys: KeyHandling<K>
+  readonly #contract: MessageContract<V, K>
 
   /**
    * @param client - The registry client (`RegistryClient`) of the default `AnyDeserializer`.
-   * @throws TypeError (code `INVALID_CONFIG`) for keys that are neither `'string'`, `'bytes'` nor a serde.
+   * @throws TypeError (code `INVALID_CONFIG`) for keys that are neither a key type nor a serde.
    */
   constructor(client: unknown, options: KafkaJsSerdeOptions<V, K> = {}) {
-    const keys = options.keys ?? 'string'
-    if (keys !== 'string' && keys !== 'bytes' && (typeof keys !== 'object' || keys === null)) {
-      throw invalidConfigError(
-        `KafkaJsSerde: keys must be 'string', 'bytes' or { serializer, deserializer }, got ${String(keys)}`,
-      )
+    const { serializer, ...reading } = options
+    try {
+      this.#contract = new MessageContract<V, K>(client, reading)
+    } catch (error) {
+      if (error instanceof TypeError) error.message = `KafkaJsSerde: ${error.message}`
+      throw error
     }
-    this.#keys = keys
-    this.#serializer = options.serializer
-    this.#deserializer = options.deserializer ?? new AnyDeserializer<V>(client, options.anyDeserializer ?? {})
+    this.#serializer = serializer
   }
 
   /**
@@ -155,7 +122,7 @@ export class KafkaJsSerde<V = unknown, K = string> {
   async encodeMessage(
     topic: string,
     message: {
-      key?: K | string | Buffer | null
+      key?: K | PlainKey | null
       value: V | null
       headers?: KafkaHeaders
       partition?: number
@@ -170,7 +137,7 @@ export class KafkaJsSerde<V = unknown, K = string> {
     if (message.timestamp !== undefined) out.timestamp = message.timestamp
     if (message.key !== undefined && message.key !== null) {
       const key = message.key
-      out.key = await this.#encodeKey(topic, key, headers).catch((error: unknown) => {
+      out.key = await this.#contract.encodeKey(topic, key, headers).catch((error: unknown) => {
         throw withContext(error, topic, 'key')
       })
     } else if (message.key === null) out.key = null
@@ -198,84 +165,34 @@ export class KafkaJsSerde<V = unknown, K = string> {
     partition: number,
     message: ConsumedKafkaMessage,
   ): Promise<DecodedMessage<V, K>> {
-    // The warm path: a string or bytes key and a value whose id is cached are decoded at once, with no Promise
-    // until the one returned; anything needing a lookup takes the asynchronous path below.
+    // The warm path: a message whose ids are cached is decoded at once, with no Promise until the one returned;
+    // anything needing a lookup takes the asynchronous path.
     try {
-      const decoded = this.#decodeNow(topic, partition, message)
-      if (decoded !== undefined) return Promise.resolve(decoded)
+      const now = this.#decodeNow(topic, partition, message)
+      if (now !== undefined) return Promise.resolve(now)
     } catch (error) {
       return Promise.reject(error)
     }
-    return this.#decodeLater(topic, partition, message)
+    return this.#contract.decode(topic, message.key, message.value, message.headers ?? {}).then(
+      (decoded) => located(decoded, topic, partition, message),
+      (error: unknown) => {
+        throw failedAt(error, partition, message)
+      },
+    )
   }
 
+  /** A message decoded at once when its ids are cached, else `undefined`; throws what `decodeMessage` rejects with. */
   #decodeNow(
     topic: string,
     partition: number,
     message: ConsumedKafkaMessage,
   ): DecodedMessage<V, K> | undefined {
-    const deserializer = this.#deserializer
-    if (!(deserializer instanceof AnyDeserializer)) return undefined
-    const keys = this.#keys
-    if (keys !== 'string' && keys !== 'bytes' && message.key !== null && message.key !== undefined)
-      return undefined
-    const headers = message.headers ?? {}
-    let key: K | string | Buffer | null
     try {
-      key = this.#plainKey(topic, message.key, headers)
+      const now = this.#contract.decodeNow(topic, message.key, message.value, message.headers ?? {})
+      return now === undefined ? undefined : located(now, topic, partition, message)
     } catch (error) {
-      throw located(error, topic, partition, message, 'key')
+      throw failedAt(error, partition, message)
     }
-    const decoded = decodedShell<V, K>(topic, partition, message, key, headers)
-    if (message.value === null) return decoded
-    let read: ReadNow<V> | undefined
-    try {
-      refuseRepeatedIdHeaders(topic, headers, 'value')
-      read = readMessageNow(
-        deserializer,
-        { payload: message.value, headers: headers as MessageHeaders },
-        contextFor(topic, 'value'),
-      )
-    } catch (error) {
-      throw located(error, topic, partition, message, 'value')
-    }
-    if (read === undefined) return undefined
-    decoded.value = read.value
-    decoded.schema = { idType: read.idType, id: read.id, framed: read.framed, format: read.format }
-    return decoded
-  }
-
-  async #decodeLater(
-    topic: string,
-    partition: number,
-    message: ConsumedKafkaMessage,
-  ): Promise<DecodedMessage<V, K>> {
-    const headers = message.headers ?? {}
-    let key: K | string | Buffer | null
-    try {
-      key = await this.#decodeKey(topic, message.key, headers)
-    } catch (error) {
-      throw located(error, topic, partition, message, 'key')
-    }
-    const decoded = decodedShell<V, K>(topic, partition, message, key, headers)
-    if (message.value === null) return decoded
-    const incoming: IncomingMessage = { payload: message.value, headers: headers as MessageHeaders }
-    try {
-      refuseRepeatedIdHeaders(topic, headers, 'value')
-      decoded.value = await this.#deserializer.deserializeMessage(incoming, contextFor(topic, 'value'))
-    } catch (error) {
-      throw located(error, topic, partition, message, 'value')
-    }
-    const { idType, id, framed } = messageSchemaId(
-      incoming,
-      'value',
-      this.#deserializer.useId ?? 'globalId',
-      this.#deserializer.idSize ?? 4,
-    )
-    const format =
-      this.#deserializer instanceof AnyDeserializer ? this.#deserializer.formatOf(id, idType) : undefined
-    decoded.schema = { idType, id, framed, format }
-    return decoded
   }
 
   /**
@@ -317,7 +234,11 @@ export class KafkaJsSerde<V = unknown, K = string> {
       let stop: { error: unknown } | undefined
       for (const message of messages) {
         try {
-          decoded.push(await this.decodeMessage(topic, partition, message))
+          // A message whose ids are cached is decoded at once, without awaiting a Promise per message.
+          decoded.push(
+            this.#decodeNow(topic, partition, message) ??
+              (await this.decodeMessage(topic, partition, message)),
+          )
         } catch (error) {
           try {
             await deadLetterOrThrow(error, topic, partition, message, options)
@@ -331,81 +252,31 @@ export class KafkaJsSerde<V = unknown, K = string> {
       if (stop !== undefined) throw stop.error
     }
   }
-
-  async #encodeKey(topic: string, key: K | string | Buffer, headers: KafkaHeaders): Promise<Buffer> {
-    const keys = this.#keys
-    if (keys === 'string') {
-      if (typeof key !== 'string')
-        throw invalidConfigError(`KafkaJsSerde: keys are 'string', got ${typeof key}`)
-      return Buffer.from(key, 'utf8')
-    }
-    if (keys === 'bytes') {
-      if (!Buffer.isBuffer(key)) throw invalidConfigError(`KafkaJsSerde: keys are 'bytes', got ${typeof key}`)
-      return key
-    }
-    if (keys.serializer === undefined)
-      throw invalidConfigError('KafkaJsSerde: keys need a serializer to be written')
-    const written = await keys.serializer.serializeMessage(key as K, contextFor(topic, 'key'))
-    Object.assign(headers, toBuffers(written.headers))
-    return toBuffer(written.payload)
-  }
-
-  /** A key read as a string or as bytes (`null` for none); keys with a serde are not read here. */
-  #plainKey(topic: string, key: Buffer | null | undefined, headers: KafkaHeaders): string | Buffer | null {
-    if (key === null || key === undefined) return null
-    return this.#keys === 'string' ? stringKey(topic, key, headers) : key
-  }
-
-  async #decodeKey(
-    topic: string,
-    key: Buffer | null,
-    headers: KafkaHeaders,
-  ): Promise<K | string | Buffer | null> {
-    if (key === null || key === undefined) return null
-    const keys = this.#keys
-    if (keys === 'string' || keys === 'bytes') return this.#plainKey(topic, key, headers)
-    if (keys.deserializer === undefined)
-      throw invalidConfigError('KafkaJsSerde: keys need a deserializer to be read')
-    refuseRepeatedIdHeaders(topic, headers, 'key')
-    return keys.deserializer.deserializeMessage(
-      { payload: key, headers: headers as MessageHeaders },
-      contextFor(topic, 'key'),
-    )
-  }
 }
 
-/**
- * A key read as text. A key written with a schema (an Apicurio frame, or an `apicurio.key.*` id header beside it)
- * would read as garbage: it is a `DeserializationError` (dead-lettered by the wrappers) naming the setting to change.
- */
-function stringKey(topic: string, key: Buffer, headers: KafkaHeaders): string {
-  const framed = key.length >= 5 && key[0] === 0
-  const [globalId, contentId] = ID_HEADERS.key
-  const header =
-    headers[globalId] !== undefined ? globalId : headers[contentId] !== undefined ? contentId : undefined
-  if (!framed && header === undefined) return key.toString('utf8')
-  const error = new DeserializationError(
-    `A key of topic '${topic}' was written with a schema (${header === undefined ? 'an Apicurio frame: 0x00 and an id' : `the header ${header}`}), but keys are read as strings: set keys to { deserializer } (or 'bytes')`,
-  )
-  throw recordFailedMessage(error, { payload: key, headers: headers as MessageHeaders })
-}
-
-/**
- * Records where the message that failed was consumed on a library error (`failedMessageOf`: topic and field, partition,
- * offset, and its bytes and headers when the deserializer did not record them); other errors pass untouched.
- */
-function located(
-  error: unknown,
+/** The contract's decoded message, with where it was consumed. */
+function located<V, K>(
+  decoded: DecodedRecord<V, K, KafkaHeaders>,
   topic: string,
   partition: number,
   message: ConsumedKafkaMessage,
-  field: 'key' | 'value',
-): unknown {
-  const payload = (field === 'key' ? message.key : message.value) ?? new Uint8Array(0)
+): DecodedMessage<V, K> {
+  return {
+    topic,
+    partition,
+    offset: message.offset,
+    timestamp: message.timestamp,
+    key: decoded.key,
+    value: decoded.value,
+    headers: decoded.headers,
+    schema: decoded.schema,
+  }
+}
+
+/** Records the partition and offset the failed message was consumed at (the contract recorded the rest). */
+function failedAt(error: unknown, partition: number, message: ConsumedKafkaMessage): unknown {
   return recordFailedMessage(error, {
-    payload,
-    headers: (message.headers ?? {}) as MessageHeaders,
-    context: { topic, field },
+    payload: message.value ?? message.key ?? new Uint8Array(0),
     partition,
     offset: message.offset,
   })
@@ -427,55 +298,6 @@ function withContext(error: unknown, topic: string, field: 'key' | 'value'): unk
   return error
 }
 
-/**
- * An id header repeated with different values (`apicurio.value.globalId` twice, say, as a repeated Kafka header
- * arrives) names two schemas: which one wrote the message cannot be told, so it is a `DeserializationError`
- * (dead-lettered by the wrappers) rather than a guess. The same value repeated is read as one.
- */
-/** A decoded message before its value is read: the value `null` (a tombstone stays so), no schema yet. */
-function decodedShell<V, K>(
-  topic: string,
-  partition: number,
-  message: ConsumedKafkaMessage,
-  key: K | string | Buffer | null,
-  headers: KafkaHeaders,
-): DecodedMessage<V, K> {
-  return {
-    topic,
-    partition,
-    offset: message.offset,
-    timestamp: message.timestamp,
-    key,
-    value: null,
-    headers,
-    schema: null,
-  }
-}
-
-/** The id header names of each field, made once (a name concatenated per message costs a hash per lookup). */
-const ID_HEADERS = {
-  key: ['apicurio.key.globalId', 'apicurio.key.contentId'],
-  value: ['apicurio.value.globalId', 'apicurio.value.contentId'],
-} as const
-
-function refuseRepeatedIdHeaders(topic: string, headers: KafkaHeaders, field: 'key' | 'value'): void {
-  for (const name of ID_HEADERS[field]) {
-    const value = headers[name]
-    if (!Array.isArray(value) || value.length < 2) continue
-    const distinct = new Set(value.map((one) => Buffer.from(one).toString('hex')))
-    if (distinct.size < 2) continue
-    // decodeMessage records the message (its bytes, headers, partition and offset) on the error.
-    throw new DeserializationError(
-      `A message of topic '${topic}' carries the header ${name} ${value.length} times with different ids (${[...distinct].map((hex) => `0x${hex}`).join(', ')}): which schema wrote its ${field} cannot be told`,
-    )
-  }
-}
-
-/** A message that will never decode: dead-letter it. Anything else (an outage, misuse) is thrown to the client. */
-function isPoison(error: unknown): boolean {
-  return isSerdeError(error, 'DESERIALIZATION') || isSerdeError(error, 'SCHEMA_NOT_FOUND')
-}
-
 async function deadLetterOrThrow(
   error: unknown,
   topic: string,
@@ -484,7 +306,7 @@ async function deadLetterOrThrow(
   options: DeadLetterOptions,
 ): Promise<void> {
   const target = options.deadLetter
-  if (target === undefined || !isPoison(error)) throw error
+  if (target === undefined || readErrorKind(error) !== 'poison') throw error
   if (typeof target === 'function') {
     await target({ topic, partition, message, error })
     return

@@ -1,10 +1,19 @@
-import { invalidConfigError, isSerdeError } from '@x/errors'
+import { invalidConfigError, SerdeError } from '@x/errors'
+import {
+  type AnyDeserializerOptions,
+  contextFor,
+  encodeKey,
+  type KeyType,
+  MessageContract,
+  type MessageDeserializer,
+  type MessageSchema,
+  type MessageSerializer,
+  readErrorKind,
+} from '@x/message-contract'
 import type { ArtifactCoordinates, RegisteredSchema } from '@x/registry-client'
-import { type MessageHeaders, messageSchemaId } from '@x/serde-core'
+import type { MessageHeaders } from '@x/serde-core'
 import type { IdType, SchemaId, SerializationContext } from '@x/wire-format'
-import { AnyDeserializer, type AnyDeserializerOptions, readMessageNow } from './any-deserializer.js'
-import { contextFor } from './contexts.js'
-import type { SchemaKind } from './schema-kind.js'
+import { LRUCache } from 'lru-cache'
 
 /**
  * `@platformatic/kafka`'s `SchemaRegistry` (1.35 and 2.x share it), implemented on this family's serdes: its
@@ -36,8 +45,11 @@ export interface PlatformaticMessageToConsume {
   metadata?: Record<string, unknown>
 }
 
-/** A serializer of any format, with the prepared (synchronous) path the registry's serializers use. */
-export interface PreparedSerializer<V> {
+/**
+ * A serializer of any format, with the prepared (synchronous) path the registry's serializers use (every serializer
+ * of this family, `AnySerializer` included).
+ */
+export interface PreparedSerializer<V> extends MessageSerializer<V> {
   prepare(ctx?: SerializationContext): Promise<void>
   serializeSync(value: V, ctx: SerializationContext): Uint8Array
   serializeMessageSync(
@@ -55,24 +67,28 @@ export interface ApicurioSchemaRegistryOptions<V> {
    * @default none: values are not serialized by the registry (a producer without one sends Buffers as they are)
    */
   serializer?: PreparedSerializer<V>
-  /** Writes keys with a schema. @default keys as UTF-8 strings (a Buffer as it is) */
+  /**
+   * Keys, as in every adapter: one of Kafka's standard key types, read and written byte for byte as Java's
+   * serializers (`'string'`, `'bytes'`, `'long'`, `'int'`, `'short'`, `'double'`, `'float'`, `'uuid'`; a Buffer is
+   * sent as it is), or `{ serializer?, deserializer? }` for keys written with a schema (`{ serializer }` alone reads
+   * them with an `AnyDeserializer`). A key is read with a schema only when an `apicurio.key.*` id header says so.
+   * @default 'string'
+   */
+  keys?: KeyType | { serializer?: PreparedSerializer<unknown>; deserializer?: MessageDeserializer<unknown> }
+  /** @deprecated Use `keys: { serializer }`. */
   keySerializer?: PreparedSerializer<unknown>
   /**
-   * Options of the `AnyDeserializer` that reads values (any format, framed or headers mode): `idSize: 8` for a topic
-   * of Apicurio 2.x frames, `'auto'` for one that holds both widths.
+   * Options of the `AnyDeserializer` that reads values (any format, framed or headers mode) and keys that name a
+   * schema: `idSize: 8` for a topic of Apicurio 2.x frames, `'auto'` for one that holds both widths.
    * @default {}
    */
   anyDeserializer?: AnyDeserializerOptions<V>
-  /** Read keys with a schema (any format) instead of as UTF-8 strings. @default false */
+  /** @deprecated Use `keys: {}` (or `{ serializer }`): keys read with a schema. */
   keysWithSchema?: boolean
 }
 
 /** What the registry puts on a consumed message's `metadata.schemas`: which schema wrote each field. */
-export interface ConsumedSchema {
-  idType: IdType
-  id: SchemaId
-  format: SchemaKind | undefined
-  framed: boolean
+export interface ConsumedSchema extends MessageSchema {
   /**
    * Where the id lives (group, artifact, version), looked up once per id by the hook (`findVersionOfId`); absent
    * when the registry lists no version with it, or the client cannot tell.
@@ -84,7 +100,6 @@ type Field = 'key' | 'value'
 
 /** The schema id of a consumed key or value. */
 interface ConsumedId {
-  field: Field
   idType: IdType
   id: SchemaId
 }
@@ -96,7 +111,7 @@ interface SchemaLookups {
   findVersionOfId?(id: SchemaId, idType: IdType): Promise<ArtifactCoordinates | undefined>
 }
 
-/** How many ids' coordinates the registry keeps; beyond it the table starts again (the client caches them too). */
+/** How many ids' coordinates the registry keeps, the least recently used going first (the client caches them too). */
 const MAX_ARTIFACTS = 1000
 
 /**
@@ -109,14 +124,13 @@ export class ApicurioSchemaRegistry<V = unknown> {
   readonly #client: SchemaLookups
   readonly #serializer: PreparedSerializer<V> | undefined
   readonly #keySerializer: PreparedSerializer<unknown> | undefined
-  readonly #reader: AnyDeserializer<V>
-  readonly #keysWithSchema: boolean
+  readonly #contract: MessageContract<V, unknown>
   /** Payloads written in headers mode by the hook, taken by the synchronous serializer of the same message. */
   readonly #written = new WeakMap<object, Partial<Record<Field, Buffer>>>()
   /** Where each consumed id lives (null: nowhere the registry lists), found by the hook for the deserializers. */
-  readonly #artifacts: Record<IdType, Map<SchemaId, ArtifactCoordinates | null>> = {
-    globalId: new Map(),
-    contentId: new Map(),
+  readonly #artifacts: Record<IdType, LRUCache<SchemaId, ArtifactCoordinates | 'none'>> = {
+    globalId: new LRUCache({ max: MAX_ARTIFACTS }),
+    contentId: new LRUCache({ max: MAX_ARTIFACTS }),
   }
   /** Why the hook could not prepare a consumed payload (an unknown id…): its deserializer throws it. */
   readonly #unreadable = new WeakMap<Buffer, unknown>()
@@ -125,11 +139,13 @@ export class ApicurioSchemaRegistry<V = unknown> {
 
   /** @param client - The registry client (`RegistryClient`) the serdes share. */
   constructor(client: unknown, options: ApicurioSchemaRegistryOptions<V> = {}) {
-    this.#reader = new AnyDeserializer<V>(client, options.anyDeserializer ?? {})
-    this.#client = client as SchemaLookups // checked by AnyDeserializer
+    const keySerializer =
+      typeof options.keys === 'object' && options.keys !== null
+        ? options.keys.serializer
+        : options.keySerializer
     for (const [name, serializer] of [
       ['serializer', options.serializer],
-      ['keySerializer', options.keySerializer],
+      ['keys.serializer', keySerializer],
     ] as const) {
       if (
         serializer !== undefined &&
@@ -138,9 +154,25 @@ export class ApicurioSchemaRegistry<V = unknown> {
         throw invalidConfigError(`ApicurioSchemaRegistry: ${name} must be a serializer of this family`)
       }
     }
+    const keys =
+      options.keys ??
+      (options.keysWithSchema === true || keySerializer !== undefined
+        ? keySerializer === undefined
+          ? {}
+          : { serializer: keySerializer }
+        : 'string')
+    try {
+      this.#contract = new MessageContract<V, unknown>(client, {
+        keys,
+        ...(options.anyDeserializer === undefined ? {} : { anyDeserializer: options.anyDeserializer }),
+      })
+    } catch (error) {
+      if (error instanceof TypeError) error.message = `ApicurioSchemaRegistry: ${error.message}`
+      throw error
+    }
+    this.#client = client as SchemaLookups // checked by AnyDeserializer
     this.#serializer = options.serializer
-    this.#keySerializer = options.keySerializer
-    this.#keysWithSchema = options.keysWithSchema ?? false
+    this.#keySerializer = keySerializer
   }
 
   /** The registered schema of a globalId when the client has it cached, else `undefined` (see `fetch`). */
@@ -162,46 +194,38 @@ export class ApicurioSchemaRegistry<V = unknown> {
   }
 
   /**
-   * The schema id of a framed payload (its id read as the deserializer's `useId`), or of a message this registry
-   * has written in headers mode; `undefined` when there is none. Platformatic's clients do not call it.
+   * The schema id of a framed payload (its id read as the value deserializer's `useId`), or of a message this
+   * registry has written in headers mode; `undefined` when there is none. Platformatic's clients do not call it.
    */
   getSchemaId(
     payload: Buffer | PlatformaticMessageToProduce | null,
     type: string = 'value',
   ): SchemaId | undefined {
     if (payload === null) return undefined
-    if (Buffer.isBuffer(payload)) {
-      try {
-        return messageSchemaId({ payload }, 'value', this.#reader.useId, this.#reader.idSize).id
-      } catch {
-        return undefined
-      }
-    }
+    if (Buffer.isBuffer(payload)) return this.#contract.idToPrepare('', 'value', payload, undefined)?.id
     const field: Field = type === 'key' ? 'key' : 'value'
     const headers =
       payload.headers instanceof Map ? Object.fromEntries(payload.headers) : (payload.headers ?? {})
     const written = this.#written.get(payload)?.[field]
     if (written === undefined) return undefined
-    try {
-      return messageSchemaId(
-        { payload: written, headers: headers as MessageHeaders },
-        field,
-        this.#reader.useId,
-        this.#reader.idSize,
-      ).id
-    } catch {
-      return undefined
-    }
+    return this.#contract.idToPrepare(payload.topic, field, written, headers)?.id
   }
 
-  /** The synchronous serializers: values and keys by their serializers (prepared by the hook), headers as bytes. */
+  /**
+   * The synchronous serializers: values by their serializer (prepared by the hook), keys by their key type or
+   * serializer, headers as bytes.
+   */
   getSerializers() {
+    const keyType = this.#contract.keyType
     const write =
       (field: Field) =>
       (data?: unknown, _headers?: unknown, message?: PlatformaticMessageToProduce): Buffer | undefined => {
         if (data === undefined || data === null) return undefined
         const serializer = field === 'value' ? this.#serializer : this.#keySerializer
-        if (serializer === undefined) return textOrBytes(data, field)
+        if (serializer === undefined) {
+          if (field === 'key' && keyType !== undefined) return encodeKey(keyType, data)
+          return textOrBytes(data, field)
+        }
         const stashed = message === undefined ? undefined : this.#written.get(message)?.[field]
         if (stashed !== undefined) return stashed
         return toBuffer(serializer.serializeSync(data as V, contextFor(message?.topic ?? '', field)))
@@ -214,46 +238,38 @@ export class ApicurioSchemaRegistry<V = unknown> {
     }
   }
 
-  /** The synchronous deserializers: keys and values in any format (their schemas fetched by the hook). */
+  /**
+   * The synchronous deserializers: keys and values as the message contract reads them (their schemas fetched by
+   * the hook). A tombstone's value (and a missing key) is `null`, as in every adapter.
+   */
   getDeserializers() {
     const read =
       (field: Field) =>
       (data?: Buffer, headers?: Map<unknown, unknown>, message?: PlatformaticMessageToConsume): unknown => {
-        if (data === undefined || data === null) return undefined
-        if (field === 'key' && !this.#keysWithSchema) return data.toString('utf8')
+        if (data === undefined || data === null) return null
         if (this.#anyUnreadable) {
           const unreadable = this.#unreadable.get(data)
           if (unreadable !== undefined) throw unreadable
         }
-        const incoming = { payload: data, headers: headerRecord(headers) }
-        const ctx = contextFor(message?.topic ?? '', field)
-        // The hook has cached the id's schema: one reading of the id gives the value and the schema it names.
-        const read = readMessageNow(this.#reader, incoming, ctx)
-        let value: unknown
-        let schema: ConsumedSchema
-        if (read !== undefined) {
-          value = read.value
-          schema = { idType: read.idType, id: read.id, framed: read.framed, format: read.format }
-          const artifact = this.#artifacts[read.idType].get(read.id)
-          if (artifact) schema.artifact = artifact
-        } else {
-          value = this.#reader.deserializeMessageSync(incoming, ctx)
-          const { idType, id, framed } = messageSchemaId(
-            incoming,
-            field,
-            this.#reader.useId,
-            this.#reader.idSize,
+        const topic = message?.topic ?? ''
+        // The record's own header pairs keep a repeated header (the Map Platformatic builds keeps its last value).
+        const record = headerRecord(message?.headers ?? headers)
+        const read = this.#contract.readNow(topic, field, data, record)
+        if (read === undefined) {
+          throw new SerdeError(
+            'NOT_PREPARED',
+            `The schema of this ${field} of topic '${topic}' is not cached: the registry's before-deserialization hook prepares it (set registry on the consumer)`,
           )
-          schema = { idType, id, framed, format: this.#reader.formatOf(id, idType) }
-          const artifact = this.#artifacts[idType].get(id)
-          if (artifact) schema.artifact = artifact
         }
-        if (message !== undefined) {
+        if (read.schema !== null && message !== undefined) {
+          const schema: ConsumedSchema = { ...read.schema }
+          const artifact = this.#artifacts[schema.idType].get(schema.id)
+          if (artifact !== undefined && artifact !== 'none') schema.artifact = artifact
           message.metadata ??= {}
           message.metadata.schemas ??= {}
           ;(message.metadata.schemas as Record<string, ConsumedSchema>)[field] = schema
         }
-        return value
+        return read.value
       }
     return {
       key: read('key'),
@@ -280,9 +296,10 @@ export class ApicurioSchemaRegistry<V = unknown> {
   }
 
   /**
-   * Before a record is deserialized: learns the format of its value's (and key's) schema id and fetches the schema,
-   * once per id. A message that cannot be read (a bad frame, an unknown id) is left to the synchronous
-   * deserializer to refuse, so that Platformatic reports it for that message; an outage fails the fetch.
+   * Before a record is deserialized: learns the format of its value's (and key's, when it names a schema) schema
+   * id and fetches the schema, once per id. A message that cannot be read (a bad frame, an unknown id) is left to
+   * the synchronous deserializer to refuse, so that Platformatic reports it for that message (set
+   * `onDeserializationError` on `consume()` to go on past it); an outage fails the fetch.
    */
   getBeforeDeserializationHook() {
     return (
@@ -293,10 +310,14 @@ export class ApicurioSchemaRegistry<V = unknown> {
     ): void => {
       // Warm: the id's schema is cached, nothing to fetch. Called back in a microtask, never synchronously
       // (Platformatic 1.35 recurses on synchronous callbacks), without the Promises of a lookup.
-      // A bad frame (no id) is left to the synchronous deserializer, which refuses it with the message's own error.
-      const found = this.#consumedId(payload, type, message)
-      if (found === undefined || this.#isReady(found, message)) queueMicrotask(() => callback(null))
-      else settle(this.#prepareConsumed(found, payload as Buffer, message), callback)
+      const field: Field = type === 'key' ? 'key' : 'value'
+      const found =
+        type === 'key' || type === 'value'
+          ? this.#contract.idToPrepare(message.topic, field, payload, headerRecord(message.headers))
+          : undefined
+      if (found === undefined || this.#isReady(message.topic, field, found))
+        queueMicrotask(() => callback(null))
+      else settle(this.#prepareConsumed(message.topic, field, found, payload as Buffer), callback)
     }
   }
 
@@ -322,35 +343,10 @@ export class ApicurioSchemaRegistry<V = unknown> {
     }
   }
 
-  /**
-   * The schema id of a consumed payload the hook has to prepare (its value, or its key with `keysWithSchema`);
-   * `undefined` when there is none: no payload, a field read without a schema, or a bad frame.
-   */
-  #consumedId(
-    payload: Buffer | null,
-    type: string,
-    message: PlatformaticMessageToConsume,
-  ): ConsumedId | undefined {
-    if (payload === null || payload === undefined) return undefined
-    if (type !== 'value' && !(type === 'key' && this.#keysWithSchema)) return undefined
-    const field: Field = type === 'key' ? 'key' : 'value'
-    try {
-      const { idType, id } = messageSchemaId(
-        { payload, headers: headerRecord(message.headers) },
-        field,
-        this.#reader.useId,
-        this.#reader.idSize,
-      )
-      return { field, idType, id }
-    } catch {
-      return undefined
-    }
-  }
-
   /** Whether a consumed id needs nothing from the registry: its schema (and its artifact) cached. */
-  #isReady(found: ConsumedId, message: PlatformaticMessageToConsume): boolean {
+  #isReady(topic: string, field: Field, found: ConsumedId): boolean {
     return (
-      this.#reader.isPrepared(found.id, contextFor(message.topic, found.field), found.idType) &&
+      this.#contract.isPrepared(topic, field, found.idType, found.id) &&
       (this.#client.findVersionOfId === undefined || this.#artifacts[found.idType].has(found.id))
     )
   }
@@ -361,21 +357,16 @@ export class ApicurioSchemaRegistry<V = unknown> {
     const known = this.#artifacts[idType]
     if (find === undefined || known.has(id)) return
     const found = await find.call(this.#client, id, idType)
-    if (known.size >= MAX_ARTIFACTS) known.clear()
-    known.set(id, found ?? null)
+    known.set(id, found ?? 'none')
   }
 
   /** Fetches what the deserializers need for a consumed id: its schema, once per id, and its artifact. */
-  async #prepareConsumed(
-    found: ConsumedId,
-    payload: Buffer,
-    message: PlatformaticMessageToConsume,
-  ): Promise<void> {
+  async #prepareConsumed(topic: string, field: Field, found: ConsumedId, payload: Buffer): Promise<void> {
     try {
-      await this.#reader.prepare(found.id, contextFor(message.topic, found.field), found.idType)
+      await this.#contract.prepare(topic, field, found.idType, found.id)
       await this.#findArtifact(found.idType, found.id)
     } catch (error) {
-      if (!isSerdeError(error, 'DESERIALIZATION') && !isSerdeError(error, 'SCHEMA_NOT_FOUND')) throw error
+      if (readErrorKind(error) !== 'poison') throw error
       this.#unreadable.set(payload, error)
       this.#anyUnreadable = true
     }
@@ -393,13 +384,22 @@ function settle(work: Promise<void>, callback: PlatformaticHookCallback): void {
 /** The record of a message without headers (most of them): one frozen object, only read. */
 const NO_HEADERS: MessageHeaders = Object.freeze({})
 
-/** Raw header names and values (Buffers; names also strings; a Map or pairs) as a record the deserializers read. */
+/**
+ * Raw header names and values (Buffers; names also strings; a Map or pairs) as a record the contract reads; a
+ * header repeated in the pairs keeps all its values (an array), as KafkaJS hands them over.
+ */
 function headerRecord(headers: Iterable<[unknown, unknown]> | undefined): MessageHeaders {
-  if (headers === undefined || (headers instanceof Map && headers.size === 0)) return NO_HEADERS
+  if (headers === undefined || headers === null) return NO_HEADERS
+  if (headers instanceof Map ? headers.size === 0 : Array.isArray(headers) && headers.length === 0)
+    return NO_HEADERS
   const record: MessageHeaders = {}
   for (const [name, value] of headers) {
     const key = Buffer.isBuffer(name) ? name.toString('utf8') : String(name)
-    if (Buffer.isBuffer(value) || typeof value === 'string') record[key] = value
+    if (!Buffer.isBuffer(value) && typeof value !== 'string') continue
+    const seen = record[key]
+    if (seen === undefined) record[key] = value
+    else if (Array.isArray(seen)) seen.push(value)
+    else record[key] = [seen, value]
   }
   return record
 }

@@ -12,6 +12,7 @@ describe('consume', () => {
       group: undefined,
       useId: 'globalId',
       idSize: 4,
+      keyType: 'bytes',
     })
     expect(consumePlan({ follow: true }).start).toEqual({ kind: 'end' })
     expect(consumePlan({ follow: true, offset: '9007199254740993' }).start).toEqual({

@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto'
-import { isSerdeError, messageOf } from '@x/errors'
-import { AnyDeserializer, type ConsumedKafkaMessage, KafkaJsSerde } from '@x/kafka'
-import { type IdType, type ReadIdSize, type SchemaId, SerializationContext } from '@x/wire-format'
+import { messageOf } from '@x/errors'
+import type { ConsumedKafkaMessage } from '@x/kafka'
+import { KEY_TYPES, type KeyType, MessageContract, readErrorKind } from '@x/message-contract'
+import type { IdType, ReadIdSize, SchemaId } from '@x/wire-format'
 import { type Batch, type Consumer, Kafka, logLevel } from 'kafkajs'
 import type { Config } from '../config.js'
 import { type Connection, type ConnectionFlags, connect } from '../connection.js'
@@ -30,6 +31,7 @@ export interface ConsumeFlags extends Omit<ConnectionFlags, 'group'>, KafkaFlags
   json?: boolean
   useId?: string
   idSize?: string
+  keyType?: string
 }
 
 /** How long a run that is not following waits for a message before it gives up on the end offsets. */
@@ -49,6 +51,8 @@ export interface ConsumePlan {
   useId: IdType
   /** How a frame's id is read (`--id-size`). */
   idSize: ReadIdSize
+  /** How keys are read (`--key-type`). */
+  keyType: CliKeyType
 }
 
 /** The flags of `consume` checked (exit 2 before connecting to anything). */
@@ -98,12 +102,16 @@ export function consumePlan(flags: ConsumeFlags): ConsumePlan {
   }
   const idSize: ReadIdSize = size === 'auto' ? 'auto' : size === '8' ? 8 : 4
   if (flags.group === '') throw new UsageError('--group takes a consumer group id')
-  return { start, follow: flags.follow ?? false, max, partitions, group: flags.group, useId, idSize }
+  const keyType = (flags.keyType ?? 'bytes') as CliKeyType
+  if (!CLI_KEY_TYPES.includes(keyType)) {
+    throw new UsageError(`--key-type must be one of ${CLI_KEY_TYPES.join(', ')}, got ${flags.keyType}`)
+  }
+  return { start, follow: flags.follow ?? false, max, partitions, group: flags.group, useId, idSize, keyType }
 }
 
 /**
  * `x-serde consume TOPIC`: reads a topic with KafkaJS and prints each message decoded, whatever its format (Avro,
- * JSON Schema, Protobuf) and mode (framed or headers), as `@x/kafka`'s `KafkaJsSerde` reads it. Without `--follow`
+ * JSON Schema, Protobuf) and mode (framed or headers), through the message contract every adapter reads with. Without `--follow`
  * it reads up to the end offsets the partitions had when it started (or `--max` messages) and stops. Without
  * `--group` it reads under a throw-away group id and commits nothing; with one it starts where that group stopped
  * (unless told where) and commits what it printed. A message that does not decode is printed as an error with its
@@ -116,7 +124,7 @@ export async function consume(topic: string, flags: ConsumeFlags, config: Config
   const kafka = new Kafka({ ...kafkaSettings, logLevel: logLevel.NOTHING })
   const brokers = kafkaSettings.brokers as string[]
   const summary = new ConsumeSummary()
-  const reader = new MessageReader(connection, plan.useId, plan.idSize)
+  const reader = new MessageReader(connection, plan.useId, plan.idSize, plan.keyType)
   const print = (line: ConsumedLine) => {
     summary.add(line)
     io.stdout(flags.json ? jsonLine(line) : readableLine(line))
@@ -314,20 +322,31 @@ async function readRanges(
 }
 
 /**
- * Turns consumed messages into printed lines: `KafkaJsSerde` with `AnyDeserializer` decodes the value; the artifact
- * behind each id is looked up once; a key is text, or decoded when it was written with a schema. A message that will
- * never decode (`DeserializationError`, an unknown schema id) becomes an error line; an outage is thrown.
+ * What `--key-type` takes: a key type of Kafka's standard serializers, read byte for byte as Java's (`bytes`, the
+ * default, prints a key as its UTF-8 text, or `{ base64 }` when it is not UTF-8), or `schema`: keys written with a
+ * schema of any format (framed, or named by an `apicurio.key.*` header), the adapters' `keys: {}`.
+ */
+export type CliKeyType = KeyType | 'schema'
+
+/** The values of `--key-type`. */
+export const CLI_KEY_TYPES: readonly CliKeyType[] = [...KEY_TYPES, 'schema'] as CliKeyType[]
+
+/**
+ * Turns consumed messages into printed lines through the message contract every adapter calls: the value in any
+ * format, the key by `--key-type` (read with a schema only when an `apicurio.key.*` header says so, or with
+ * `schema`), the artifact behind each id found once (`findVersionOfId`). A message that will never decode (poison,
+ * as `readErrorKind` says) becomes an error line; an outage is thrown.
  */
 export class MessageReader {
   readonly #connection: Connection
-  readonly #serde: KafkaJsSerde<unknown, unknown>
-  readonly #any: AnyDeserializer
-  readonly #artifacts = new Map<string, Promise<Pick<ValueSchema, 'groupId' | 'artifactId' | 'version'>>>()
+  readonly #contract: MessageContract<unknown, unknown>
 
-  constructor(connection: Connection, useId: IdType, idSize: ReadIdSize = 4) {
+  constructor(connection: Connection, useId: IdType, idSize: ReadIdSize = 4, keyType: CliKeyType = 'bytes') {
     this.#connection = connection
-    this.#any = new AnyDeserializer(connection.client, { useId, idSize })
-    this.#serde = new KafkaJsSerde(connection.client, { deserializer: this.#any, keys: 'bytes' })
+    this.#contract = new MessageContract(connection.client, {
+      anyDeserializer: { useId, idSize },
+      keys: keyType === 'schema' ? {} : keyType,
+    })
   }
 
   async read(topic: string, partition: number, message: ConsumedKafkaMessage): Promise<ConsumedLine> {
@@ -335,8 +354,8 @@ export class MessageReader {
     const base = { topic, partition, offset: message.offset, timestamp: message.timestamp, headers }
     let key: unknown = null
     try {
-      key = await this.#key(topic, message)
-      const decoded = await this.#serde.decodeMessage(topic, partition, message)
+      key = printedKey((await this.#contract.read(topic, 'key', message.key, message.headers ?? {})).value)
+      const decoded = await this.#contract.read(topic, 'value', message.value, message.headers ?? {})
       if (decoded.schema === null) return { ...base, key, schema: null, value: null }
       const { idType, id, framed, format } = decoded.schema
       return {
@@ -352,7 +371,7 @@ export class MessageReader {
         value: decoded.value,
       }
     } catch (error) {
-      if (!isSerdeError(error, 'DESERIALIZATION') && !isSerdeError(error, 'SCHEMA_NOT_FOUND')) throw error
+      if (readErrorKind(error) !== 'poison') throw error
       const name = (error as Error).name
       const code = (error as { code?: unknown }).code
       return {
@@ -364,51 +383,21 @@ export class MessageReader {
     }
   }
 
-  async #key(topic: string, message: ConsumedKafkaMessage): Promise<unknown> {
-    const key = message.key
-    if (key === null || key === undefined) return null
-    const headers = message.headers ?? {}
-    const schemaKey =
-      (key.length >= 5 && key[0] === 0) ||
-      Object.keys(headers).some((name) => /^apicurio\.key\.(globalId|contentId)$/.test(name))
-    if (!schemaKey) return rawKey(key)
-    return this.#any.deserializeMessage(
-      { payload: key, headers: headers as Record<string, Buffer> },
-      new SerializationContext(topic, 'key'),
-    )
-  }
-
-  /** The artifact version an id names: the registry's search, once per id. */
-  #artifactOf(
+  /** The artifact version an id names: the client's `findVersionOfId` (one search per id, cached and bounded). */
+  async #artifactOf(
     idType: IdType,
     id: SchemaId,
   ): Promise<Pick<ValueSchema, 'groupId' | 'artifactId' | 'version'>> {
-    const cacheKey = `${idType}:${id}`
-    let found = this.#artifacts.get(cacheKey)
-    if (found === undefined) {
-      found = this.#lookUp(idType, id)
-      this.#artifacts.set(cacheKey, found)
-    }
-    return found
-  }
-
-  async #lookUp(
-    idType: IdType,
-    id: SchemaId,
-  ): Promise<Pick<ValueSchema, 'groupId' | 'artifactId' | 'version'>> {
-    const answer = await this.#connection.rest('GET', `/search/versions?${idType}=${id}&limit=1`)
-    const version =
-      answer.status === 200
-        ? (
-            JSON.parse(answer.text) as {
-              versions?: { groupId?: string; artifactId: string; version: string }[]
-            }
-          ).versions?.[0]
-        : undefined
+    const version = await this.#connection.client.findVersionOfId(id, idType)
     return version === undefined
       ? { groupId: null, artifactId: null, version: null }
-      : { groupId: version.groupId ?? 'default', artifactId: version.artifactId, version: version.version }
+      : { groupId: version.groupId, artifactId: version.artifactId, version: version.version }
   }
+}
+
+/** A key as printed: bytes as their UTF-8 text or `{ base64 }`; anything else as the contract read it. */
+function printedKey(key: unknown): unknown {
+  return Buffer.isBuffer(key) ? rawKey(key) : key
 }
 
 /** A key that is not written with a schema: its text when it is UTF-8, else `{ base64 }`. */

@@ -46,7 +46,7 @@ const message = (value: Buffer | null, key: Buffer | null = null, headers = {}) 
 })
 
 describe('MessageReader', () => {
-  it('decodes a framed value and a key written with a schema, naming the artifact version of the id', async () => {
+  it('decodes a framed value and, with --key-type schema, a framed key, naming the artifact version of the id', async () => {
     const ctx = new SerializationContext('orders')
     const value = Buffer.from(
       await new AvroSerializer(admin, 'orders-value').serialize({ id: 2n ** 60n }, ctx),
@@ -57,7 +57,11 @@ describe('MessageReader', () => {
         new SerializationContext('orders', 'key'),
       ),
     )
-    const line = await new MessageReader(connection, 'globalId').read('orders', 3, message(value, key))
+    const line = await new MessageReader(connection, 'globalId', 4, 'schema').read(
+      'orders',
+      3,
+      message(value, key),
+    )
     expect(line).toEqual({
       topic: 'orders',
       partition: 3,

@@ -136,3 +136,42 @@ describe('produce', () => {
     expect(run.stderr).toMatch(/^x-serde: Unable to use the brokers 127\.0\.0\.1:1: .*ECONNREFUSED/)
   })
 })
+
+describe('produce --key-type', () => {
+  it("writes each line's key as Java's serializer of that type does, and reports a key not of the type on its line", async () => {
+    const serializer = new AvroSerializer(admin, 'orders-value')
+    const convert = avroInput(JSON.stringify(ORDER))
+    const encode = (text: string, keyType: 'long' | 'int' | 'uuid' | 'bytes' | 'double', keyField = 'k') =>
+      encodeLines(text, {
+        topic: 'orders',
+        convert: (value) => {
+          const { k: _k, ...rest } = value as Record<string, unknown>
+          return convert(rest as never)
+        },
+        serde: new KafkaJsSerde(admin, { serializer, keys: keyType }),
+        key: undefined,
+        keyField,
+        keyType,
+      })
+    const long = await encode('{"k":42,"id":1,"tag":""}\n{"k":9223372036854775807,"id":2,"tag":""}', 'long')
+    expect(long.map((line) => (line.message!.key as Buffer).toString('hex'))).toEqual([
+      '000000000000002a',
+      '7fffffffffffffff',
+    ])
+    const int = await encode('{"k":-2,"id":1,"tag":""}', 'int')
+    expect((int[0]!.message!.key as Buffer).toString('hex')).toBe('fffffffe')
+    const uuid = await encode('{"k":"123E4567-E89B-12D3-A456-426614174000","id":1,"tag":""}', 'uuid')
+    expect((uuid[0]!.message!.key as Buffer).toString()).toBe('123e4567-e89b-12d3-a456-426614174000')
+    const bytes = await encode('{"k":"AP8=","id":1,"tag":""}', 'bytes')
+    expect((bytes[0]!.message!.key as Buffer).toString('hex')).toBe('00ff')
+    const bad = await encode('{"k":"x","id":1,"tag":""}\n{"k":2147483648,"id":1,"tag":""}', 'long')
+    expect(bad.map((line) => [line.line, line.error])).toEqual([
+      [1, 'the key is not an integer (--key-type long): x'],
+      [2, undefined],
+    ])
+    const outOfRange = await encode('{"k":2147483648,"id":1,"tag":""}', 'int')
+    expect(outOfRange[0]?.error).toContain(
+      "A key written as 'int' (Java's IntegerSerializer) must be an integer",
+    )
+  })
+})

@@ -1,10 +1,8 @@
 import { readFile } from 'node:fs/promises'
 import { resolve } from 'node:path'
-import { AvroSerializer } from '@x/avro-serde'
 import { isSerdeError, messageOf } from '@x/errors'
-import { JsonSchemaSerializer } from '@x/jsonschema-serde'
-import { KafkaJsSerde, type MessageSerializer, type OutgoingKafkaMessage } from '@x/kafka'
-import { ProtobufSerializer } from '@x/protobuf-serde'
+import { KafkaJsSerde, type OutgoingKafkaMessage } from '@x/kafka'
+import { AnySerializer, KEY_TYPES, type KeyType } from '@x/message-contract'
 import type { RegisteredSchema } from '@x/registry-client'
 import { type ExactJson, isJsonObject, parseExactJson } from '@x/registry-client/json'
 import { WireFormat } from '@x/wire-format'
@@ -24,6 +22,7 @@ export interface ProduceFlags extends ConnectionFlags, KafkaFlags {
   keyField?: string
   useId?: string
   messageType?: string
+  keyType?: string
 }
 
 /** Messages sent per `producer.send`. */
@@ -57,6 +56,10 @@ export async function produce(
   if (useId !== 'globalId' && useId !== 'contentId') {
     throw new UsageError(`--use-id must be globalId or contentId, got ${useId}`)
   }
+  const keyType = (flags.keyType ?? 'string') as KeyType
+  if (!KEY_TYPES.has(keyType)) {
+    throw new UsageError(`--key-type must be one of ${[...KEY_TYPES].join(', ')}, got ${flags.keyType}`)
+  }
   const kafkaSettings = kafkaConfig(flags, io, 'x-serde-produce')
   const text = await readLines(input, io)
   await using connection = connect(flags, config, io)
@@ -75,23 +78,12 @@ export async function produce(
     throw error
   }
   const format = latest.artifactType
-  const options = {
-    useId,
-    wireFormat: flags.headers ? WireFormat.MESSAGE_HEADERS : WireFormat.FRAMED_PAYLOAD,
-  } as const
-  let serializer: MessageSerializer<unknown>
   let convert: JsonInput
   if (format === 'AVRO') {
-    serializer = new AvroSerializer(connection.client, artifactId, options)
     convert = avroInput(latest.schema)
   } else if (format === 'JSON') {
-    serializer = new JsonSchemaSerializer(connection.client, artifactId, options)
     convert = jsonSchemaInput
   } else if (format === 'PROTOBUF') {
-    serializer = new ProtobufSerializer(connection.client, artifactId, {
-      ...options,
-      ...(flags.messageType === undefined ? {} : { messageType: flags.messageType }),
-    })
     const imports = new Map<string, string>()
     if (latest.globalId !== undefined) await fetchImports(connection, latest.globalId, imports)
     convert = protobufInput(latest.schema, imports, flags.messageType)
@@ -100,8 +92,22 @@ export async function produce(
       `${connection.groupId}/${artifactId} is of type ${format ?? '(not named)'}: produce writes AVRO, JSON and PROTOBUF`,
     )
   }
-  const serde = new KafkaJsSerde(connection.client, { serializer })
-  const encoded = await encodeLines(text, { topic, convert, serde, key: flags.key, keyField: flags.keyField })
+  // The writer every adapter uses: the artifact's latest version names the format.
+  const serializer = new AnySerializer(connection.client, {
+    artifactResolver: () => artifactId,
+    useId,
+    wireFormat: flags.headers ? WireFormat.MESSAGE_HEADERS : WireFormat.FRAMED_PAYLOAD,
+    ...(flags.messageType === undefined ? {} : { messageType: flags.messageType }),
+  })
+  const serde = new KafkaJsSerde(connection.client, { serializer, keys: keyType })
+  const encoded = await encodeLines(text, {
+    topic,
+    convert,
+    serde,
+    key: flags.key,
+    keyField: flags.keyField,
+    keyType,
+  })
   const failed = encoded.filter((line) => line.error !== undefined)
   const what = `${connection.groupId}/${artifactId} version ${latest.version ?? '?'} (${format}, ${
     flags.headers ? 'headers mode' : 'framed'
@@ -171,6 +177,8 @@ export async function encodeLines(
     serde: Pick<KafkaJsSerde<unknown>, 'encodeMessage'>
     key: string | undefined
     keyField: string | undefined
+    /** How the key text is written (`--key-type`). @default 'string' */
+    keyType?: KeyType
   },
 ): Promise<EncodedLine[]> {
   const out: EncodedLine[] = []
@@ -202,7 +210,7 @@ export async function encodeLines(
     }
     try {
       const message = await how.serde.encodeMessage(how.topic, {
-        ...(key === undefined ? {} : { key }),
+        ...(key === undefined ? {} : { key: keyOfText(how.keyType ?? 'string', key) }),
         value: value === null ? null : how.convert(value),
       })
       out.push({ line, message })
@@ -212,4 +220,34 @@ export async function encodeLines(
     }
   }
   return out
+}
+
+/**
+ * The key of `--key` or `--key-field` as the key type takes it: text for `string` and `uuid`, an integer for `long`
+ * (a bigint, exact), `int` and `short`, a number for `double` and `float`, base64 for `bytes`. A text that is not
+ * of the type is an error of its line.
+ */
+export function keyOfText(type: KeyType, text: string): string | number | bigint | Buffer {
+  switch (type) {
+    case 'string':
+    case 'uuid':
+      return text
+    case 'bytes':
+      if (!/^[A-Za-z0-9+/]*={0,2}$/.test(text))
+        throw new TypeError(`the key is not base64 (--key-type bytes): ${text}`)
+      return Buffer.from(text, 'base64')
+    case 'long':
+    case 'int':
+    case 'short':
+      if (!/^-?\d+$/.test(text))
+        throw new TypeError(`the key is not an integer (--key-type ${type}): ${text}`)
+      return type === 'long' ? BigInt(text) : Number(text)
+    default: {
+      const number = Number(text)
+      if (text.trim() === '' || Number.isNaN(number)) {
+        throw new TypeError(`the key is not a number (--key-type ${type}): ${text}`)
+      }
+      return number
+    }
+  }
 }

@@ -19,6 +19,7 @@ import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.serialization.StringDeserializer;
+import org.apache.kafka.common.serialization.LongSerializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 
 /**
@@ -66,7 +67,7 @@ public final class Main {
     if (args.length > 0 && args[0].startsWith("avro-json-")) return AvroJsonMain.run(args);
     if (args.length > 0 && args[0].startsWith("proto-")) return ProtoMain.run(args);
     if (args.length != 6) {
-      System.err.println("usage: produce|consume <brokers> <registryUrl> <topic> <default|globalId|headers> <count>");
+      System.err.println("usage: produce|produce-long-keys|consume <brokers> <registryUrl> <topic> <default|globalId|headers> <count>");
       return 2;
     }
     String brokers = args[1];
@@ -79,7 +80,9 @@ public final class Main {
       return 2;
     }
     return switch (args[0]) {
-      case "produce" -> produce(brokers, topic, serde, count);
+      case "produce" -> produce(brokers, topic, serde, count, false);
+      // Keys written by Kafka's LongSerializer (42L + i: 8 bytes big-endian), values as produce writes them.
+      case "produce-long-keys" -> produce(brokers, topic, serde, count, true);
       case "consume" -> consume(brokers, topic, serde, count);
       default -> {
         System.err.println("unknown command " + args[0]);
@@ -111,17 +114,21 @@ public final class Main {
     return config;
   }
 
-  private static int produce(String brokers, String topic, Map<String, Object> serde, int count) throws Exception {
+  private static int produce(String brokers, String topic, Map<String, Object> serde, int count, boolean longKeys)
+      throws Exception {
     Properties props = new Properties();
     props.putAll(serde);
     props.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, brokers);
     props.put(ProducerConfig.ACKS_CONFIG, "all");
-    props.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, StringSerializer.class.getName());
+    props.put(
+        ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG,
+        (longKeys ? LongSerializer.class : StringSerializer.class).getName());
     props.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, AvroKafkaSerializer.class.getName());
     Schema schema = Events.schema();
-    try (KafkaProducer<String, GenericRecord> producer = new KafkaProducer<>(props)) {
+    try (KafkaProducer<Object, GenericRecord> producer = new KafkaProducer<>(props)) {
       for (int i = 0; i < count; i++) {
-        producer.send(new ProducerRecord<>(topic, "k" + i, Events.event(schema, i))).get();
+        Object key = longKeys ? (Object) (42L + i) : "k" + i;
+        producer.send(new ProducerRecord<>(topic, key, Events.event(schema, i))).get();
       }
       producer.flush();
     }

@@ -13,8 +13,13 @@ describe('contextFor', () => {
     expect(contextFor('refunds', 'value').topic).toBe('refunds')
   })
 
-  it('keeps working past its bound: the table starts again, contexts stay right', () => {
-    for (let i = 0; i < 2500; i++) expect(contextFor(`t${i}`, 'value').topic).toBe(`t${i}`)
+  it('keeps the topics used most recently past its bound of 1000, and makes the others again', () => {
+    const hot = contextFor('hot', 'value')
+    for (let i = 0; i < 2500; i++) {
+      expect(contextFor(`t${i}`, 'value').topic).toBe(`t${i}`)
+      expect(contextFor('hot', 'value')).toBe(hot)
+    }
+    expect(contextFor('t2499', 'value')).toBe(contextFor('t2499', 'value'))
     expect(contextFor('t0', 'value')).toEqual(new SerializationContext('t0', 'value'))
   })
 

@@ -3,6 +3,7 @@ import {
   DeserializationError,
   describeValue,
   type FailedMessageContext,
+  failedMessageOf,
   invalidConfigError,
   isSerdeError,
   recordFailedMessage,
@@ -26,6 +27,7 @@ import {
   type SchemaId,
   type SerializationContext,
 } from '@x/wire-format'
+import { applyIdHeaderRules } from './id-headers.js'
 import { type SchemaKind, schemaKindOf, schemaKindOfText } from './schema-kind.js'
 
 /**
@@ -63,25 +65,21 @@ interface FormatReader<T> {
   isPrepared(schemaId: SchemaId, ctx?: SerializationContext, idType?: IdType): boolean
 }
 
-/** @internal A message decoded without a Promise, with the schema id it names and the format behind it. */
-export interface ReadNow<T> {
-  value: T
+/** Which schema wrote a consumed key or value, and where its id was read. */
+export interface MessageSchema {
   idType: IdType
   id: SchemaId
+  /** `true` when the id was read from the payload's frame, `false` from a header. */
   framed: boolean
-  format: SchemaKind
+  /** The format behind the id; `undefined` when a deserializer other than `AnyDeserializer` read it. */
+  format: SchemaKind | undefined
 }
 
-/**
- * @internal Decodes a consumed message at once when its id's format and schema are cached, else `undefined` (then
- * `deserializeMessage` does the lookups). Throws what `deserializeMessageSync` throws for a message that cannot be
- * read. For the adapters of this package: one reading of the id, no Promise on the warm path.
- */
-export let readMessageNow: <T>(
-  deserializer: AnyDeserializer<T>,
-  message: IncomingMessage,
-  ctx: SerializationContext,
-) => ReadNow<T> | undefined
+/** A message decoded at once by {@link AnyDeserializer.deserializeMessageNow}: its value and the schema that wrote it. */
+export interface DeserializedNow<T> {
+  value: T
+  schema: MessageSchema
+}
 
 /** The registry calls AnyDeserializer makes itself (the format readers make theirs through the same client). */
 interface IdLookups {
@@ -132,9 +130,6 @@ export class AnyDeserializer<T = unknown> {
   #lastId: SchemaId | undefined
   #lastKind: SchemaKind | undefined
 
-  static {
-    readMessageNow = (deserializer, message, ctx) => deserializer.#readNow(message, ctx)
-  }
   readonly #readers: Partial<Record<SchemaKind, FormatReader<T>>> = {}
 
   /**
@@ -252,10 +247,20 @@ export class AnyDeserializer<T = unknown> {
     return reader?.isPrepared(schemaId, ctx, idType) === true
   }
 
-  #readNow(message: IncomingMessage, ctx: SerializationContext): ReadNow<T> | undefined {
+  /**
+   * Decodes a consumed message at once when its id's format and schema are cached (`prepare`, or an earlier message
+   * of that id), giving its value and the schema that wrote it; else `undefined`, making no request (then
+   * `deserializeMessage` does the lookups). What the adapters' warm path calls: one reading of the id, no Promise.
+   *
+   * @throws what {@link deserializeMessageSync} throws for a message that cannot be read.
+   */
+  deserializeMessageNow(message: IncomingMessage, ctx: SerializationContext): DeserializedNow<T> | undefined {
+    const field = ctx?.field === 'key' ? 'key' : 'value'
     let found: { idType: IdType; id: SchemaId; framed: boolean }
+    let read: IncomingMessage
     try {
-      found = messageSchemaId(message, ctx?.field === 'key' ? 'key' : 'value', this.#useId, this.#idSize)
+      read = applyIdHeaderRules(message, field, this.#useId, ctx?.topic)
+      found = messageSchemaId(read, field, this.#useId, this.#idSize)
     } catch (error) {
       throw failed(error, message, ctx, undefined, undefined)
     }
@@ -265,36 +270,44 @@ export class AnyDeserializer<T = unknown> {
     if (reader === undefined) return undefined
     let value: T
     try {
-      value = reader.deserializeMessageSync(message, ctx)
+      value = reader.deserializeMessageSync(read, ctx)
     } catch (error) {
       // Not cached after all (never read, or the reader's cache let it go): the caller takes the asynchronous path.
       if (isSerdeError(error, 'NOT_PREPARED')) return undefined
-      throw error
+      throw read === message ? error : recordOriginal(error, message, ctx)
     }
-    return { value, idType, id, framed: found.framed, format: format! }
+    return { value, schema: { idType, id, framed: found.framed, format } }
   }
 
   async #read(message: IncomingMessage, ctx: SerializationContext, withHeaders: boolean): Promise<T> {
     let idType: IdType | undefined
     let id: SchemaId | undefined
     let reader: FormatReader<T>
+    let read = message
     try {
-      ;({ idType, id } = this.#idOf(message, ctx, withHeaders))
+      if (withHeaders) read = this.#withRules(message, ctx)
+      ;({ idType, id } = this.#idOf(read, ctx, withHeaders))
       reader =
         this.#readers[this.formatOf(id, idType) ?? ('' as SchemaKind)] ??
         (await this.#readerFor(await this.#kindOf(idType, id)))
     } catch (error) {
       throw failed(error, message, ctx, idType, id)
     }
-    return withHeaders ? reader.deserializeMessage(message, ctx) : reader.deserialize(message.payload, ctx)
+    if (!withHeaders) return reader.deserialize(message.payload, ctx)
+    if (read === message) return reader.deserializeMessage(message, ctx)
+    return reader.deserializeMessage(read, ctx).catch((error: unknown) => {
+      throw recordOriginal(error, message, ctx)
+    })
   }
 
   #readSync(message: IncomingMessage, ctx: SerializationContext, withHeaders: boolean): T {
     let idType: IdType | undefined
     let id: SchemaId | undefined
     let reader: FormatReader<T> | undefined
+    let read = message
     try {
-      ;({ idType, id } = this.#idOf(message, ctx, withHeaders))
+      if (withHeaders) read = this.#withRules(message, ctx)
+      ;({ idType, id } = this.#idOf(read, ctx, withHeaders))
       const kind = this.formatOf(id, idType)
       reader = kind === undefined ? undefined : this.#readers[kind]
       if (reader === undefined) {
@@ -308,9 +321,17 @@ export class AnyDeserializer<T = unknown> {
     } catch (error) {
       throw failed(error, message, ctx, idType, id)
     }
-    return withHeaders
-      ? reader.deserializeMessageSync(message, ctx)
-      : reader.deserializeSync(message.payload, ctx)
+    if (!withHeaders) return reader.deserializeSync(message.payload, ctx)
+    try {
+      return reader.deserializeMessageSync(read, ctx)
+    } catch (error) {
+      throw read === message ? error : recordOriginal(error, message, ctx)
+    }
+  }
+
+  /** The message after the id header rules (a refused header throws; a Confluent 8 id header is translated). */
+  #withRules(message: IncomingMessage, ctx: SerializationContext): IncomingMessage {
+    return applyIdHeaderRules(message, ctx?.field === 'key' ? 'key' : 'value', this.#useId, ctx?.topic)
   }
 
   #idOf(
@@ -388,6 +409,19 @@ export class AnyDeserializer<T = unknown> {
       }
     }
   }
+}
+
+/** Records the message as consumed (its own headers, not those the header rules made) on a format reader's error. */
+function recordOriginal(error: unknown, message: IncomingMessage, ctx: SerializationContext): unknown {
+  if (failedMessageOf(error) !== undefined && Object.hasOwn(error as object, 'headers')) {
+    Object.defineProperty(error, 'headers', {
+      value: message.headers ?? undefined,
+      enumerable: false,
+      configurable: true,
+      writable: false,
+    })
+  }
+  return failed(error, message, ctx, undefined, undefined)
 }
 
 /** Records the failed message on a library error raised before a format's reader took the message over. */

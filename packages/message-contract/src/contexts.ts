@@ -1,9 +1,13 @@
 import { type MessageField, SerializationContext } from '@x/wire-format'
+import { LRUCache } from 'lru-cache'
 
-/** How many topics' contexts are kept; beyond it the table starts again (a consumer reads few topics). */
+/** How many topics' contexts are kept per field; the least recently used goes first (a consumer reads few topics). */
 const MAX_TOPICS = 1000
 
-const made: Record<MessageField, Map<string, SerializationContext>> = { key: new Map(), value: new Map() }
+const made: Record<MessageField, LRUCache<string, SerializationContext>> = {
+  key: new LRUCache({ max: MAX_TOPICS }),
+  value: new LRUCache({ max: MAX_TOPICS }),
+}
 
 /**
  * The `SerializationContext` of a topic's keys or values, made once per topic and field: contexts are frozen, so the
@@ -14,7 +18,6 @@ export function contextFor(topic: string, field: MessageField): SerializationCon
   let ctx = byTopic.get(topic)
   if (ctx === undefined) {
     ctx = new SerializationContext(topic, field)
-    if (byTopic.size >= MAX_TOPICS) byTopic.clear()
     byTopic.set(topic, ctx)
   }
   return ctx

@@ -1,0 +1,335 @@
+import { invalidConfigError, isSerdeError, recordFailedMessage } from '@x/errors'
+import { type IncomingMessage, type MessageHeaders, messageSchemaId } from '@x/serde-core'
+import type { IdType, MessageField, ReadIdSize, SchemaId, SerializationContext } from '@x/wire-format'
+import {
+  AnyDeserializer,
+  type AnyDeserializerOptions,
+  type DeserializedNow,
+  type MessageSchema,
+} from './any-deserializer.js'
+import { contextFor } from './contexts.js'
+import { applyIdHeaderRules, hasIdHeader } from './id-headers.js'
+import { decodeKey, encodeKey, KEY_TYPES, type KeyLongs, type KeyType } from './key-types.js'
+
+/** A serializer of any format, as the adapters use it (`AvroSerializer`, `JsonSchemaSerializer`, `ProtobufSerializer`, `AnySerializer`). */
+export interface MessageSerializer<V> {
+  serializeMessage(
+    value: V,
+    ctx: SerializationContext,
+  ): Promise<{ payload: Uint8Array; headers: Record<string, Uint8Array> }>
+}
+
+/** A deserializer of any format, as the adapters use it (`AnyDeserializer`, or a format's own). */
+export interface MessageDeserializer<V> {
+  deserializeMessage(message: IncomingMessage, ctx: SerializationContext): Promise<V>
+  /** The prepared path, when the deserializer has one (every deserializer of this family has). */
+  deserializeMessageSync?(message: IncomingMessage, ctx: SerializationContext): V
+  prepare?(schemaId: SchemaId, ctx?: SerializationContext, idType?: IdType): Promise<void>
+  isPrepared?(schemaId: SchemaId, ctx?: SerializationContext, idType?: IdType): boolean
+  readonly useId?: IdType
+  /** How its frames' ids are read (every deserializer of this family says it); 4 when left out. */
+  readonly idSize?: ReadIdSize
+}
+
+/**
+ * How keys are written and read, the same in every adapter: one of Kafka's standard key types ({@link KeyType}, each
+ * byte for byte as Java's serializer of that name), or a serde of their own. A key is read with a schema only when
+ * an id header of the key (`apicurio.key.globalId` / `.contentId`, or Confluent 8's `__key_schema_id`) says so, or
+ * when a serde is given (`{ serializer }` alone reads keys with an `AnyDeserializer`); never on a guess from its
+ * bytes.
+ */
+export type KeyHandling<K> =
+  | KeyType
+  | { serializer?: MessageSerializer<K>; deserializer?: MessageDeserializer<K> }
+
+/** What a key decodes to without a serde of its own. */
+export type PlainKey = string | number | bigint | Buffer
+
+/** Options of {@link MessageContract}. */
+export interface MessageContractOptions<V, K> {
+  /**
+   * Reads values.
+   * @default an `AnyDeserializer` on the client with `anyDeserializer`'s options: any format, framed or headers mode
+   */
+  deserializer?: MessageDeserializer<V>
+  /**
+   * Options of the `AnyDeserializer` that reads values (unless `deserializer` is given) and keys that name a
+   * schema; its `longs` also says how a `'long'` key is given back (`'auto'`: a number when safe, else a bigint).
+   * @default {}
+   */
+  anyDeserializer?: AnyDeserializerOptions<V>
+  /** How keys are written and read ({@link KeyHandling}). @default 'string' */
+  keys?: KeyHandling<K>
+}
+
+/** A consumed message decoded: the same shape from every adapter and the CLI. */
+export interface DecodedRecord<V, K, H = MessageHeaders> {
+  /** The key as `keys` reads it; `null` when the message has none. */
+  key: K | PlainKey | null
+  /** The value; `null` for a tombstone (a message without a value: a deletion in a compacted topic). */
+  value: V | null
+  headers: H
+  /** Which schema wrote the value, and where its id was read; `null` for a tombstone. */
+  schema: MessageSchema | null
+}
+
+/** One field of a message read: its value, and the schema that wrote it (`null` when none did). */
+export interface FieldRead<T> {
+  value: T
+  schema: MessageSchema | null
+}
+
+const NOTHING: FieldRead<null> = Object.freeze({ value: null, schema: null }) as FieldRead<null>
+
+/**
+ * The one reading of a consumed message that every adapter and the CLI call: which deserializer reads each field
+ * (values by any format; keys by their {@link KeyHandling}), the id header rules (a repeated id header with
+ * different ids refused, Confluent 8's id header read), tombstones as `null`, and the decoded shape
+ * `{ key, value, headers, schema }`. Errors carry the failed message (`failedMessageOf`: its bytes, headers, topic
+ * and field); `readErrorKind` says which are poison.
+ *
+ * @typeParam V - The value type.
+ * @typeParam K - The key type when keys have a serde of their own.
+ */
+export class MessageContract<V = unknown, K = never> {
+  readonly #values: MessageDeserializer<V>
+  readonly #any: AnyDeserializer<unknown>
+  readonly #keys: KeyHandling<K>
+  readonly #keyType: KeyType | undefined
+  readonly #keyReader: MessageDeserializer<unknown> | undefined
+  readonly #longs: KeyLongs
+
+  /**
+   * @param client - The registry client (`RegistryClient`) of the `AnyDeserializer`.
+   * @throws TypeError (code `INVALID_CONFIG`) for `keys` that are neither a key type nor `{ serializer?,
+   *   deserializer? }`, and what `AnyDeserializer` throws for its options.
+   */
+  constructor(client: unknown, options: MessageContractOptions<V, K> = {}) {
+    const keys = options.keys ?? 'string'
+    if (typeof keys === 'string' ? !KEY_TYPES.has(keys) : typeof keys !== 'object' || keys === null) {
+      throw invalidConfigError(
+        `keys must be one of ${[...KEY_TYPES].map((type) => `'${type}'`).join(', ')} or { serializer?, deserializer? }, got ${String(keys)}`,
+      )
+    }
+    const anyOptions = options.anyDeserializer ?? {}
+    const any = new AnyDeserializer<V>(client, anyOptions)
+    this.#any = any
+    this.#values = options.deserializer ?? any
+    this.#keys = keys
+    this.#keyType = typeof keys === 'string' ? keys : undefined
+    this.#keyReader = typeof keys === 'string' ? undefined : (keys.deserializer ?? any)
+    this.#longs = anyOptions.longs ?? 'auto'
+  }
+
+  /** How keys are handled (the `keys` option). */
+  get keys(): KeyHandling<K> {
+    return this.#keys
+  }
+
+  /** The deserializer of values (the `deserializer` option, or the `AnyDeserializer`). */
+  get valueDeserializer(): MessageDeserializer<V> {
+    return this.#values
+  }
+
+  /**
+   * A consumed message decoded at once when nothing needs the registry (the ids cached, keys without a schema or
+   * cached too), else `undefined`: then {@link decode}.
+   *
+   * @throws what {@link decode} rejects with, for a message that cannot be read.
+   */
+  decodeNow<H extends object>(
+    topic: string,
+    key: Uint8Array | null | undefined,
+    value: Uint8Array | null | undefined,
+    headers: H,
+  ): DecodedRecord<V, K, H> | undefined {
+    const keyRead = this.readNow(topic, 'key', key, headers)
+    if (keyRead === undefined) return undefined
+    const valueRead = this.readNow(topic, 'value', value, headers)
+    if (valueRead === undefined) return undefined
+    return {
+      key: keyRead.value as K | PlainKey | null,
+      value: valueRead.value as V | null,
+      headers,
+      schema: valueRead.schema,
+    }
+  }
+
+  /**
+   * A consumed message decoded: its key, its value (any format, framed or headers mode), its headers and the schema
+   * that wrote the value. A tombstone's value is `null`, as a missing key is.
+   *
+   * @throws (rejects) `DeserializationError` (a bad frame, a refused header, a key not of its type, bytes that do
+   *   not match the schema), `SchemaNotFoundError`, or an outage, the failed message recorded on it.
+   */
+  async decode<H extends object>(
+    topic: string,
+    key: Uint8Array | null | undefined,
+    value: Uint8Array | null | undefined,
+    headers: H,
+  ): Promise<DecodedRecord<V, K, H>> {
+    const keyRead = await this.read(topic, 'key', key, headers)
+    const valueRead = await this.read(topic, 'value', value, headers)
+    return {
+      key: keyRead.value as K | PlainKey | null,
+      value: valueRead.value as V | null,
+      headers,
+      schema: valueRead.schema,
+    }
+  }
+
+  /** One field read at once (see {@link decodeNow}), or `undefined` when it needs the registry first. */
+  readNow(
+    topic: string,
+    field: MessageField,
+    bytes: Uint8Array | null | undefined,
+    headers: object | undefined,
+  ): FieldRead<unknown> | undefined {
+    if (bytes === null || bytes === undefined) return NOTHING
+    const record = headers as MessageHeaders | undefined
+    const reader = this.#readerOf(field, record)
+    const ctx = contextFor(topic, field)
+    if (reader === undefined) return { value: this.#plainKey(topic, bytes, record), schema: null }
+    const message: IncomingMessage = { payload: bytes, headers: record }
+    try {
+      if (reader instanceof AnyDeserializer) {
+        const read: DeserializedNow<unknown> | undefined = reader.deserializeMessageNow(message, ctx)
+        return read
+      }
+      if (reader.deserializeMessageSync === undefined) return undefined
+      const ruled = applyIdHeaderRules(message, field, reader.useId ?? 'globalId', topic)
+      const value = reader.deserializeMessageSync(ruled, ctx)
+      return { value, schema: schemaOf(reader, ruled, field) }
+    } catch (error) {
+      if (isSerdeError(error, 'NOT_PREPARED')) return undefined
+      throw located(error, bytes, record, topic, field)
+    }
+  }
+
+  /** One field read (see {@link decode}). */
+  async read(
+    topic: string,
+    field: MessageField,
+    bytes: Uint8Array | null | undefined,
+    headers: object | undefined,
+  ): Promise<FieldRead<unknown>> {
+    if (bytes === null || bytes === undefined) return NOTHING
+    const record = headers as MessageHeaders | undefined
+    const reader = this.#readerOf(field, record)
+    if (reader === undefined) return { value: this.#plainKey(topic, bytes, record), schema: null }
+    try {
+      const ruled = applyIdHeaderRules(
+        { payload: bytes, headers: record },
+        field,
+        reader.useId ?? 'globalId',
+        topic,
+      )
+      const value = await reader.deserializeMessage(ruled, contextFor(topic, field))
+      return { value, schema: schemaOf(reader, ruled, field) }
+    } catch (error) {
+      throw located(error, bytes, record, topic, field)
+    }
+  }
+
+  /**
+   * The schema id a field's read needs from the registry, or `undefined` when it needs none: no bytes, a key read
+   * by its type, or a message the read refuses anyway (a bad frame, a refused header: reading it throws why).
+   */
+  idToPrepare(
+    topic: string,
+    field: MessageField,
+    bytes: Uint8Array | null | undefined,
+    headers: object | undefined,
+  ): { idType: IdType; id: SchemaId } | undefined {
+    if (bytes === null || bytes === undefined) return undefined
+    const record = headers as MessageHeaders | undefined
+    const reader = this.#readerOf(field, record)
+    if (reader === undefined) return undefined
+    const useId = reader.useId ?? 'globalId'
+    try {
+      const ruled = applyIdHeaderRules({ payload: bytes, headers: record }, field, useId, topic)
+      const { idType, id } = messageSchemaId(ruled, field, useId, reader.idSize ?? 4)
+      return { idType, id }
+    } catch {
+      return undefined
+    }
+  }
+
+  /** Whether the reader of `field` has the schema of an id cached (makes no request). */
+  isPrepared(topic: string, field: MessageField, idType: IdType, id: SchemaId): boolean {
+    const reader = field === 'value' ? this.#values : (this.#keyReader ?? this.#any)
+    return reader.isPrepared?.(id, contextFor(topic, field), idType) === true
+  }
+
+  /** Looks up and caches what the reader of `field` needs for an id (its format and schema). */
+  async prepare(topic: string, field: MessageField, idType: IdType, id: SchemaId): Promise<void> {
+    const reader = field === 'value' ? this.#values : (this.#keyReader ?? this.#any)
+    await reader.prepare?.(id, contextFor(topic, field), idType)
+  }
+
+  /**
+   * The bytes of a key to send: by its key type, or by the key serde's serializer (whose id headers, in headers
+   * mode, are added to `headers`).
+   *
+   * @throws TypeError (code `INVALID_CONFIG`) for a key not of the key type, or keys of a serde without a serializer;
+   *   (rejects) the serializer's errors.
+   */
+  async encodeKey(topic: string, key: unknown, headers: Record<string, unknown>): Promise<Buffer> {
+    const keys = this.#keys
+    if (typeof keys === 'string') return encodeKey(keys, key)
+    if (keys.serializer === undefined) throw invalidConfigError('keys need a serializer to be written')
+    const written = await keys.serializer.serializeMessage(key as K, contextFor(topic, 'key'))
+    for (const [name, value] of Object.entries(written.headers)) headers[name] = toBuffer(value)
+    return toBuffer(written.payload)
+  }
+
+  /** The key type keys are written and read as, or `undefined` for keys of a serde of their own. */
+  get keyType(): KeyType | undefined {
+    return this.#keyType
+  }
+
+  /** Who reads a field: the value deserializer; for keys, their serde, or the `AnyDeserializer` when an id header names the key's schema; `undefined` for a key read by its type. */
+  #readerOf(
+    field: MessageField,
+    headers: MessageHeaders | undefined,
+  ): MessageDeserializer<unknown> | undefined {
+    if (field === 'value') return this.#values
+    if (this.#keyReader !== undefined) return this.#keyReader
+    return hasIdHeader(headers, 'key') ? this.#any : undefined
+  }
+
+  #plainKey(topic: string, bytes: Uint8Array, headers: MessageHeaders | undefined): unknown {
+    try {
+      return decodeKey(this.#keyType!, bytes, this.#longs)
+    } catch (error) {
+      throw located(error, bytes, headers, topic, 'key')
+    }
+  }
+}
+
+/** The schema a deserializer read a message with (the id header rules already applied to `message`). */
+function schemaOf(
+  reader: MessageDeserializer<unknown>,
+  message: IncomingMessage,
+  field: MessageField,
+): MessageSchema {
+  const useId = reader.useId ?? 'globalId'
+  const { idType, id, framed } = messageSchemaId(message, field, useId, reader.idSize ?? 4)
+  const format = reader instanceof AnyDeserializer ? reader.formatOf(id, idType) : undefined
+  return { idType, id, framed, format }
+}
+
+/** Records the failed field (its bytes, the message's headers, topic and field) on a library error. */
+function located(
+  error: unknown,
+  payload: Uint8Array,
+  headers: MessageHeaders | undefined,
+  topic: string,
+  field: MessageField,
+): unknown {
+  return recordFailedMessage(error, { payload, headers: headers ?? {}, context: { topic, field } })
+}
+
+function toBuffer(bytes: Uint8Array): Buffer {
+  return Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)
+}

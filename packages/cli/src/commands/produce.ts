@@ -10,7 +10,7 @@ import { type ExactJson, isJsonObject, parseExactJson } from '@x/registry-client
 import { WireFormat } from '@x/wire-format'
 import { Kafka, logLevel, Partitioners } from 'kafkajs'
 import type { Config } from '../config.js'
-import { type ConnectionFlags, connect } from '../connection.js'
+import { type Connection, type ConnectionFlags, connect } from '../connection.js'
 import type { Io } from '../io.js'
 import { avroInput, type JsonInput, jsonSchemaInput, protobufInput } from '../json-input.js'
 import { brokerError, type KafkaFlags, kafkaConfig } from '../kafka-connection.js'
@@ -80,26 +80,21 @@ export async function produce(
     wireFormat: flags.headers ? WireFormat.MESSAGE_HEADERS : WireFormat.FRAMED_PAYLOAD,
   } as const
   let serializer: MessageSerializer<unknown>
-  let convert: JsonInput
   if (format === 'AVRO') {
     serializer = new AvroSerializer(connection.client, artifactId, options)
-    convert = avroInput(latest.schema)
   } else if (format === 'JSON') {
     serializer = new JsonSchemaSerializer(connection.client, artifactId, options)
-    convert = jsonSchemaInput
   } else if (format === 'PROTOBUF') {
     serializer = new ProtobufSerializer(connection.client, artifactId, {
       ...options,
       ...(flags.messageType === undefined ? {} : { messageType: flags.messageType }),
     })
-    const imports = new Map<string, string>()
-    if (latest.globalId !== undefined) await fetchImports(connection, latest.globalId, imports)
-    convert = protobufInput(latest.schema, imports, flags.messageType)
   } else {
     throw new UsageError(
       `${connection.groupId}/${artifactId} is of type ${format ?? '(not named)'}: produce writes AVRO, JSON and PROTOBUF`,
     )
   }
+  const convert = await jsonInputOf(connection, latest, flags.messageType)
   const serde = new KafkaJsSerde(connection.client, { serializer })
   const encoded = await encodeLines(text, { topic, convert, serde, key: flags.key, keyField: flags.keyField })
   const failed = encoded.filter((line) => line.error !== undefined)
@@ -143,6 +138,23 @@ export async function produce(
   io.stderr(
     `sent ${encoded.length} message${encoded.length === 1 ? '' : 's'} to ${topic} (${where}) with ${what}\n`,
   )
+}
+
+/**
+ * How a JSON line becomes a value of `latest`'s format (the inverse of what `consume --json` prints), with the texts of
+ * the artifacts it references, recursively: Avro named types and `.proto` imports defined elsewhere.
+ */
+export async function jsonInputOf(
+  connection: Pick<Connection, 'client'>,
+  latest: RegisteredSchema,
+  messageType: string | undefined,
+): Promise<JsonInput> {
+  if (latest.artifactType === 'JSON') return jsonSchemaInput
+  const references = new Map<string, string>()
+  if (latest.globalId !== undefined) await fetchImports(connection, latest.globalId, references)
+  return latest.artifactType === 'PROTOBUF'
+    ? protobufInput(latest.schema, references, messageType)
+    : avroInput(latest.schema, references.values())
 }
 
 /** The input's text: `@FILE`, or standard input (no argument, or `-`). */

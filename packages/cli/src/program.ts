@@ -10,6 +10,7 @@ import { pull } from './commands/pull.js'
 import { register } from './commands/register.js'
 import { loadConfig } from './config.js'
 import { EXIT, type ExitCode } from './exit-codes.js'
+import { inCliWords } from './flag-hints.js'
 import type { Io } from './io.js'
 import { BrokerUnreachable } from './kafka-connection.js'
 import { CheckFailed, UsageError } from './usage-error.js'
@@ -95,6 +96,7 @@ export async function run(argv: readonly string[], io: Io): Promise<ExitCode> {
       )
       .addOption(useIdOption())
       .addOption(idSizeOption())
+      .addOption(encodingOption())
       .addOption(
         new Option('--framing <framing>', 'Protobuf framing')
           .choices(['apicurio', 'confluent'])
@@ -216,6 +218,7 @@ export async function run(argv: readonly string[], io: Io): Promise<ExitCode> {
         )
         .addOption(useIdOption())
         .addOption(idSizeOption())
+        .addOption(encodingOption())
         .option('--json', 'one line of JSON per message, for machines'),
       false,
     ),
@@ -286,7 +289,7 @@ Example:
 
 /** One line of what went wrong (the library's own message), and the exit code it means. */
 function report(error: unknown, io: Io, verbose: boolean): ExitCode {
-  const message = error instanceof Error ? error.message : String(error)
+  const message = inCliWords(error instanceof Error ? error.message : String(error))
   io.stderr(`x-serde: ${message}\n`)
   if (verbose && error instanceof Error && error.stack) io.stderr(`${error.stack}\n`)
   if (error instanceof CheckFailed) return EXIT.checkFailed
@@ -316,4 +319,14 @@ function idSizeOption(): Option {
   )
     .choices(['4', '8', 'auto'])
     .default('4')
+}
+
+/** `--encoding`: how the commands that read messages (`inspect`, `consume`) read an Avro payload. */
+function encodingOption(): Option {
+  return new Option(
+    '--encoding <encoding>',
+    "Avro payloads without an apicurio.*.encoding header: binary, json (Avro's JSON encoding) or auto (binary, else JSON text)",
+  )
+    .choices(['binary', 'json', 'auto'])
+    .default('binary')
 }

@@ -26,6 +26,7 @@ import {
   readIdHeader,
 } from './message-headers.js'
 import { checkMessage, frameIdOf, payloadOffsetOf } from './message-schema-id.js'
+import { withOtherIdHint } from './other-id-hint.js'
 import { cacheBoundOf, cacheTtlOf, checkClient, fetchById, type RegistryPort } from './registry-port.js'
 import type { SchemaCodec, SchemaFormat } from './schema-format.js'
 import { parseRegistered } from './schema-loader.js'
@@ -133,7 +134,7 @@ export class SchemaDeserializer<T = unknown> {
       if (writer !== undefined && reader !== undefined) {
         return Promise.resolve(this.#decode(writer, reader, bytes, offset, ctx, hint))
       }
-      return this.#loadAndDecode(idType, id, bytes, offset, ctx, bytes, headers, hint)
+      return this.#loadAndDecode(idType, id, bytes, offset, ctx, bytes, headers, hint, true)
     } catch (error) {
       return Promise.reject(failed(error, bytes, headers, ctx, this.#options.useId, id))
     }
@@ -305,9 +306,17 @@ export class SchemaDeserializer<T = unknown> {
     payload: Uint8Array,
     headers: MessageHeaders | null | undefined,
     hint: unknown,
+    framed = false,
   ): Promise<T> {
+    let writer: WriterSchema
     try {
-      const writer = await this.#writer(idType, id)
+      writer = await this.#writer(idType, id)
+    } catch (error) {
+      // A frame's id type is the reader's guess (`useId`): one more request tells whether the other type fits.
+      const told = framed ? await withOtherIdHint(this.#client, error, idType, id) : error
+      throw failed(told, payload, headers, ctx, idType, id)
+    }
+    try {
       const reader = await this.#loadReaderFor(ctx)
       return this.#decode(writer, reader, bytes, offset, ctx, hint)
     } catch (error) {

@@ -1,6 +1,8 @@
 import { randomBytes } from 'node:crypto'
+import type { AvroEncoding } from '@x/avro-serde'
 import { isSerdeError, messageOf } from '@x/errors'
 import { AnyDeserializer, type ConsumedKafkaMessage, KafkaJsSerde } from '@x/kafka'
+import { withOtherIdHint } from '@x/serde-core'
 import { type IdType, type ReadIdSize, type SchemaId, SerializationContext } from '@x/wire-format'
 import { type Batch, type Consumer, Kafka, logLevel } from 'kafkajs'
 import type { Config } from '../config.js'
@@ -15,6 +17,8 @@ import {
   utf8Text,
   type ValueSchema,
 } from '../consume-lines.js'
+import { encodingOf } from '../encoding-option.js'
+import { inCliWords } from '../flag-hints.js'
 import type { Io } from '../io.js'
 import { brokerError, type KafkaFlags, kafkaConfig } from '../kafka-connection.js'
 import { CheckFailed, UsageError } from '../usage-error.js'
@@ -30,6 +34,7 @@ export interface ConsumeFlags extends Omit<ConnectionFlags, 'group'>, KafkaFlags
   json?: boolean
   useId?: string
   idSize?: string
+  encoding?: string
 }
 
 /** How long a run that is not following waits for a message before it gives up on the end offsets. */
@@ -49,6 +54,8 @@ export interface ConsumePlan {
   useId: IdType
   /** How a frame's id is read (`--id-size`). */
   idSize: ReadIdSize
+  /** How an Avro payload without an encoding header is read (`--encoding`). */
+  encoding: AvroEncoding
 }
 
 /** The flags of `consume` checked (exit 2 before connecting to anything). */
@@ -98,7 +105,17 @@ export function consumePlan(flags: ConsumeFlags): ConsumePlan {
   }
   const idSize: ReadIdSize = size === 'auto' ? 'auto' : size === '8' ? 8 : 4
   if (flags.group === '') throw new UsageError('--group takes a consumer group id')
-  return { start, follow: flags.follow ?? false, max, partitions, group: flags.group, useId, idSize }
+  const encoding = encodingOf(flags.encoding)
+  return {
+    start,
+    follow: flags.follow ?? false,
+    max,
+    partitions,
+    group: flags.group,
+    useId,
+    idSize,
+    encoding,
+  }
 }
 
 /**
@@ -116,7 +133,7 @@ export async function consume(topic: string, flags: ConsumeFlags, config: Config
   const kafka = new Kafka({ ...kafkaSettings, logLevel: logLevel.NOTHING })
   const brokers = kafkaSettings.brokers as string[]
   const summary = new ConsumeSummary()
-  const reader = new MessageReader(connection, plan.useId, plan.idSize)
+  const reader = new MessageReader(connection, plan.useId, plan.idSize, plan.encoding)
   const print = (line: ConsumedLine) => {
     summary.add(line)
     io.stdout(flags.json ? jsonLine(line) : readableLine(line))
@@ -322,11 +339,18 @@ export class MessageReader {
   readonly #connection: Connection
   readonly #serde: KafkaJsSerde<unknown, unknown>
   readonly #any: AnyDeserializer
+  readonly #useId: IdType
   readonly #artifacts = new Map<string, Promise<Pick<ValueSchema, 'groupId' | 'artifactId' | 'version'>>>()
 
-  constructor(connection: Connection, useId: IdType, idSize: ReadIdSize = 4) {
+  constructor(
+    connection: Connection,
+    useId: IdType,
+    idSize: ReadIdSize = 4,
+    encoding: AvroEncoding = 'binary',
+  ) {
     this.#connection = connection
-    this.#any = new AnyDeserializer(connection.client, { useId, idSize })
+    this.#useId = useId
+    this.#any = new AnyDeserializer(connection.client, { useId, idSize, avro: { encoding } })
     this.#serde = new KafkaJsSerde(connection.client, { deserializer: this.#any, keys: 'bytes' })
   }
 
@@ -351,17 +375,38 @@ export class MessageReader {
         },
         value: decoded.value,
       }
-    } catch (error) {
-      if (!isSerdeError(error, 'DESERIALIZATION') && !isSerdeError(error, 'SCHEMA_NOT_FOUND')) throw error
+    } catch (thrown) {
+      if (!isSerdeError(thrown, 'DESERIALIZATION') && !isSerdeError(thrown, 'SCHEMA_NOT_FOUND')) throw thrown
+      const error = await this.#withOtherIdHint(thrown, message)
       const name = (error as Error).name
       const code = (error as { code?: unknown }).code
       return {
         ...base,
         key: key ?? rawKey(message.key),
-        error: { name, code: typeof code === 'string' ? code : undefined, message: messageOf(error) },
+        error: {
+          name,
+          code: typeof code === 'string' ? code : undefined,
+          message: inCliWords(messageOf(error)),
+        },
         raw: message.value,
       }
     }
+  }
+
+  /**
+   * An id of a frame (no Apicurio id header in the message) unknown as `--use-id`'s type: the registry is asked once
+   * whether the other type knows it, and the error says so.
+   */
+  async #withOtherIdHint(error: unknown, message: ConsumedKafkaMessage): Promise<unknown> {
+    if (!isSerdeError(error, 'SCHEMA_NOT_FOUND') || (error as { idType?: unknown }).idType !== this.#useId) {
+      return error
+    }
+    const idHeader = Object.keys(message.headers ?? {}).some((name) =>
+      /^apicurio\.(key|value)\.(globalId|contentId)$/.test(name),
+    )
+    if (idHeader) return error
+    const id = (error as { idValue?: SchemaId }).idValue
+    return id === undefined ? error : withOtherIdHint(this.#connection.client, error, this.#useId, id)
   }
 
   async #key(topic: string, message: ConsumedKafkaMessage): Promise<unknown> {

@@ -16,7 +16,6 @@ import {
   toSchemaId,
 } from '@x/wire-format'
 import type { NormalizedDeserializerOptions } from './deserializer-options.js'
-import { LatestArtifacts } from './latest-artifacts.js'
 import {
   type HeaderId,
   type IdHeaderNames,
@@ -66,7 +65,9 @@ export class SchemaDeserializer<T = unknown> {
   readonly #options: NormalizedDeserializerOptions<T>
   readonly #writers: Record<IdType, SingleFlightCache<WriterSchema, SchemaId>>
   readonly #reader: SchemaCodec | undefined
-  readonly #readers: LatestArtifacts<SchemaCodec> | undefined
+  /** With `useLatestVersion`: the reader codec of each artifact met, refreshed in the background after a TTL. */
+  readonly #readers: SingleFlightCache<SchemaCodec> | undefined
+  readonly #readerTtlMs: number | undefined
   readonly #headerNames: Readonly<Record<'key' | 'value', IdHeaderNames>>
   /** How frames' ids are read (the `idSize` option), kept in a field so the hot path reads no options. */
   readonly #idSize: ReadIdSize
@@ -86,12 +87,12 @@ export class SchemaDeserializer<T = unknown> {
     }
     this.#headerNames = Object.freeze(idHeaderNamesFor(this.#options.useId))
     if (this.#options.useLatestVersion) {
-      this.#readers = new LatestArtifacts(
-        (artifactId) => this.#loadReader(artifactId),
-        bound,
-        cacheTtlOf(this.#client),
-      )
+      this.#readers = new SingleFlightCache<SchemaCodec>({
+        max: bound,
+        refresh: (artifactId) => this.#loadReader(artifactId),
+      })
     }
+    this.#readerTtlMs = cacheTtlOf(this.#client)
   }
 
   /** How the id of a framed message is read. */
@@ -272,7 +273,7 @@ export class SchemaDeserializer<T = unknown> {
    */
   #readerFor(ctx: SerializationContext): SchemaCodec | null | undefined {
     if (this.#readers === undefined) return this.#reader ?? null
-    return this.#readers.cached(this.#readerArtifactOf(ctx))
+    return this.#readers.get(this.#readerArtifactOf(ctx))
   }
 
   #readerArtifactOf(ctx: SerializationContext): string {
@@ -281,7 +282,8 @@ export class SchemaDeserializer<T = unknown> {
 
   async #loadReaderFor(ctx: SerializationContext): Promise<SchemaCodec | null> {
     if (this.#readers === undefined) return this.#reader ?? null
-    return (await this.#readers.load(this.#readerArtifactOf(ctx))).entry
+    const artifactId = this.#readerArtifactOf(ctx)
+    return this.#readers.load(artifactId, () => this.#loadReader(artifactId), undefined, this.#readerTtlMs)
   }
 
   async #loadReader(artifactId: string): Promise<SchemaCodec> {

@@ -1,5 +1,6 @@
 import { invalidConfigError, messageOf, SerdeError, SerializationError } from '@x/errors'
 import type { ArtifactReference, RegisteredSchema } from '@x/registry-client'
+import { SingleFlightCache } from '@x/registry-client/cache'
 import {
   encodeIdHeader,
   type IdSize,
@@ -10,7 +11,6 @@ import {
   WireFormat,
   writeFrameHeader,
 } from '@x/wire-format'
-import { type ArtifactSlot, LatestArtifacts } from './latest-artifacts.js'
 import type { SerializedMessage } from './message-headers.js'
 import { cacheBoundOf, cacheTtlOf, checkClient, type RegistryPort } from './registry-port.js'
 import type { SchemaCodec, SchemaFormat } from './schema-format.js'
@@ -79,10 +79,15 @@ export class SchemaSerializer<T = unknown> {
   readonly #options: NormalizedSerializerOptions<T>
   readonly #schemaToRegister: string | undefined
   readonly #registerDependencies: SerializerSetup<T>['registerDependencies']
-  readonly #artifacts: LatestArtifacts<WriterArtifact>
+  /**
+   * What was built from the latest version of each artifact met, bounded like the client's caches, one load in
+   * flight per artifact. With a TTL (the client's `cacheTtlMs`) an expired entry is still served while one background
+   * load replaces it, so a call never fails, nor waits, because of a refresh.
+   */
+  readonly #artifacts: SingleFlightCache<WriterArtifact>
+  readonly #ttlMs: number | undefined
   readonly #headerNames: Readonly<Record<'key' | 'value', string>>
   readonly #framed: boolean
-  #fixedSlot: ArtifactSlot<WriterArtifact> | undefined
   #scratch: Buffer | undefined
   /** Where messages are written (see `SLAB_SIZE`), and where its unused part starts. */
   #slab: Buffer | undefined
@@ -104,11 +109,11 @@ export class SchemaSerializer<T = unknown> {
     })
     // Registering again finds the same version: a TTL refresh only makes sense for "latest" lookups.
     const ttl = this.#options.autoRegister ? undefined : cacheTtlOf(this.#client)
-    this.#artifacts = new LatestArtifacts(
-      (artifactId, previous) => this.#loadArtifact(artifactId, previous),
-      cacheBoundOf(this.#client),
-      ttl,
-    )
+    this.#ttlMs = ttl
+    this.#artifacts = new SingleFlightCache<WriterArtifact>({
+      max: cacheBoundOf(this.#client),
+      refresh: (artifactId, previous) => this.#loadArtifact(artifactId, previous),
+    })
   }
 
   /** Which registry id the serializer writes. */
@@ -144,10 +149,7 @@ export class SchemaSerializer<T = unknown> {
       const artifactId = this.#artifactIdOf(ctx)
       const entry = this.#cached(artifactId)
       if (entry !== undefined) return Promise.resolve(this.#frame(entry, value, ctx))
-      return this.#artifacts.load(artifactId).then((slot) => {
-        this.#remember(artifactId, slot)
-        return this.#frame(slot.entry, value, ctx)
-      })
+      return this.#load(artifactId).then((loaded) => this.#frame(loaded, value, ctx))
     } catch (error) {
       return Promise.reject(error)
     }
@@ -166,10 +168,7 @@ export class SchemaSerializer<T = unknown> {
       const artifactId = this.#artifactIdOf(ctx)
       const entry = this.#cached(artifactId)
       if (entry !== undefined) return Promise.resolve(this.#message(entry, value, ctx))
-      return this.#artifacts.load(artifactId).then((slot) => {
-        this.#remember(artifactId, slot)
-        return this.#message(slot.entry, value, ctx)
-      })
+      return this.#load(artifactId).then((loaded) => this.#message(loaded, value, ctx))
     } catch (error) {
       return Promise.reject(error)
     }
@@ -185,7 +184,7 @@ export class SchemaSerializer<T = unknown> {
   async prepare(ctx?: SerializationContext): Promise<void> {
     const artifactId = this.#options.artifactId ?? this.#artifactIdOf(ctx as SerializationContext)
     if (this.#cached(artifactId) !== undefined) return
-    this.#remember(artifactId, await this.#artifacts.load(artifactId))
+    await this.#load(artifactId)
   }
 
   /**
@@ -220,18 +219,19 @@ export class SchemaSerializer<T = unknown> {
     return this.#options.artifactId ?? this.#options.resolve!(ctx)
   }
 
-  /** The cached artifact, with no lookup at all beyond a field read for a fixed artifact id. */
+  /** The cached artifact (one key compare when it is the one read last), refreshed in the background when stale. */
   #cached(artifactId: string): WriterArtifact | undefined {
-    const fixed = this.#fixedSlot
-    if (fixed !== undefined) {
-      if (fixed.staleAt !== Number.POSITIVE_INFINITY) this.#artifacts.refreshIfStale(artifactId, fixed)
-      return fixed.entry
-    }
-    return this.#options.artifactId === undefined ? this.#artifacts.cached(artifactId) : undefined
+    return this.#artifacts.get(artifactId)
   }
 
-  #remember(artifactId: string, slot: ArtifactSlot<WriterArtifact>): void {
-    if (this.#options.artifactId === artifactId) this.#fixedSlot = slot
+  /** The artifact's entry, loading it on a miss (one load per artifact at a time; failures are not cached). */
+  #load(artifactId: string): Promise<WriterArtifact> {
+    return this.#artifacts.load(
+      artifactId,
+      () => this.#loadArtifact(artifactId, undefined),
+      undefined,
+      this.#ttlMs,
+    )
   }
 
   #preparedEntry(ctx: SerializationContext): WriterArtifact {

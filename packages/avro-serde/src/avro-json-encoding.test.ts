@@ -118,7 +118,18 @@ describe("AvroSerializer with avro.encoding 'json'", () => {
       expect.objectContaining({ name: 'TypeError', code: 'INVALID_CONFIG' }),
     )
     expect(() => new AvroDeserializer(client, { avro: { encoding: 'xml' as never } })).toThrow(
-      "avro.encoding must be 'binary' or 'json', got string \"xml\"",
+      "avro.encoding must be 'binary', 'json' or 'auto', got string \"xml\"",
+    )
+  })
+
+  it("refuses avro.encoding 'auto', which only a deserializer takes, at construction", () => {
+    expect(() => new AvroSerializer(client, 'events-value', { avro: { encoding: 'auto' } })).toThrow(
+      expect.objectContaining({
+        name: 'TypeError',
+        code: 'INVALID_CONFIG',
+        message:
+          "AvroSerializer: avro.encoding 'auto' is for deserializers (a serializer writes one encoding): 'binary' or 'json'",
+      }),
     )
   })
 })
@@ -196,6 +207,75 @@ describe("AvroDeserializer and Avro's JSON encoding", () => {
     })
     expect(error!.message).toContain(
       `Cannot decode the Avro payload of globalId ${GLOBAL_ID}: Invalid Avro JSON at ${path}: expected`,
+    )
+  })
+})
+
+describe("AvroDeserializer with avro.encoding 'auto', and a JSON payload read as binary", () => {
+  const autoReader = () => new AvroDeserializer(client, { avro: { encoding: 'auto' } })
+  const failure = (promise: Promise<unknown>) =>
+    promise.then(
+      () => undefined,
+      (e: unknown) => e as Error & { code?: string },
+    )
+
+  it('says a payload that fails as binary looks like JSON text, and which option reads it', async () => {
+    const error = await failure(new AvroDeserializer(client).deserialize(frameOf(EVENT_JSON), ctx))
+    expect(error).toMatchObject({ name: 'DeserializationError', code: 'DESERIALIZATION' })
+    expect(error!.message).toBe(
+      `Cannot decode the Avro payload of globalId ${GLOBAL_ID}: Invalid Avro data for schema x.json.Event: ` +
+        'truncated (the 85 bytes end inside a value); the payload looks like JSON text: ' +
+        "Avro's JSON encoding? set avro.encoding 'json' or 'auto'",
+    )
+  })
+
+  it('says so too when the message has a BINARY encoding header, which no option overrides', async () => {
+    const headers = { 'apicurio.value.globalId': ID_HEADER, 'apicurio.value.encoding': 'BINARY' }
+    const error = await failure(
+      autoReader().deserializeMessage({ payload: Buffer.from(` ${EVENT_JSON}\n`), headers }, ctx),
+    )
+    expect(error!.message).toBe(
+      `Cannot decode the Avro payload of globalId ${GLOBAL_ID}: Invalid Avro data for schema x.json.Event: ` +
+        'invalid union index: -29; the payload looks like JSON text, though the ' +
+        "message's encoding header says BINARY",
+    )
+  })
+
+  it('leaves the error of a payload that does not look like JSON text as it is', async () => {
+    const error = await failure(autoReader().deserialize(frameOf(EVENT_BINARY.subarray(0, 5)), ctx))
+    expect(error!.message).toBe(
+      `Cannot decode the Avro payload of globalId ${GLOBAL_ID}: Invalid Avro data for schema x.json.Event: ` +
+        'truncated (the 5 bytes end inside a value)',
+    )
+  })
+
+  it('reads binary frames, JSON frames and headers-mode messages of both encodings, async and sync', async () => {
+    const reader = autoReader()
+    expect(await reader.deserialize(frameOf(EVENT_BINARY), ctx)).toEqual(event)
+    expect(await reader.deserialize(frameOf(EVENT_JSON), ctx)).toEqual(event)
+    const headers = { 'apicurio.value.globalId': ID_HEADER }
+    expect(reader.deserializeMessageSync({ payload: Buffer.from(EVENT_JSON), headers }, ctx)).toEqual(event)
+    expect(reader.deserializeMessageSync({ payload: EVENT_BINARY, headers }, ctx)).toEqual(event)
+    expect(reader.deserializeSync(frameOf(`\t${EVENT_JSON} `), ctx)).toEqual(event)
+  })
+
+  it('follows an encoding header over its own guess', async () => {
+    const json = { 'apicurio.value.globalId': ID_HEADER, 'apicurio.value.encoding': 'JSON' }
+    const error = await failure(
+      autoReader().deserializeMessage({ payload: EVENT_BINARY, headers: json }, ctx),
+    )
+    expect(error!.message).toBe(
+      `Cannot decode the Avro payload of globalId ${GLOBAL_ID}: Invalid Avro JSON: the payload is not UTF-8 text`,
+    )
+  })
+
+  it('gives both reasons when a payload that looks like JSON text is neither binary nor JSON of the schema', async () => {
+    const error = await failure(autoReader().deserialize(frameOf(EVENT_JSON.replace('"ab"', '12')), ctx))
+    expect(error).toMatchObject({ name: 'DeserializationError', code: 'DESERIALIZATION' })
+    expect(error!.message).toBe(
+      `Cannot decode the Avro payload of globalId ${GLOBAL_ID}: Invalid Avro data for schema x.json.Event: ` +
+        "truncated (the 83 bytes end inside a value); read as Avro's JSON encoding (avro.encoding 'auto'): " +
+        'Invalid Avro JSON at id: expected a string, got the number 12',
     )
   })
 })

@@ -16,6 +16,7 @@ export class AvroPayloadCodec implements SchemaCodec {
   readonly #codec: AvroCodec
   readonly #strict: boolean
   readonly #json: boolean
+  readonly #auto: boolean
   readonly recordName: string | undefined
   #scratch: Buffer | undefined
   /** The JSON text of the last value that did not fit the caller's buffer (the core calls again with a larger one). */
@@ -25,6 +26,7 @@ export class AvroPayloadCodec implements SchemaCodec {
     this.#codec = codec
     this.#strict = strict
     this.#json = encoding === 'json'
+    this.#auto = encoding === 'auto'
     this.recordName = codec.fullName
   }
 
@@ -64,15 +66,94 @@ export class AvroPayloadCodec implements SchemaCodec {
   decode(bytes: Buffer, offset: number, end: number, writer?: SchemaCodec, hint?: unknown): unknown {
     const writerCodec = writer instanceof AvroPayloadCodec ? writer.#codec : undefined
     if (!(hint === undefined ? this.#json : hint === 'json')) {
-      return this.#codec.decode(bytes, offset, end, writerCodec)
+      try {
+        return this.#codec.decode(bytes, offset, end, writerCodec)
+      } catch (error) {
+        if (!(error instanceof DeserializationError)) throw error
+        return this.#notBinary(error, bytes, offset, end, writerCodec, hint)
+      }
     }
-    let text: string
-    try {
-      text = utf8.decode(bytes.subarray(offset, end))
-    } catch (cause) {
-      throw new DeserializationError('Invalid Avro JSON: the payload is not UTF-8 text', { cause })
-    }
+    return this.#decodeJson(jsonText(bytes, offset, end), writerCodec)
+  }
+
+  #decodeJson(text: string, writerCodec: AvroCodec | undefined): unknown {
     const binary = jsonToBinary((writerCodec ?? this.#codec).type as AvscType, text)
     return this.#codec.decode(binary.buf, 0, binary.length, writerCodec)
   }
+
+  /**
+   * A payload the binary read refused: with `'auto'` (and no encoding header), read as Avro's JSON encoding when it
+   * is UTF-8 JSON text; else the binary read's error, saying so when the payload looks like JSON text.
+   */
+  #notBinary(
+    error: DeserializationError,
+    bytes: Buffer,
+    offset: number,
+    end: number,
+    writerCodec: AvroCodec | undefined,
+    hint: unknown,
+  ): unknown {
+    const text = looksLikeJsonText(bytes, offset, end)
+    if (text === undefined) throw error
+    if (hint !== undefined) {
+      throw new DeserializationError(
+        `${error.message}; the payload looks like JSON text, though the message's encoding header says BINARY`,
+        { cause: error },
+      )
+    }
+    if (!this.#auto) {
+      throw new DeserializationError(
+        `${error.message}; the payload looks like JSON text: Avro's JSON encoding? set avro.encoding 'json' or 'auto'`,
+        { cause: error },
+      )
+    }
+    try {
+      return this.#decodeJson(text, writerCodec)
+    } catch (jsonError) {
+      if (!(jsonError instanceof DeserializationError)) throw jsonError
+      throw new DeserializationError(
+        `${error.message}; read as Avro's JSON encoding (avro.encoding 'auto'): ${jsonError.message}`,
+        { cause: jsonError },
+      )
+    }
+  }
+}
+
+/** The payload as UTF-8 text, or a `DeserializationError`. */
+function jsonText(bytes: Buffer, offset: number, end: number): string {
+  try {
+    return utf8.decode(bytes.subarray(offset, end))
+  } catch (cause) {
+    throw new DeserializationError('Invalid Avro JSON: the payload is not UTF-8 text', { cause })
+  }
+}
+
+/**
+ * The payload's text when it looks like JSON text of a value Avro's JSON encoding writes for a record, array, map or
+ * string: UTF-8, and its first and last characters other than JSON whitespace `{…}`, `[…]` or `"…"`; else undefined.
+ */
+function looksLikeJsonText(bytes: Buffer, offset: number, end: number): string | undefined {
+  let first = offset
+  while (first < end && isJsonSpace(bytes[first]!)) first++
+  let last = end - 1
+  while (last > first && isJsonSpace(bytes[last]!)) last--
+  if (last <= first) return undefined
+  const open = bytes[first]
+  const close = bytes[last]
+  if (
+    !(open === 0x7b && close === 0x7d) &&
+    !(open === 0x5b && close === 0x5d) &&
+    !(open === 0x22 && close === 0x22)
+  ) {
+    return undefined
+  }
+  try {
+    return utf8.decode(bytes.subarray(offset, end))
+  } catch {
+    return undefined
+  }
+}
+
+function isJsonSpace(byte: number): boolean {
+  return byte === 0x20 || byte === 0x0a || byte === 0x0d || byte === 0x09
 }

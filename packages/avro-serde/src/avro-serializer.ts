@@ -1,3 +1,4 @@
+import { invalidConfigError } from '@x/errors'
 import type { ArtifactReference } from '@x/registry-client'
 import {
   checkBoolean,
@@ -50,7 +51,13 @@ function setupOf<T>(client: unknown, artifactIdOrOptions: unknown, options: unkn
     AVRO_OPTION_NAMES,
   )
   const strict = checkBoolean(raw.strict, false, `${owner}: strict`)
-  const format = new AvroFormat(checkAvroOption(raw.avro, `${owner}: avro`), strict)
+  const avro = checkAvroOption(raw.avro, `${owner}: avro`)
+  if (avro.encoding === 'auto') {
+    throw invalidConfigError(
+      `${owner}: avro.encoding 'auto' is for deserializers (a serializer writes one encoding): 'binary' or 'json'`,
+    )
+  }
+  const format = new AvroFormat(avro, strict)
   const schema = checkSchemaOption(shared.schema, `${owner}: schema`)
   let schemaToRegister: string | undefined
   if (shared.autoRegister) {

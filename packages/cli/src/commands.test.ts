@@ -159,6 +159,53 @@ describe('inspect', () => {
     expect(bad.stderr).toContain("'16' is invalid")
   })
 
+  it('says when a frame read by globalId carries a contentId, naming --use-id contentId (exit 1)', async () => {
+    const serializer = new AvroSerializer(admin, 'orders-value', { useId: 'contentId' })
+    const bytes = Buffer.from(await serializer.serialize({ id: 5 }, ctx))
+    expect(bytes.subarray(0, 5).toString('hex')).toBe('0000000007')
+    const run = await cli(['inspect', bytes.toString('hex')], { cwd: folder.path, env })
+    expect(run).toEqual({
+      code: 1,
+      stdout: '',
+      stderr:
+        'x-serde: Schema not found: no globalId 7, but a contentId 7 exists: the producer writes contentIds, as ' +
+        'Java 3.x does by default: pass --use-id contentId\n',
+    })
+    const read = await cli(['inspect', bytes.toString('hex'), '--use-id', 'contentId', '--json'], {
+      cwd: folder.path,
+      env,
+    })
+    expect([read.code, JSON.parse(read.stdout).value]).toEqual([0, { id: 5 }])
+  })
+
+  it("reads a frame in Avro's JSON encoding with --encoding json or auto; read as binary, the error says it looks like JSON", async () => {
+    const serializer = new AvroSerializer(admin, 'orders-value', { avro: { encoding: 'json' } })
+    const bytes = Buffer.from(await serializer.serialize({ id: 2n ** 60n }, ctx))
+    expect(bytes.subarray(5).toString()).toBe('{"id":1152921504606846976}')
+    for (const encoding of ['json', 'auto']) {
+      const run = await cli(['inspect', bytes.toString('hex'), '--encoding', encoding, '--json'], {
+        cwd: folder.path,
+        env,
+      })
+      expect([run.code, run.stdout]).toEqual([
+        0,
+        expect.stringContaining(',"value":{"id":1152921504606846976}}\n'),
+      ])
+    }
+    const binary = await cli(['inspect', bytes.toString('hex')], { cwd: folder.path, env })
+    expect(binary).toEqual({
+      code: 1,
+      stdout: '',
+      stderr:
+        'x-serde: Cannot decode the Avro payload of globalId 40: Invalid Avro data for schema shop.Order: ' +
+        '25 trailing bytes after a complete value (it ends at offset 6 of 31); the payload looks like JSON text: ' +
+        "Avro's JSON encoding? pass --encoding json or auto\n",
+    })
+    const bad = await cli(['inspect', bytes.toString('hex'), '--encoding', 'xml'], { cwd: folder.path, env })
+    expect(bad.code).toBe(2)
+    expect(bad.stderr).toContain("'xml' is invalid")
+  })
+
   it('decodes JSON Schema and Protobuf frames (both Protobuf framings)', async () => {
     const json = new JsonSchemaSerializer(admin, 'payments-value', {
       autoRegister: true,

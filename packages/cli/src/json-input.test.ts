@@ -45,6 +45,20 @@ describe('JSON input', () => {
     })
   })
 
+  it('converts inside named types defined in the referenced artifacts given, as inside types written inline', () => {
+    const address = {
+      type: 'record',
+      name: 'Address',
+      namespace: 'geo',
+      fields: [{ name: 'pin', type: 'bytes' }],
+    }
+    const convert = avroInput(
+      '{"type":"record","name":"User","namespace":"shop","fields":[{"name":"home","type":"geo.Address"}]}',
+      [JSON.stringify(address)],
+    )
+    expect(convert(json('{"home":{"pin":"AQI="}}'))).toEqual({ home: { pin: Buffer.from([1, 2]) } })
+  })
+
   it('leaves what is not base64 as it is, for the serializer to refuse with its path', () => {
     const convert = avroInput('{"type":"record","name":"R","fields":[{"name":"b","type":"bytes"}]}')
     expect(convert(json('{"b":"not base64!"}'))).toEqual({ b: 'not base64!' })

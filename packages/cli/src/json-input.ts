@@ -13,10 +13,15 @@ export type JsonInput = (value: ExactJson) => unknown
 /** JSON Schema values are JSON already. */
 export const jsonSchemaInput: JsonInput = (value) => value
 
-/** The converter for an Avro schema (its JSON text). Named types defined in other artifacts are left as they are. */
-export function avroInput(schemaText: string): JsonInput {
+/**
+ * The converter for an Avro schema (its JSON text) and the texts of the artifacts it references, recursively (Java's
+ * auto-registration puts each nested record and enum in an artifact of its own): a named type defined in a
+ * reference is converted as one written inline.
+ */
+export function avroInput(schemaText: string, references: Iterable<string> = []): JsonInput {
   const schema = JSON.parse(schemaText) as unknown
   const named = new Map<string, unknown>()
+  for (const text of references) collectNames(JSON.parse(text) as unknown, undefined, named)
   collectNames(schema, undefined, named)
   return (value) => avroValue(schema, value, named, undefined)
 }

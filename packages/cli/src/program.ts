@@ -12,6 +12,7 @@ import { register } from './commands/register.js'
 import { rulesGet, rulesSet, rulesTest } from './commands/rules.js'
 import { loadConfig } from './config.js'
 import { EXIT, type ExitCode } from './exit-codes.js'
+import { inCliWords } from './flag-hints.js'
 import type { Io } from './io.js'
 import { BrokerUnreachable } from './kafka-connection.js'
 import { CheckFailed, UsageError } from './usage-error.js'
@@ -97,6 +98,7 @@ export async function run(argv: readonly string[], io: Io): Promise<ExitCode> {
       )
       .addOption(useIdOption())
       .addOption(idSizeOption())
+      .addOption(encodingOption())
       .addOption(
         new Option('--framing <framing>', 'Protobuf framing')
           .choices(['apicurio', 'confluent'])
@@ -302,6 +304,7 @@ Example (a CI gate):
             "how keys are read, byte for byte as Java's serializers of that type (bytes: UTF-8 text, else base64; schema: keys written with a schema)",
           ).choices(['string', 'bytes', 'long', 'int', 'short', 'double', 'float', 'uuid', 'schema']),
         )
+        .addOption(encodingOption())
         .option('--json', 'one line of JSON per message, for machines'),
       false,
     ),
@@ -380,7 +383,7 @@ Example:
 
 /** One line of what went wrong (the library's own message), and the exit code it means. */
 function report(error: unknown, io: Io, verbose: boolean): ExitCode {
-  const message = error instanceof Error ? error.message : String(error)
+  const message = inCliWords(error instanceof Error ? error.message : String(error))
   io.stderr(`x-serde: ${message}\n`)
   if (verbose && error instanceof Error && error.stack) io.stderr(`${error.stack}\n`)
   if (error instanceof CheckFailed) return EXIT.checkFailed
@@ -415,4 +418,14 @@ function idSizeOption(): Option {
   )
     .choices(['4', '8', 'auto'])
     .default('4')
+}
+
+/** `--encoding`: how the commands that read messages (`inspect`, `consume`) read an Avro payload. */
+function encodingOption(): Option {
+  return new Option(
+    '--encoding <encoding>',
+    "Avro payloads without an apicurio.*.encoding header: binary, json (Avro's JSON encoding) or auto (binary, else JSON text)",
+  )
+    .choices(['binary', 'json', 'auto'])
+    .default('binary')
 }

@@ -1,8 +1,11 @@
 import type { Connection } from './connection.js'
 
-/** The texts of the `.proto` files an artifact version imports, by import path: its references, recursively. */
+/**
+ * The texts of the artifacts an artifact version references, by reference name, recursively: the `.proto` files it
+ * imports (by import path), or the Avro named types defined elsewhere (by full name).
+ */
 export async function fetchImports(
-  connection: Connection,
+  connection: Pick<Connection, 'client'>,
   globalId: number | bigint,
   into: Map<string, string>,
 ): Promise<void> {

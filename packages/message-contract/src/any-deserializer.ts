@@ -19,6 +19,7 @@ import {
   type MessageHeaders,
   messageSchemaId,
   type RegistryPort,
+  withOtherIdHint,
 } from '@x/serde-core'
 import {
   type IdType,
@@ -283,15 +284,21 @@ export class AnyDeserializer<T = unknown> {
     let idType: IdType | undefined
     let id: SchemaId | undefined
     let reader: FormatReader<T>
+    let framed = false
     let read = message
     try {
       if (withHeaders) read = this.#withRules(message, ctx)
-      ;({ idType, id } = this.#idOf(read, ctx, withHeaders))
+      ;({ idType, id, framed } = this.#idOf(read, ctx, withHeaders))
       reader =
         this.#readers[this.formatOf(id, idType) ?? ('' as SchemaKind)] ??
         (await this.#readerFor(await this.#kindOf(idType, id)))
     } catch (error) {
-      throw failed(error, message, ctx, idType, id)
+      // A frame's id type is the reader's guess (`useId`): one more request tells whether the other type fits.
+      const told =
+        framed && idType !== undefined && id !== undefined
+          ? await withOtherIdHint(this.#client, error, idType, id)
+          : error
+      throw failed(told, message, ctx, idType, id)
     }
     if (!withHeaders) return reader.deserialize(message.payload, ctx)
     if (read === message) return reader.deserializeMessage(message, ctx)
@@ -338,7 +345,7 @@ export class AnyDeserializer<T = unknown> {
     message: IncomingMessage,
     ctx: SerializationContext,
     withHeaders: boolean,
-  ): { idType: IdType; id: SchemaId } {
+  ): { idType: IdType; id: SchemaId; framed: boolean } {
     if (!withHeaders) return messageSchemaId({ payload: message.payload }, 'value', this.#useId, this.#idSize)
     return messageSchemaId(message, ctx?.field === 'key' ? 'key' : 'value', this.#useId, this.#idSize)
   }

@@ -4,9 +4,11 @@ import {
   hasLongDigitRun,
   hasLongDigitRunIn,
   isJsonObject,
+  JsonNumberText,
   JsonSyntaxError,
   MAX_JSON_NESTING,
   parseExactJson,
+  parseJsonTree,
 } from './exact-json.js'
 
 describe('parseExactJson', () => {
@@ -175,5 +177,27 @@ describe('hasLongDigitRunIn', () => {
       hasBigInt: true,
     })
     expect(parseExactJson(text, false)).toEqual({ value: { n: 9007199254740992 }, hasBigInt: false })
+  })
+})
+
+describe('parseJsonTree', () => {
+  it('keeps every number as its text and objects as Maps in source order, __proto__ an ordinary key', () => {
+    const tree = parseJsonTree(
+      ' {"2":9007199254740993,"1":[1.0E-7,-0,1e2],"__proto__":{"x":null},"s":"\\u0000þ"} ',
+    )
+    expect(tree).toEqual(
+      new Map<string, unknown>([
+        ['2', new JsonNumberText('9007199254740993')],
+        ['1', [new JsonNumberText('1.0E-7'), new JsonNumberText('-0'), new JsonNumberText('1e2')]],
+        ['__proto__', new Map([['x', null]])],
+        ['s', '\u0000þ'],
+      ]),
+    )
+    expect([...(tree as Map<string, unknown>).keys()]).toEqual(['2', '1', '__proto__', 's'])
+  })
+
+  it('refuses a repeated name, and text JSON.parse refuses, with its position', () => {
+    expect(() => parseJsonTree('{"a":1,"a":2}')).toThrow(new JsonSyntaxError('Repeated property name "a"', 7))
+    expect(() => parseJsonTree('[1,]')).toThrow('Expected a JSON value, got "]" at position 3')
   })
 })

@@ -1,6 +1,7 @@
 /**
  * JSON text to JavaScript values without rounding 64-bit integers, the one exact-JSON reader of the `@x/*` packages
- * (the registry client reads identifiers with it, the JSON Schema serde its payloads). Node 20's `JSON.parse` gives
+ * (the registry client reads identifiers with it, the JSON Schema serde its payloads, the Avro serde Avro's JSON
+ * encoding through {@link parseJsonTree}, its mode that keeps each number's text). Node 20's `JSON.parse` gives
  * a reviver no source text, so an integer literal such as `9007199254740993` would arrive already rounded to a
  * double. Here an integer literal (no fraction, no exponent) outside ±(2^53 − 1) becomes a `bigint` (exact); every
  * other number is a `number`, and everything else keeps `JSON.parse` semantics (an own data property even for
@@ -16,6 +17,19 @@
 
 /** A JSON value as this parser returns it. */
 export type ExactJson = null | boolean | number | bigint | string | ExactJson[] | { [key: string]: ExactJson }
+
+/** A JSON number kept as its source text (`"9007199254740993"`, `"-1.5e3"`), for a reader whose schema decides. */
+export class JsonNumberText {
+  /** The number exactly as written. */
+  readonly text: string
+  /** @param text - The number's source text. */
+  constructor(text: string) {
+    this.text = text
+  }
+}
+
+/** A JSON value as {@link parseJsonTree} returns it: numbers as their text, objects as `Map`s in source order. */
+export type JsonTree = null | boolean | string | JsonNumberText | JsonTree[] | Map<string, JsonTree>
 
 /** How deep the exact parser nests arrays and objects before it refuses (JSON.parse itself does not overflow). */
 export const MAX_JSON_NESTING = 1000
@@ -47,8 +61,21 @@ export function parseExactJson(
 ): { value: ExactJson; hasBigInt: boolean } {
   if (!longDigitRun) return { value: JSON.parse(text) as ExactJson, hasBigInt: false }
   const parser = new ExactParser(text)
-  const value = parser.document()
+  const value = parser.document() as ExactJson
   return { value, hasBigInt: parser.bigints > 0 }
+}
+
+/**
+ * Parses JSON text into a tree for a reader that decides by a schema (Avro's JSON encoding): every number kept as its
+ * source text, every object a `Map` in source order (`__proto__` an ordinary key), a repeated name refused. The same
+ * grammar, positions and nesting bound as {@link parseExactJson}'s exact parser, which it is in another mode; no
+ * `JSON.parse` fast path, since the numbers' text is what the caller reads.
+ *
+ * @throws JsonSyntaxError (with its position) for text that is not JSON, a repeated name, or nesting deeper than
+ *   {@link MAX_JSON_NESTING}.
+ */
+export function parseJsonTree(text: string): JsonTree {
+  return new ExactParser(text, true).document() as JsonTree
 }
 
 /** True for a JSON object (not an array, not null). */
@@ -112,18 +139,26 @@ const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER)
 // biome-ignore lint/suspicious/noControlCharactersInRegex: JSON forbids raw control characters inside strings
 const STRING = /"(?:[^"\\\u0000-\u001f]|\\(?:["\\/bfnrt]|u[0-9a-fA-F]{4}))*"/y
 
-/** A recursive-descent JSON parser with JSON.parse's grammar, exact integers, and a nesting bound. */
+/** What the parser returns in either mode. */
+type Parsed = ExactJson | JsonTree
+
+/**
+ * A recursive-descent JSON parser with JSON.parse's grammar and a nesting bound: exact integers and plain objects, or
+ * (as a tree) numbers as their text and objects as `Map`s.
+ */
 class ExactParser {
   readonly #text: string
+  readonly #tree: boolean
   #pos = 0
   #depth = 0
   bigints = 0
 
-  constructor(text: string) {
+  constructor(text: string, tree = false) {
     this.#text = text
+    this.#tree = tree
   }
 
-  document(): ExactJson {
+  document(): Parsed {
     this.#space()
     const value = this.#value()
     this.#space()
@@ -149,13 +184,13 @@ class ExactParser {
     return new JsonSyntaxError(`Expected ${expected}, got ${found}`, at)
   }
 
-  #value(): ExactJson {
+  #value(): Parsed {
     const c = this.#text[this.#pos]
     switch (c) {
       case '{':
-        return this.#object()
+        return this.#tree ? this.#map() : this.#object()
       case '[':
-        return this.#array()
+        return this.#array() as Parsed
       case '"':
         return this.#string()
       case 't':
@@ -170,7 +205,7 @@ class ExactParser {
     }
   }
 
-  #literal(word: string, value: ExactJson): ExactJson {
+  #literal(word: string, value: boolean | null): boolean | null {
     if (!this.#text.startsWith(word, this.#pos)) throw this.#unexpected(`'${word}'`)
     this.#pos += word.length
     return value
@@ -199,7 +234,7 @@ class ExactParser {
       if (this.#text[this.#pos] !== ':') throw this.#unexpected("':'")
       this.#pos++
       this.#space()
-      const value = this.#value()
+      const value = this.#value() as ExactJson
       // As JSON.parse does: an own data property even for `__proto__`, the last duplicate wins.
       if (key === '__proto__') {
         Object.defineProperty(out, key, { value, enumerable: true, writable: true, configurable: true })
@@ -222,10 +257,47 @@ class ExactParser {
     }
   }
 
-  #array(): ExactJson[] {
+  /** An object as a `Map` in source order; a repeated name is refused. */
+  #map(): Map<string, JsonTree> {
     this.#enter()
     this.#pos++
-    const out: ExactJson[] = []
+    const out = new Map<string, JsonTree>()
+    this.#space()
+    if (this.#text[this.#pos] === '}') {
+      this.#pos++
+      this.#depth--
+      return out
+    }
+    for (;;) {
+      if (this.#text[this.#pos] !== '"') throw this.#unexpected('a property name in double quotes')
+      const at = this.#pos
+      const key = this.#string()
+      if (out.has(key)) throw new JsonSyntaxError(`Repeated property name ${JSON.stringify(key)}`, at)
+      this.#space()
+      if (this.#text[this.#pos] !== ':') throw this.#unexpected("':'")
+      this.#pos++
+      this.#space()
+      out.set(key, this.#value() as JsonTree)
+      this.#space()
+      const c = this.#text[this.#pos]
+      if (c === ',') {
+        this.#pos++
+        this.#space()
+        continue
+      }
+      if (c === '}') {
+        this.#pos++
+        this.#depth--
+        return out
+      }
+      throw this.#unexpected("',' or '}'")
+    }
+  }
+
+  #array(): Parsed[] {
+    this.#enter()
+    this.#pos++
+    const out: Parsed[] = []
     this.#space()
     if (this.#text[this.#pos] === ']') {
       this.#pos++
@@ -269,7 +341,7 @@ class ExactParser {
     return literal.includes('\\') ? (JSON.parse(literal) as string) : literal.slice(1, -1)
   }
 
-  #number(): number | bigint {
+  #number(): number | bigint | JsonNumberText {
     const text = this.#text
     const start = this.#pos
     let pos = start
@@ -305,6 +377,7 @@ class ExactParser {
     }
     this.#pos = pos
     const literal = text.slice(start, pos)
+    if (this.#tree) return new JsonNumberText(literal)
     // Integer literals only: a fraction or an exponent keeps JSON's double semantics (as JSON.parse gives).
     if (integer && literal.length > 15) {
       const exact = BigInt(literal)

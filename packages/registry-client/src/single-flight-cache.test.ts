@@ -195,4 +195,66 @@ describe('SingleFlightCache', () => {
     ).rejects.toThrow('gone')
     expect(cache.size).toBe(0)
   })
+
+  it('with refresh, serves an expired entry at once to get and load while one background refresh replaces it', async () => {
+    let clock = 0
+    const refreshes: [string, string][] = []
+    const next = deferred<string>()
+    const cache = new SingleFlightCache<string>({
+      max: 10,
+      now: () => clock,
+      refresh: (key, previous) => {
+        refreshes.push([key, previous])
+        return next.promise
+      },
+    })
+    expect(await cache.load('a', async () => 'v1', undefined, 100)).toBe('v1')
+    clock = 100
+    expect(cache.get('a')).toBe('v1')
+    expect(await cache.load('a', async () => 'never')).toBe('v1')
+    expect(cache.get('a')).toBe('v1')
+    expect(refreshes).toEqual([['a', 'v1']])
+    next.resolve('v2')
+    await next.promise
+    await Promise.resolve()
+    expect(cache.get('a')).toBe('v2')
+    clock = 199
+    expect(cache.get('a')).toBe('v2')
+    expect(refreshes).toHaveLength(1)
+  })
+
+  it('with refresh, keeps the value when a refresh fails or throws, and tries again one lifetime later', async () => {
+    let clock = 0
+    let calls = 0
+    const cache = new SingleFlightCache<string>({
+      max: 10,
+      now: () => clock,
+      refresh: async () => {
+        calls++
+        if (calls === 1) throw new Error('registry down')
+        return 'v2'
+      },
+    })
+    cache.set('a', 'v1', 100)
+    clock = 150
+    expect(cache.get('a')).toBe('v1')
+    await new Promise((resolve) => setTimeout(resolve, 0))
+    expect([cache.get('a'), calls]).toEqual(['v1', 1])
+    clock = 249
+    expect([cache.get('a'), calls]).toEqual(['v1', 1])
+    clock = 250
+    expect(cache.get('a')).toBe('v1')
+    await new Promise((resolve) => setTimeout(resolve, 0))
+    expect([cache.get('a'), calls]).toEqual(['v2', 2])
+    const throwing = new SingleFlightCache<string>({
+      max: 1,
+      now: () => clock,
+      refresh: () => {
+        throw new Error('not even a promise')
+      },
+    })
+    throwing.set('b', 'kept', 1)
+    clock = 1000
+    expect(throwing.get('b')).toBe('kept')
+  })
 })

@@ -14,6 +14,8 @@ interface Entry<V> {
    * clock time from which the next (background) refresh may start.
    */
   retryAt?: number
+  /** Set while a background `refresh` of the expired entry is under way. */
+  refreshing?: boolean
 }
 
 interface Flight<V> {
@@ -23,8 +25,8 @@ interface Flight<V> {
   waiters: number
 }
 
-/** Settings of one cache. */
-export interface SingleFlightCacheOptions {
+/** Settings of one cache (of values `V` by keys `K`). */
+export interface SingleFlightCacheOptions<V = unknown, K = string> {
   /** Most entries kept; the least recently used goes first. */
   max: number
   /**
@@ -46,6 +48,15 @@ export interface SingleFlightCacheOptions {
   staleRetryMs?: number
   /** Told of every `load`: whether the cache answered it (fresh, or stale while the registry is unreachable). */
   onLookup?: ((hit: boolean) => void) | undefined
+  /**
+   * Refresh in the background (stale-while-revalidate): an expired entry is still served, by `get` and `load` alike,
+   * at once, and one call of `refresh(key, value)` per expiry replaces its value when it succeeds; when it fails
+   * (whatever the error) the value stays and the next refresh is tried once another lifetime has passed. So a
+   * caller never fails, nor waits, because of a refresh. `refresh` is given the value it replaces, to reuse what has
+   * not changed. Takes precedence over `serveStaleOn`.
+   * @default none: an expired entry is absent to `get`, and `load` waits for its reload
+   */
+  refresh?: ((key: K, previous: V) => Promise<V>) | undefined
 }
 
 /**
@@ -66,6 +77,7 @@ export class SingleFlightCache<V extends {}, K extends {} = string> {
   readonly #serveStaleOn: ((error: unknown) => boolean) | undefined
   readonly #staleRetryMs: number
   readonly #onLookup: ((hit: boolean) => void) | undefined
+  readonly #refresh: ((key: K, previous: V) => Promise<V>) | undefined
   /**
    * The key read or written last and its entry: it is already the most recently used, so reading it again skips
    * the LRU (a serde reading one schema id per message pays 9 ns instead of lru-cache's 22 ns).
@@ -73,23 +85,53 @@ export class SingleFlightCache<V extends {}, K extends {} = string> {
   #lastKey: K | undefined
   #lastEntry: Entry<V> | undefined
 
-  constructor(options: SingleFlightCacheOptions) {
+  constructor(options: SingleFlightCacheOptions<V, K>) {
     this.#lru = new LRUCache<K, Entry<V>>({ max: Math.max(1, Math.floor(options.max)) })
     this.#now = options.now ?? (() => performance.now())
     this.#serveStaleOn = options.serveStaleOn
     this.#staleRetryMs = options.staleRetryMs ?? DEFAULT_STALE_RETRY_MS
     this.#onLookup = options.onLookup
+    this.#refresh = options.refresh
   }
 
   /**
    * The cached value (promoting it), or `undefined` when absent or expired. An expired entry stays (bounded by the
-   * LRU) so that `load` can serve it if its refresh finds the registry unreachable.
+   * LRU) so that `load` can serve it if its refresh finds the registry unreachable. With the `refresh` option an
+   * expired entry is served, and its background refresh started.
    */
   get(key: K): V | undefined {
     const entry = this.#lookup(key)
     if (entry === undefined) return undefined
-    if (entry.expiresAt !== undefined && this.#now() >= entry.expiresAt) return undefined
+    if (entry.expiresAt !== undefined && this.#now() >= entry.expiresAt) {
+      if (this.#refresh === undefined) return undefined
+      this.#refreshInBackground(key, entry)
+    }
     return entry.value
+  }
+
+  /** One background `refresh` of an expired entry at a time, updating the entry in place; never throws. */
+  #refreshInBackground(key: K, entry: Entry<V>): void {
+    if (entry.refreshing) return
+    entry.refreshing = true
+    const again = (): void => {
+      entry.expiresAt = entry.ttlMs === undefined ? undefined : this.#now() + entry.ttlMs
+      entry.refreshing = false
+    }
+    let refreshed: Promise<V>
+    try {
+      refreshed = this.#refresh!(key, entry.value)
+    } catch {
+      again()
+      return
+    }
+    refreshed.then(
+      (value) => {
+        entry.value = value
+        again()
+      },
+      // Keep serving what is there; try again after another lifetime.
+      again,
+    )
   }
 
   /** Stores a value; with `ttlMs` it expires that long from now. */
@@ -131,6 +173,11 @@ export class SingleFlightCache<V extends {}, K extends {} = string> {
     if (entry !== undefined) {
       const now = this.#now()
       if (entry.expiresAt === undefined || now < entry.expiresAt) {
+        this.#onLookup?.(true)
+        return Promise.resolve(entry.value)
+      }
+      if (this.#refresh !== undefined) {
+        this.#refreshInBackground(key, entry)
         this.#onLookup?.(true)
         return Promise.resolve(entry.value)
       }

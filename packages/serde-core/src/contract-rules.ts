@@ -1,7 +1,7 @@
 import { DeserializationError, invalidConfigError, RuleViolationError, SerdeError } from '@x/errors'
 import type { ContractRuleSet } from '@x/registry-client'
+import { SingleFlightCache } from '@x/registry-client/cache'
 import type { CompiledRuleSet, ExecuteResult, RuleSet, RulesEngine, VersionRuleSet } from '@x/rules'
-import { LatestArtifacts } from './latest-artifacts.js'
 import type { RegistryPort } from './registry-port.js'
 import type { NormalizedRulesOptions } from './rules-options.js'
 
@@ -65,8 +65,11 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 export class ContractRules {
   readonly #client: RulesPort
   readonly #options: NormalizedRulesOptions
-  readonly #rulesets: LatestArtifacts<Loaded<CompiledRuleSet>>
-  readonly #chains: LatestArtifacts<Loaded<VersionRuleSet[]>>
+  /** Compiled rulesets by version; with a TTL an expired one is still served while one background load replaces it. */
+  readonly #rulesets: SingleFlightCache<Loaded<CompiledRuleSet>>
+  /** Migration chains by (writer version, target version), cached like the rulesets. */
+  readonly #chains: SingleFlightCache<Loaded<VersionRuleSet[]>>
+  readonly #ttlMs: number | undefined
   #engine: RulesEngine | undefined
 
   constructor(client: RegistryPort, options: NormalizedRulesOptions, owner: string, bound: number) {
@@ -79,8 +82,9 @@ export class ContractRules {
     }
     this.#client = client as unknown as RulesPort
     this.#options = options
-    this.#rulesets = new LatestArtifacts((key) => this.#loadRuleset(key), bound, options.cacheTtlMs)
-    this.#chains = new LatestArtifacts((key) => this.#loadChain(key), bound, options.cacheTtlMs)
+    this.#rulesets = new SingleFlightCache({ max: bound, refresh: (key) => this.#loadRuleset(key) })
+    this.#chains = new SingleFlightCache({ max: bound, refresh: (key) => this.#loadChain(key) })
+    this.#ttlMs = options.cacheTtlMs
   }
 
   /** The version records are migrated to, with migration on. */
@@ -92,12 +96,12 @@ export class ContractRules {
   isReady(coordinates: VersionCoordinates, reading: boolean): boolean {
     if (
       this.#engine === undefined ||
-      this.#rulesets.slot(keyOf(this.#readRulesOf(coordinates, reading))) === undefined
+      this.#rulesets.get(keyOf(this.#readRulesOf(coordinates, reading))) === undefined
     ) {
       return false
     }
     return (
-      !this.#migrates(coordinates, reading) || this.#chains.slot(this.#chainKey(coordinates)) !== undefined
+      !this.#migrates(coordinates, reading) || this.#chains.get(this.#chainKey(coordinates)) !== undefined
     )
   }
 
@@ -108,8 +112,14 @@ export class ContractRules {
       toRuleRecord ??= engine.toRuleRecord
       this.#engine ??= new engine.RulesEngine()
     }
-    const loads: Promise<unknown>[] = [this.#rulesets.load(keyOf(this.#readRulesOf(coordinates, reading)))]
-    if (this.#migrates(coordinates, reading)) loads.push(this.#chains.load(this.#chainKey(coordinates)))
+    const rulesKey = keyOf(this.#readRulesOf(coordinates, reading))
+    const loads: Promise<unknown>[] = [
+      this.#rulesets.load(rulesKey, () => this.#loadRuleset(rulesKey), undefined, this.#ttlMs),
+    ]
+    if (this.#migrates(coordinates, reading)) {
+      const chainKey = this.#chainKey(coordinates)
+      loads.push(this.#chains.load(chainKey, () => this.#loadChain(chainKey), undefined, this.#ttlMs))
+    }
     await Promise.all(loads)
   }
 
@@ -184,8 +194,8 @@ export class ContractRules {
     return this.#cached(this.#rulesets, keyOf(coordinates), 'ruleset')
   }
 
-  #cached<T>(cache: LatestArtifacts<Loaded<T>>, key: string, what: string): T | null {
-    const loaded = this.#engine === undefined ? undefined : cache.cached(key)
+  #cached<T extends {}>(cache: SingleFlightCache<Loaded<T>>, key: string, what: string): T | null {
+    const loaded = this.#engine === undefined ? undefined : cache.get(key)
     if (loaded === undefined) {
       throw new SerdeError(
         'NOT_PREPARED',

@@ -184,7 +184,11 @@ describe('idSize on deserializers', () => {
     const misread = toy.globalId * 2 ** 32 + Buffer.from(frame4()).readUInt32BE(5)
     const error = await rejection(d.deserialize(frame4(), ctx))
     expect(error).toBeInstanceOf(SchemaNotFoundError)
-    expect(registry.requests.map((r) => r.path)).toEqual([`/apis/registry/v3/ids/globalIds/${misread}`])
+    // The second request asks whether the id is a contentId (it is not): the error path's one extra request.
+    expect(registry.requests.map((r) => r.path)).toEqual([
+      `/apis/registry/v3/ids/globalIds/${misread}`,
+      `/apis/registry/v3/ids/contentIds/${misread}`,
+    ])
   })
 
   it('an 8-byte reader of a 4-byte frame whose id is 2^21 or more fails on the bytes alone (an id beyond 2^53 − 1)', async () => {

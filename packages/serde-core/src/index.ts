@@ -9,6 +9,7 @@ export type {
 export type { MessageSchemaId } from './message-schema-id.js'
 export { messageSchemaId } from './message-schema-id.js'
 export { checkBoolean, checkKnownKeys, checkOptionsObject } from './option-checks.js'
+export { withOtherIdHint } from './other-id-hint.js'
 export type { RegistryPort } from './registry-port.js'
 export type { NormalizedRulesOptions, RulesOptions } from './rules-options.js'
 export type { DeserializerSetup } from './schema-deserializer.js'

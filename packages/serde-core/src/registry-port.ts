@@ -71,6 +71,10 @@ export function cacheTtlOf(client: RegistryPort): number | undefined {
 }
 
 /** @internal Fetches the schema with the given id, by its type. */
-export function fetchById(client: RegistryPort, idType: IdType, id: SchemaId): Promise<RegisteredSchema> {
+export function fetchById(
+  client: Pick<RegistryPort, 'getSchemaByGlobalId' | 'getSchemaByContentId'>,
+  idType: IdType,
+  id: SchemaId,
+): Promise<RegisteredSchema> {
   return idType === 'globalId' ? client.getSchemaByGlobalId(id) : client.getSchemaByContentId(id)
 }

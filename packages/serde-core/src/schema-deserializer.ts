@@ -17,7 +17,6 @@ import {
 } from '@x/wire-format'
 import { ContractRules, type VersionCoordinates } from './contract-rules.js'
 import type { NormalizedDeserializerOptions } from './deserializer-options.js'
-import { LatestArtifacts } from './latest-artifacts.js'
 import {
   type HeaderId,
   type IdHeaderNames,
@@ -27,6 +26,7 @@ import {
   readIdHeader,
 } from './message-headers.js'
 import { checkMessage, frameIdOf, payloadOffsetOf } from './message-schema-id.js'
+import { withOtherIdHint } from './other-id-hint.js'
 import { cacheBoundOf, cacheTtlOf, checkClient, fetchById, type RegistryPort } from './registry-port.js'
 import type { SchemaCodec, SchemaFormat } from './schema-format.js'
 import { parseRegistered } from './schema-loader.js'
@@ -70,7 +70,9 @@ export class SchemaDeserializer<T = unknown> {
   readonly #options: NormalizedDeserializerOptions<T>
   readonly #writers: Record<IdType, SingleFlightCache<WriterSchema, SchemaId>>
   readonly #reader: SchemaCodec | undefined
-  readonly #readers: LatestArtifacts<SchemaCodec> | undefined
+  /** With `useLatestVersion`: the reader codec of each artifact met, refreshed in the background after a TTL. */
+  readonly #readers: SingleFlightCache<SchemaCodec> | undefined
+  readonly #readerTtlMs: number | undefined
   readonly #headerNames: Readonly<Record<'key' | 'value', IdHeaderNames>>
   /** How frames' ids are read (the `idSize` option), kept in a field so the hot path reads no options. */
   readonly #idSize: ReadIdSize
@@ -96,12 +98,12 @@ export class SchemaDeserializer<T = unknown> {
         ? undefined
         : new ContractRules(this.#client, this.#options.rules, setup.owner, bound)
     if (this.#options.useLatestVersion) {
-      this.#readers = new LatestArtifacts(
-        (artifactId) => this.#loadReader(artifactId),
-        bound,
-        cacheTtlOf(this.#client),
-      )
+      this.#readers = new SingleFlightCache<SchemaCodec>({
+        max: bound,
+        refresh: (artifactId) => this.#loadReader(artifactId),
+      })
     }
+    this.#readerTtlMs = cacheTtlOf(this.#client)
   }
 
   /** How the id of a framed message is read. */
@@ -145,7 +147,7 @@ export class SchemaDeserializer<T = unknown> {
       if (writer !== undefined && reader !== undefined && this.#rulesReady(writer)) {
         return Promise.resolve(this.#decode(writer, reader, bytes, offset, ctx, hint))
       }
-      return this.#loadAndDecode(idType, id, bytes, offset, ctx, bytes, headers, hint)
+      return this.#loadAndDecode(idType, id, bytes, offset, ctx, bytes, headers, hint, true)
     } catch (error) {
       return Promise.reject(failed(error, bytes, headers, ctx, this.#options.useId, id))
     }
@@ -284,7 +286,7 @@ export class SchemaDeserializer<T = unknown> {
    */
   #readerFor(ctx: SerializationContext): SchemaCodec | null | undefined {
     if (this.#readers === undefined) return this.#reader ?? null
-    return this.#readers.cached(this.#readerArtifactOf(ctx))
+    return this.#readers.get(this.#readerArtifactOf(ctx))
   }
 
   #readerArtifactOf(ctx: SerializationContext): string {
@@ -293,7 +295,8 @@ export class SchemaDeserializer<T = unknown> {
 
   async #loadReaderFor(ctx: SerializationContext): Promise<SchemaCodec | null> {
     if (this.#readers === undefined) return this.#reader ?? null
-    return (await this.#readers.load(this.#readerArtifactOf(ctx))).entry
+    const artifactId = this.#readerArtifactOf(ctx)
+    return this.#readers.load(artifactId, () => this.#loadReader(artifactId), undefined, this.#readerTtlMs)
   }
 
   async #loadReader(artifactId: string): Promise<SchemaCodec> {
@@ -318,9 +321,17 @@ export class SchemaDeserializer<T = unknown> {
     payload: Uint8Array,
     headers: MessageHeaders | null | undefined,
     hint: unknown,
+    framed = false,
   ): Promise<T> {
+    let writer: WriterSchema
     try {
-      const writer = await this.#writer(idType, id)
+      writer = await this.#writer(idType, id)
+    } catch (error) {
+      // A frame's id type is the reader's guess (`useId`): one more request tells whether the other type fits.
+      const told = framed ? await withOtherIdHint(this.#client, error, idType, id) : error
+      throw failed(told, payload, headers, ctx, idType, id)
+    }
+    try {
       await this.#prepareRules(writer)
       const reader = await this.#loadReaderFor(ctx)
       return this.#decode(writer, reader, bytes, offset, ctx, hint)

@@ -329,6 +329,58 @@ describe('SchemaDeserializer', () => {
   })
 })
 
+describe('a frame whose id the registry knows only as the other id type', () => {
+  const frame = (id: number) => Buffer.concat([Buffer.from([0, 0, 0, 0, id]), Buffer.from('["x","y"]')])
+
+  it('says a contentId of that number exists and names useId, with one extra request', async () => {
+    const error = await rejection(deserializer(newClient()).deserialize(frame(toyV1.contentId), ctx))
+    expect(error).toBeInstanceOf(SchemaNotFoundError)
+    expect(error.message).toBe(
+      `Schema not found: no globalId ${toyV1.contentId}, but a contentId ${toyV1.contentId} exists: the producer ` +
+        "writes contentIds, as Java 3.x does by default: set useId 'contentId'",
+    )
+    expect(error).toMatchObject({ code: 'SCHEMA_NOT_FOUND', idType: 'globalId', idValue: toyV1.contentId })
+    expect((error.cause as Error).message).toBe(
+      `Schema not found: globalId ${toyV1.contentId} (the registry at ${registry.url} answered HTTP 404 (No version ` +
+        `with global ID '${toyV1.contentId}' found.))`,
+    )
+    expect(failedMessageOf(error)).toMatchObject({ schemaId: toyV1.contentId, idType: 'globalId' })
+    expect(paths()).toEqual([
+      `GET /ids/globalIds/${toyV1.contentId}`,
+      `GET /ids/contentIds/${toyV1.contentId}`,
+    ])
+  })
+
+  it('says a globalId of that number exists when reading contentIds', async () => {
+    const error = await rejection(
+      deserializer(newClient(), { useId: 'contentId' }).deserialize(frame(toyV1.globalId), ctx),
+    )
+    expect(error.message).toBe(
+      `Schema not found: no contentId ${toyV1.globalId}, but a globalId ${toyV1.globalId} exists: the producer ` +
+        "writes globalIds, as Java 2.x and this library's serializers do by default: set useId 'globalId'",
+    )
+    expect(registry.requests).toHaveLength(2)
+  })
+
+  it('leaves the error as it is when neither id type knows the number, or the id came from a header', async () => {
+    const unknown = await rejection(deserializer(newClient()).deserialize(frame(99), ctx))
+    expect(unknown.message).toBe(
+      `Schema not found: globalId 99 (the registry at ${registry.url} answered HTTP 404 (No version with global ID ` +
+        `'99' found.))`,
+    )
+    expect(registry.requests).toHaveLength(2)
+    registry.clearRequests()
+    const headers = { 'apicurio.value.globalId': Buffer.from([0, 0, 0, 0, 0, 0, 0, toyV1.contentId]) }
+    const named = await rejection(
+      deserializer(newClient()).deserializeMessage({ payload: Buffer.from('["x","y"]'), headers }, ctx),
+    )
+    expect(named.message).toMatch(
+      new RegExp(`^Schema not found: globalId ${toyV1.contentId} \\(the registry`),
+    )
+    expect(registry.requests).toHaveLength(1)
+  })
+})
+
 describe('what a failed deserialization carries for a dead-letter handler', () => {
   const frameOf = (id: number, value: unknown): Buffer =>
     Buffer.concat([

@@ -1,5 +1,6 @@
 import { invalidConfigError, messageOf, SerdeError, SerializationError } from '@x/errors'
 import type { ArtifactReference, RegisteredSchema } from '@x/registry-client'
+import { SingleFlightCache } from '@x/registry-client/cache'
 import {
   encodeIdHeader,
   type IdSize,
@@ -11,7 +12,6 @@ import {
   writeFrameHeader,
 } from '@x/wire-format'
 import { ContractRules, type VersionCoordinates } from './contract-rules.js'
-import { type ArtifactSlot, LatestArtifacts } from './latest-artifacts.js'
 import type { SerializedMessage } from './message-headers.js'
 import { cacheBoundOf, cacheTtlOf, checkClient, type RegistryPort } from './registry-port.js'
 import type { SchemaCodec, SchemaFormat } from './schema-format.js'
@@ -82,10 +82,15 @@ export class SchemaSerializer<T = unknown> {
   readonly #options: NormalizedSerializerOptions<T>
   readonly #schemaToRegister: string | undefined
   readonly #registerDependencies: SerializerSetup<T>['registerDependencies']
-  readonly #artifacts: LatestArtifacts<WriterArtifact>
+  /**
+   * What was built from the latest version of each artifact met, bounded like the client's caches, one load in
+   * flight per artifact. With a TTL (the client's `cacheTtlMs`) an expired entry is still served while one background
+   * load replaces it, so a call never fails, nor waits, because of a refresh.
+   */
+  readonly #artifacts: SingleFlightCache<WriterArtifact>
+  readonly #ttlMs: number | undefined
   readonly #headerNames: Readonly<Record<'key' | 'value', string>>
   readonly #framed: boolean
-  #fixedSlot: ArtifactSlot<WriterArtifact> | undefined
   /** The data-contract rules; `undefined` when they are off (the hot path then reads this one field). */
   readonly #rules: ContractRules | undefined
   #scratch: Buffer | undefined
@@ -113,11 +118,11 @@ export class SchemaSerializer<T = unknown> {
         : new ContractRules(this.#client, this.#options.rules, setup.owner, cacheBoundOf(this.#client))
     // Registering again finds the same version: a TTL refresh only makes sense for "latest" lookups.
     const ttl = this.#options.autoRegister ? undefined : cacheTtlOf(this.#client)
-    this.#artifacts = new LatestArtifacts(
-      (artifactId, previous) => this.#loadArtifact(artifactId, previous),
-      cacheBoundOf(this.#client),
-      ttl,
-    )
+    this.#ttlMs = ttl
+    this.#artifacts = new SingleFlightCache<WriterArtifact>({
+      max: cacheBoundOf(this.#client),
+      refresh: (artifactId, previous) => this.#loadArtifact(artifactId, previous),
+    })
   }
 
   /** Which registry id the serializer writes. */
@@ -198,14 +203,19 @@ export class SchemaSerializer<T = unknown> {
     return this.#rules === undefined || this.#rules.isReady(entry.coordinates, false)
   }
 
-  /** Loads the artifact (when not cached) and its data-contract rules (when on and not cached). */
+  /**
+   * The artifact's entry, loading it on a miss (one load per artifact at a time; failures are not cached), and its
+   * data-contract rules when they are on and not cached.
+   */
   async #load(artifactId: string): Promise<WriterArtifact> {
-    let entry = this.#cached(artifactId)
-    if (entry === undefined) {
-      const slot = await this.#artifacts.load(artifactId)
-      this.#remember(artifactId, slot)
-      entry = slot.entry
-    }
+    const entry =
+      this.#cached(artifactId) ??
+      (await this.#artifacts.load(
+        artifactId,
+        () => this.#loadArtifact(artifactId, undefined),
+        undefined,
+        this.#ttlMs,
+      ))
     if (!this.#ready(entry)) await this.#rules!.prepare(entry.coordinates, false)
     return entry
   }
@@ -242,18 +252,9 @@ export class SchemaSerializer<T = unknown> {
     return this.#options.artifactId ?? this.#options.resolve!(ctx)
   }
 
-  /** The cached artifact, with no lookup at all beyond a field read for a fixed artifact id. */
+  /** The cached artifact (one key compare when it is the one read last), refreshed in the background when stale. */
   #cached(artifactId: string): WriterArtifact | undefined {
-    const fixed = this.#fixedSlot
-    if (fixed !== undefined) {
-      if (fixed.staleAt !== Number.POSITIVE_INFINITY) this.#artifacts.refreshIfStale(artifactId, fixed)
-      return fixed.entry
-    }
-    return this.#options.artifactId === undefined ? this.#artifacts.cached(artifactId) : undefined
-  }
-
-  #remember(artifactId: string, slot: ArtifactSlot<WriterArtifact>): void {
-    if (this.#options.artifactId === artifactId) this.#fixedSlot = slot
+    return this.#artifacts.get(artifactId)
   }
 
   #preparedEntry(ctx: SerializationContext): WriterArtifact {

@@ -1,6 +1,7 @@
 import { DeserializationError, describeValue, formatPath, type PathSegment } from '@x/errors'
+import { JsonNumberText, type JsonTree, parseJsonTree } from '@x/registry-client/json'
 import type { AvscType } from './avsc-internals.js'
-import { JsonNumber, type JsonValue, javaDouble, jsonString, parseJson } from './json-text.js'
+import { exactInteger, javaDouble, jsonString } from './json-text.js'
 
 /**
  * Avro's JSON encoding (the specification's "JSON Encoding", as Java's `JsonEncoder`/`JsonDecoder` implement it),
@@ -219,8 +220,8 @@ const NON_FINITE: Readonly<Record<string, number>> = {
   '-Infinity': Number.NEGATIVE_INFINITY,
 }
 
-function describeJson(value: JsonValue): string {
-  if (value instanceof JsonNumber) return `the number ${value.text}`
+function describeJson(value: JsonTree): string {
+  if (value instanceof JsonNumberText) return `the number ${value.text}`
   if (value instanceof Map) return 'an object'
   if (Array.isArray(value)) return 'an array'
   return describeValue(value)
@@ -234,19 +235,19 @@ class JsonReader {
     this.out = out
   }
 
-  fail(expected: string, found: JsonValue | undefined, detail?: string): never {
+  fail(expected: string, found: JsonTree | undefined, detail?: string): never {
     const at = formatPath(this.#path) || '(value)'
     const got = found === undefined ? 'nothing' : describeJson(found)
     throw new DeserializationError(`Invalid Avro JSON at ${at}: expected ${expected}, got ${detail ?? got}`)
   }
 
-  within(segment: PathSegment, type: AvscType, value: JsonValue | undefined): void {
+  within(segment: PathSegment, type: AvscType, value: JsonTree | undefined): void {
     this.#path.push(segment)
     this.read(type, value)
     this.#path.pop()
   }
 
-  latin1(type: AvscType, value: JsonValue | undefined): Buffer {
+  latin1(type: AvscType, value: JsonTree | undefined): Buffer {
     if (typeof value !== 'string') this.fail(`${type.typeName} as a string of code points 0–255`, value)
     for (let i = 0; i < value.length; i++) {
       const c = value.charCodeAt(i)
@@ -261,7 +262,7 @@ class JsonReader {
     return Buffer.from(value, 'latin1')
   }
 
-  read(type: AvscType, value: JsonValue | undefined): void {
+  read(type: AvscType, value: JsonTree | undefined): void {
     const out = this.out
     switch (type.typeName) {
       case 'null':
@@ -272,19 +273,19 @@ class JsonReader {
         out.byte(value ? 1 : 0)
         return
       case 'int': {
-        const n = value instanceof JsonNumber ? value.exactInteger() : undefined
+        const n = value instanceof JsonNumberText ? exactInteger(value.text) : undefined
         if (n === undefined) this.fail('an int', value)
         if (n < INT_MIN || n > INT_MAX)
-          this.fail('an int', value, `${(value as JsonNumber).text}, outside the 32-bit range`)
+          this.fail('an int', value, `${(value as JsonNumberText).text}, outside the 32-bit range`)
         out.long(Number(n))
         return
       }
       case 'long':
       case 'abstract:long': {
-        const n = value instanceof JsonNumber ? value.exactInteger() : undefined
+        const n = value instanceof JsonNumberText ? exactInteger(value.text) : undefined
         if (n === undefined) this.fail('a long', value)
         if (n < LONG_MIN || n > LONG_MAX)
-          this.fail('a long', value, `${(value as JsonNumber).text}, outside the 64-bit range`)
+          this.fail('a long', value, `${(value as JsonNumberText).text}, outside the 64-bit range`)
         if (n >= -(2n ** 52n) && n <= 2n ** 52n) out.long(Number(n))
         else out.bigLong(n)
         return
@@ -292,7 +293,7 @@ class JsonReader {
       case 'float':
       case 'double': {
         let n: number
-        if (value instanceof JsonNumber) n = Number(value.text)
+        if (value instanceof JsonNumberText) n = Number(value.text)
         else if (typeof value === 'string' && value in NON_FINITE) n = NON_FINITE[value]!
         else this.fail(`a ${type.typeName} (a number, or "NaN", "Infinity", "-Infinity")`, value)
         const size = type.typeName === 'float' ? 4 : 8
@@ -371,7 +372,7 @@ class JsonReader {
           return
         }
         if (!(value instanceof Map) || value.size !== 1) this.fail(expected, value)
-        const [label, item] = value.entries().next().value as [string, JsonValue]
+        const [label, item] = value.entries().next().value as [string, JsonTree]
         const index = labels.indexOf(label)
         if (index < 0 || label === 'null') {
           this.fail(expected, value, `an object naming the branch ${jsonString(label)}`)
@@ -397,9 +398,9 @@ class JsonReader {
  * fields the schema does not name skipped, an integral number (`1.0`, `1e2`) read as an int or long.
  */
 export function jsonToBinary(type: AvscType, text: string): { buf: Buffer; length: number } {
-  let parsed: JsonValue
+  let parsed: JsonTree
   try {
-    parsed = parseJson(text)
+    parsed = parseJsonTree(text)
   } catch (cause) {
     throw new DeserializationError(
       `Invalid Avro JSON: ${cause instanceof Error ? cause.message : String(cause)}`,

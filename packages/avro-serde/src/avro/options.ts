@@ -9,8 +9,11 @@ export type LongMode = 'auto' | 'number' | 'bigint'
 /** How Avro union values are represented in JavaScript. See docs/type-mapping.md. */
 export type UnionMode = 'auto' | 'wrapped'
 
-/** How the Avro payload is encoded: Avro binary, or Avro's JSON encoding (`apicurio.registry.avro.encoding`). */
-export type AvroEncoding = 'binary' | 'json'
+/**
+ * How the Avro payload is encoded: Avro binary, or Avro's JSON encoding (`apicurio.registry.avro.encoding`); on
+ * deserializers also `'auto'`, binary first and Avro's JSON encoding when the binary read fails.
+ */
+export type AvroEncoding = 'binary' | 'json' | 'auto'
 
 /**
  * A logical type implementation: a subclass of avsc's `LogicalType` (`avro.types.LogicalType`, with
@@ -75,6 +78,12 @@ export interface AvroOptions {
    * writes it. In `MESSAGE_HEADERS` mode a serializer with `'json'` also writes the header
    * `apicurio.<key|value>.encoding` = `JSON`, as Java does; `deserializeMessage` follows a message's encoding header
    * (`JSON` or `BINARY`) whatever this option says, and uses this option for messages without one.
+   *
+   * `'auto'` (deserializers only; a serializer refuses it) reads a topic that holds both without the header: the
+   * payload is read as Avro binary first, and as Avro's JSON encoding only when that read fails and the payload is
+   * UTF-8 JSON text of the schema. Its limits: a JSON payload whose bytes also happen to be a complete binary value
+   * of the schema is read as binary (the header, when the producer writes it, decides instead); a payload that is
+   * neither costs both reads before its `DeserializationError`, which gives both reasons.
    * @default 'binary'
    */
   encoding?: AvroEncoding
@@ -93,7 +102,7 @@ export interface NormalizedAvroOptions {
 const OPTION_NAMES = ['longs', 'unions', 'logicalTypes', 'typeHook', 'encoding']
 const LONG_MODES: readonly string[] = ['auto', 'number', 'bigint']
 const UNION_MODES: readonly string[] = ['auto', 'wrapped']
-const ENCODINGS: readonly string[] = ['binary', 'json']
+const ENCODINGS: readonly string[] = ['binary', 'json', 'auto']
 
 /**
  * Validates `options` and applies the defaults. Throws a `TypeError` (code `INVALID_CONFIG`) for an unknown option
@@ -119,7 +128,9 @@ export function normalizeAvroOptions(options?: AvroOptions): NormalizedAvroOptio
   }
   const encoding = options.encoding ?? 'binary'
   if (!ENCODINGS.includes(encoding)) {
-    throw invalidConfigError(`avro.encoding must be 'binary' or 'json', got ${describeValue(encoding)}`)
+    throw invalidConfigError(
+      `avro.encoding must be 'binary', 'json' or 'auto', got ${describeValue(encoding)}`,
+    )
   }
   const typeHook = options.typeHook
   if (typeHook !== undefined && typeof typeHook !== 'function') {

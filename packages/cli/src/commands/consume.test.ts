@@ -13,6 +13,7 @@ describe('consume', () => {
       useId: 'globalId',
       idSize: 4,
       keyType: 'bytes',
+      encoding: 'binary',
     })
     expect(consumePlan({ follow: true }).start).toEqual({ kind: 'end' })
     expect(consumePlan({ follow: true, offset: '9007199254740993' }).start).toEqual({
@@ -35,6 +36,8 @@ describe('consume', () => {
     expect(consumePlan({ idSize: '8' }).idSize).toBe(8)
     expect(consumePlan({ idSize: 'auto' }).idSize).toBe('auto')
     expect(() => consumePlan({ idSize: '6' })).toThrow('--id-size must be 4, 8 or auto, got 6')
+    expect(consumePlan({ encoding: 'auto' }).encoding).toBe('auto')
+    expect(() => consumePlan({ encoding: 'xml' })).toThrow('--encoding must be binary, json or auto, got xml')
   })
 
   it('refuses what it cannot read, saying what it expected', () => {

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto'
+import type { AvroEncoding } from '@x/avro-serde'
 import { messageOf } from '@x/errors'
 import type { ConsumedKafkaMessage } from '@x/kafka'
 import { KEY_TYPES, type KeyType, MessageContract, readErrorKind } from '@x/message-contract'
@@ -16,6 +17,8 @@ import {
   utf8Text,
   type ValueSchema,
 } from '../consume-lines.js'
+import { encodingOf } from '../encoding-option.js'
+import { inCliWords } from '../flag-hints.js'
 import type { Io } from '../io.js'
 import { brokerError, type KafkaFlags, kafkaConfig } from '../kafka-connection.js'
 import { CheckFailed, UsageError } from '../usage-error.js'
@@ -32,6 +35,7 @@ export interface ConsumeFlags extends Omit<ConnectionFlags, 'group'>, KafkaFlags
   useId?: string
   idSize?: string
   keyType?: string
+  encoding?: string
 }
 
 /** How long a run that is not following waits for a message before it gives up on the end offsets. */
@@ -53,6 +57,8 @@ export interface ConsumePlan {
   idSize: ReadIdSize
   /** How keys are read (`--key-type`). */
   keyType: CliKeyType
+  /** How an Avro payload without an encoding header is read (`--encoding`). */
+  encoding: AvroEncoding
 }
 
 /** The flags of `consume` checked (exit 2 before connecting to anything). */
@@ -106,7 +112,18 @@ export function consumePlan(flags: ConsumeFlags): ConsumePlan {
   if (!CLI_KEY_TYPES.includes(keyType)) {
     throw new UsageError(`--key-type must be one of ${CLI_KEY_TYPES.join(', ')}, got ${flags.keyType}`)
   }
-  return { start, follow: flags.follow ?? false, max, partitions, group: flags.group, useId, idSize, keyType }
+  const encoding = encodingOf(flags.encoding)
+  return {
+    start,
+    follow: flags.follow ?? false,
+    max,
+    partitions,
+    group: flags.group,
+    useId,
+    idSize,
+    keyType,
+    encoding,
+  }
 }
 
 /**
@@ -124,7 +141,7 @@ export async function consume(topic: string, flags: ConsumeFlags, config: Config
   const kafka = new Kafka({ ...kafkaSettings, logLevel: logLevel.NOTHING })
   const brokers = kafkaSettings.brokers as string[]
   const summary = new ConsumeSummary()
-  const reader = new MessageReader(connection, plan.useId, plan.idSize, plan.keyType)
+  const reader = new MessageReader(connection, plan.useId, plan.idSize, plan.keyType, plan.encoding)
   const print = (line: ConsumedLine) => {
     summary.add(line)
     io.stdout(flags.json ? jsonLine(line) : readableLine(line))
@@ -341,10 +358,16 @@ export class MessageReader {
   readonly #connection: Connection
   readonly #contract: MessageContract<unknown, unknown>
 
-  constructor(connection: Connection, useId: IdType, idSize: ReadIdSize = 4, keyType: CliKeyType = 'bytes') {
+  constructor(
+    connection: Connection,
+    useId: IdType,
+    idSize: ReadIdSize = 4,
+    keyType: CliKeyType = 'bytes',
+    encoding: AvroEncoding = 'binary',
+  ) {
     this.#connection = connection
     this.#contract = new MessageContract(connection.client, {
-      anyDeserializer: { useId, idSize },
+      anyDeserializer: { useId, idSize, avro: { encoding } },
       keys: keyType === 'schema' ? {} : keyType,
     })
   }
@@ -377,7 +400,11 @@ export class MessageReader {
       return {
         ...base,
         key: key ?? rawKey(message.key),
-        error: { name, code: typeof code === 'string' ? code : undefined, message: messageOf(error) },
+        error: {
+          name,
+          code: typeof code === 'string' ? code : undefined,
+          message: inCliWords(messageOf(error)),
+        },
         raw: message.value,
       }
     }

@@ -4,8 +4,11 @@ import { AvroDeserializer } from '@x/avro-serde'
 import { JsonSchemaDeserializer } from '@x/jsonschema-serde'
 import { schemaKindOfText } from '@x/message-contract'
 import { ProtobufDeserializer } from '@x/protobuf-serde'
+import type { RegisteredSchema } from '@x/registry-client'
+import { withOtherIdHint } from '@x/serde-core'
 import { decodeFrame, type IdSize, type IdType, isIdType, SerializationContext } from '@x/wire-format'
 import { Connection, type ConnectionFlags } from '../connection.js'
+import { encodingOf } from '../encoding-option.js'
 import type { Io } from '../io.js'
 import { toJsonText } from '../json-output.js'
 import { UsageError } from '../usage-error.js'
@@ -14,6 +17,7 @@ export interface InspectFlags extends ConnectionFlags {
   headers?: string[]
   useId?: string
   idSize?: string
+  encoding?: string
   framing?: string
   topic?: string
   json?: boolean
@@ -43,6 +47,7 @@ export async function inspect(input: string | undefined, flags: InspectFlags, io
     throw new UsageError(`--id-size must be 4, 8 or auto, got ${sizeFlag}`)
   }
   const idSize = sizeFlag === 'auto' ? 'auto' : sizeFlag === '8' ? 8 : 4
+  const encoding = encodingOf(flags.encoding)
   const headers = parseHeaders(flags.headers ?? [])
   const headerId = Object.entries(headers).find(([name]) =>
     /^apicurio\.(key|value)\.(globalId|contentId)$/.test(name),
@@ -109,7 +114,7 @@ export async function inspect(input: string | undefined, flags: InspectFlags, io
   const options = { useId: found.idType, idSize: found.idSize }
   const deserializer =
     artifactType === 'AVRO'
-      ? new AvroDeserializer(connection.client, options)
+      ? new AvroDeserializer(connection.client, { ...options, avro: { encoding } })
       : artifactType === 'JSON'
         ? new JsonSchemaDeserializer(connection.client, options)
         : artifactType === 'PROTOBUF'
@@ -162,10 +167,18 @@ export async function inspect(input: string | undefined, flags: InspectFlags, io
  */
 async function typeFromIdLookup(connection: Connection, found: Found): Promise<string> {
   const id = BigInt(found.id)
-  const registered =
-    found.idType === 'globalId'
-      ? await connection.client.getSchemaByGlobalId(id)
-      : await connection.client.getSchemaByContentId(id)
+  let registered: RegisteredSchema
+  try {
+    registered =
+      found.idType === 'globalId'
+        ? await connection.client.getSchemaByGlobalId(id)
+        : await connection.client.getSchemaByContentId(id)
+  } catch (error) {
+    // A frame's id type is --use-id's guess: the registry is asked once whether the other type fits.
+    throw found.framing === 'framed'
+      ? await withOtherIdHint(connection.client, error, found.idType, id)
+      : error
+  }
   const type = registered.artifactType ?? schemaKindOfText(registered.schema)
   if (type === undefined) {
     throw new UsageError(

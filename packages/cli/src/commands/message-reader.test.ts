@@ -46,6 +46,46 @@ const message = (value: Buffer | null, key: Buffer | null = null, headers = {}) 
 })
 
 describe('MessageReader', () => {
+  it('prints a frame read by globalId that carries a contentId as an error line naming --use-id contentId', async () => {
+    const ctx = new SerializationContext('orders')
+    const serializer = new AvroSerializer(admin, 'orders-value', { useId: 'contentId' })
+    const value = Buffer.from(await serializer.serialize({ id: 3 }, ctx))
+    expect(value.subarray(0, 5).toString('hex')).toBe('0000000007')
+    const line = await new MessageReader(connection, 'globalId').read('orders', 0, message(value))
+    expect(line.error).toEqual({
+      name: 'SchemaNotFoundError',
+      code: 'SCHEMA_NOT_FOUND',
+      message:
+        'Schema not found: no globalId 7, but a contentId 7 exists: the producer writes contentIds, as Java 3.x ' +
+        'does by default: pass --use-id contentId',
+    })
+    const read = await new MessageReader(connection, 'contentId').read('orders', 0, message(value))
+    expect([read.error, read.value]).toEqual([undefined, { id: 3 }])
+  })
+
+  it("reads Avro's JSON encoding with encoding 'json' or 'auto', and with 'binary' prints an error line saying what the bytes look like", async () => {
+    const ctx = new SerializationContext('orders')
+    const serializer = new AvroSerializer(admin, 'orders-value', { avro: { encoding: 'json' } })
+    const value = Buffer.from(await serializer.serialize({ id: 3 }, ctx))
+    for (const encoding of ['json', 'auto'] as const) {
+      const line = await new MessageReader(connection, 'globalId', 4, 'bytes', encoding).read(
+        'orders',
+        0,
+        message(value),
+      )
+      expect([line.error, line.value]).toEqual([undefined, { id: 3 }])
+    }
+    const binary = await new MessageReader(connection, 'globalId').read('orders', 0, message(value))
+    expect(binary.error).toEqual({
+      name: 'DeserializationError',
+      code: 'DESERIALIZATION',
+      message:
+        'Cannot decode the Avro payload of globalId 40: Invalid Avro data for schema Order: 7 trailing bytes after ' +
+        "a complete value (it ends at offset 6 of 13); the payload looks like JSON text: Avro's JSON encoding? " +
+        'pass --encoding json or auto',
+    })
+  })
+
   it('decodes a framed value and, with --key-type schema, a framed key, naming the artifact version of the id', async () => {
     const ctx = new SerializationContext('orders')
     const value = Buffer.from(

@@ -1,12 +1,17 @@
 import { AvroDeserializer, AvroSerializer } from '@x/avro-serde'
 import { KafkaJsSerde } from '@x/kafka'
 import { RegistryClient } from '@x/registry-client'
+import { type ExactJson, parseExactJson } from '@x/registry-client/json'
 import { InMemoryRegistry } from '@x/registry-testing'
 import { SerializationContext } from '@x/wire-format'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { Connection } from '../connection.js'
+import { jsonLine } from '../consume-lines.js'
 import { avroInput } from '../json-input.js'
+import { toJsonText } from '../json-output.js'
 import { cli, workFolder } from '../test-support/cli-harness.js'
-import { encodeLines } from './produce.js'
+import { MessageReader } from './consume.js'
+import { encodeLines, jsonInputOf } from './produce.js'
 
 // produce up to the brokers, against InMemoryRegistry: the broker address is one nothing listens on, so a run that
 // gets as far as sending would fail with exit 3; the real broker is the integration stage's (cli-kafka).
@@ -173,5 +178,99 @@ describe('produce --key-type', () => {
     expect(outOfRange[0]?.error).toContain(
       "A key written as 'int' (Java's IntegerSerializer) must be an integer",
     )
+  })
+})
+
+describe('produce of what consume --json prints', () => {
+  // As Java's auto-registration registers a schema: each nested named type in an artifact of its own (named by its
+  // full name), referenced by name from the artifact that uses it.
+  const STATUS = { type: 'enum', name: 'Status', namespace: 'shop', symbols: ['NEW', 'GOLD'] }
+  const CUSTOMER = {
+    type: 'record',
+    name: 'Customer',
+    namespace: 'shop',
+    fields: [
+      { name: 'since', type: { type: 'long', logicalType: 'timestamp-millis' } },
+      { name: 'born', type: { type: 'int', logicalType: 'date' } },
+      { name: 'avatar', type: 'bytes' },
+      { name: 'badge', type: ['null', 'bytes'] },
+      { name: 'status', type: 'shop.Status' },
+      { name: 'keys', type: { type: 'map', values: 'bytes' } },
+    ],
+  }
+  const PURCHASE = {
+    type: 'record',
+    name: 'Purchase',
+    namespace: 'shop',
+    fields: [
+      { name: 'id', type: 'long' },
+      { name: 'customer', type: 'shop.Customer' },
+      { name: 'previous', type: ['null', 'shop.Customer'] },
+      { name: 'parts', type: { type: 'array', items: 'shop.Customer' } },
+    ],
+  }
+
+  it('turns the JSON forms of dates and bytes back inside named types defined in referenced artifacts, byte for byte', async () => {
+    await admin.registerSchema('shop.Status', STATUS, { artifactType: 'AVRO' })
+    await admin.registerSchema('shop.Customer', CUSTOMER, {
+      artifactType: 'AVRO',
+      references: [{ name: 'shop.Status', artifactId: 'shop.Status', version: '1' }],
+    })
+    const latest = await admin.registerSchema('purchases-value', PURCHASE, {
+      artifactType: 'AVRO',
+      references: [{ name: 'shop.Customer', artifactId: 'shop.Customer', version: '1' }],
+    })
+    const customer = {
+      since: new Date('2024-01-01T00:00:00.000Z'),
+      born: new Date('1990-05-17T00:00:00.000Z'),
+      avatar: Buffer.from([0, 255, 7]),
+      badge: Buffer.from('ok'),
+      status: 'GOLD',
+      keys: { a: Buffer.from([1]) },
+    }
+    const serializer = new AvroSerializer(admin, 'purchases-value')
+    const frame = Buffer.from(
+      await serializer.serialize(
+        { id: 9007199254740993n, customer, previous: customer, parts: [customer] },
+        new SerializationContext('purchases'),
+      ),
+    )
+    const connection = new Connection(
+      { registry: registry.url },
+      {
+        stdout: () => {},
+        stderr: () => {},
+        env: {},
+        cwd: '/',
+        readStdin: async () => Buffer.alloc(0),
+      },
+    )
+    try {
+      const consumed = await new MessageReader(connection, 'globalId').read('purchases', 0, {
+        key: null,
+        value: frame,
+        headers: {},
+        offset: '0',
+        timestamp: '0',
+      })
+      const printed = jsonLine(consumed)
+      expect(printed).toContain(
+        '"customer":{"since":"2024-01-01T00:00:00.000Z","born":"1990-05-17T00:00:00.000Z","avatar":"AP8H","badge":"b2s=","status":"GOLD","keys":{"a":"AQ=="}}',
+      )
+      // The line's value as produce reads it: one line of JSON, integers beyond 2^53 exact.
+      const value = toJsonText((parseExactJson(printed).value as { value: ExactJson }).value, 0)
+      expect(value).toContain('{"id":9007199254740993,')
+      const encoded = await encodeLines(value, {
+        topic: 'purchases',
+        convert: await jsonInputOf(connection, latest, undefined),
+        serde: new KafkaJsSerde(admin, { serializer }),
+        key: undefined,
+        keyField: undefined,
+      })
+      expect(encoded.map((line) => line.error)).toEqual([undefined])
+      expect(encoded[0]!.message!.value).toEqual(frame)
+    } finally {
+      await connection.close()
+    }
   })
 })

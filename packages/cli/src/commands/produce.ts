@@ -8,7 +8,7 @@ import { type ExactJson, isJsonObject, parseExactJson } from '@x/registry-client
 import { WireFormat } from '@x/wire-format'
 import { Kafka, logLevel, Partitioners } from 'kafkajs'
 import type { Config } from '../config.js'
-import { type ConnectionFlags, connect } from '../connection.js'
+import { type Connection, type ConnectionFlags, connect } from '../connection.js'
 import type { Io } from '../io.js'
 import { avroInput, type JsonInput, jsonSchemaInput, protobufInput } from '../json-input.js'
 import { brokerError, type KafkaFlags, kafkaConfig } from '../kafka-connection.js'
@@ -78,21 +78,13 @@ export async function produce(
     throw error
   }
   const format = latest.artifactType
-  let convert: JsonInput
-  if (format === 'AVRO') {
-    convert = avroInput(latest.schema)
-  } else if (format === 'JSON') {
-    convert = jsonSchemaInput
-  } else if (format === 'PROTOBUF') {
-    const imports = new Map<string, string>()
-    if (latest.globalId !== undefined) await fetchImports(connection, latest.globalId, imports)
-    convert = protobufInput(latest.schema, imports, flags.messageType)
-  } else {
+  if (format !== 'AVRO' && format !== 'JSON' && format !== 'PROTOBUF') {
     throw new UsageError(
       `${connection.groupId}/${artifactId} is of type ${format ?? '(not named)'}: produce writes AVRO, JSON and PROTOBUF`,
     )
   }
   // The writer every adapter uses: the artifact's latest version names the format.
+  const convert = await jsonInputOf(connection, latest, flags.messageType)
   const serializer = new AnySerializer(connection.client, {
     artifactResolver: () => artifactId,
     useId,
@@ -149,6 +141,23 @@ export async function produce(
   io.stderr(
     `sent ${encoded.length} message${encoded.length === 1 ? '' : 's'} to ${topic} (${where}) with ${what}\n`,
   )
+}
+
+/**
+ * How a JSON line becomes a value of `latest`'s format (the inverse of what `consume --json` prints), with the texts of
+ * the artifacts it references, recursively: Avro named types and `.proto` imports defined elsewhere.
+ */
+export async function jsonInputOf(
+  connection: Pick<Connection, 'client'>,
+  latest: RegisteredSchema,
+  messageType: string | undefined,
+): Promise<JsonInput> {
+  if (latest.artifactType === 'JSON') return jsonSchemaInput
+  const references = new Map<string, string>()
+  if (latest.globalId !== undefined) await fetchImports(connection, latest.globalId, references)
+  return latest.artifactType === 'PROTOBUF'
+    ? protobufInput(latest.schema, references, messageType)
+    : avroInput(latest.schema, references.values())
 }
 
 /** The input's text: `@FILE`, or standard input (no argument, or `-`). */

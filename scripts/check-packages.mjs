@@ -54,6 +54,7 @@ const KNOWN_EXPORTS = {
     SchemaDeserializer: 'function',
     TopicIdStrategy: 'function',
   },
+  '@x/serde-core/internal': { shortAsciiString: 'function', findNodeProblems: 'function' },
   '@x/avro-serde': { AvroSerializer: 'function', AvroDeserializer: 'function' },
   '@x/avro-serde/union-rule': { unwrapsUnion: 'function' },
   '@x/jsonschema-serde': { JsonSchemaSerializer: 'function', JsonSchemaDeserializer: 'function' },

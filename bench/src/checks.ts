@@ -35,7 +35,11 @@ export async function checkCorrectness(env: BenchEnv): Promise<string[]> {
     const type = eventType()
     const body = type.toBuffer(EVENT_RECORD)
     const frame = expectedFrame(type, EVENT_RECORD, env.eventId)
-    strictEqual(body.length, 132, 'bench.Event body length (toolchain.md §6 says 132 bytes)')
+    strictEqual(
+      body.length,
+      132,
+      'bench.Event body length (132 bytes, the size its figures were measured with)',
+    )
     deepStrictEqual(plain(type.fromBuffer(body)), EVENT_RECORD, 'avsc fromBuffer(toBuffer(r)) equals r')
 
     const scratch = Buffer.alloc(256)

@@ -1,5 +1,5 @@
 /**
- * The measuring loop of toolchain.md §6: `process.hrtime.bigint()` around batches of calls that double (from 256 up
+ * The measuring loop: `process.hrtime.bigint()` around batches of calls that double (from 256 up
  * to 65 536) during the first twentieth of the budget, every result folded into a sink so nothing is dead code.
  * Each case gets its own loop function, compiled with `new Function`, so its call site only ever sees that case's
  * function (monomorphic) even if two cases ran in one process (the bench runs one case per process anyway).

@@ -32,11 +32,22 @@ afterAll(() => {
   for (const c of confluentClients) c.close()
 })
 
-function confluentClient(): SchemaRegistryClient {
-  const c = new SchemaRegistryClient({ baseURLs: [ccompatUrl] })
+/**
+ * A Confluent client of the ccompat API. `failing`: for a test of how Confluent's serdes fail, with no retry and a
+ * 10 s timeout per request, so the test waits on no retry schedule of Confluent's client (3 retries with backoff up to
+ * 20 s by default, for the 500 Apicurio answers there).
+ */
+function confluentClient(failing = false): SchemaRegistryClient {
+  const c = new SchemaRegistryClient({
+    baseURLs: [ccompatUrl],
+    ...(failing ? { maxRetries: 0, createAxiosDefaults: { timeout: PEER_TIMEOUT_MS } } : {}),
+  })
   confluentClients.push(c)
   return c
 }
+
+/** How long a request of a test of a peer's failure may take: such a test passes or fails in seconds. */
+const PEER_TIMEOUT_MS = 10_000
 
 const hex = (bytes: Uint8Array) => Buffer.from(bytes).toString('hex')
 
@@ -218,14 +229,16 @@ describe('Protobuf through the ccompat API', () => {
     const confluent = confluentClient()
     const id = await confluent.register(`${topic}-value`, { schemaType: 'PROTOBUF', schema: shopProtoText })
     // Registered as .proto text, Apicurio answers the descriptor's raw bytes as a JSON string, not their base64.
-    const serialized = await fetch(`${ccompatUrl}/schemas/ids/${id}?format=serialized`).then((r) => r.json())
+    const serialized = await fetch(`${ccompatUrl}/schemas/ids/${id}?format=serialized`, {
+      signal: AbortSignal.timeout(PEER_TIMEOUT_MS),
+    }).then((r) => r.json())
     expect((serialized as { schema: string }).schema.charCodeAt(0)).toBe(0x0a)
     const writer = new ConfluentProtobufSerializer(confluent, SerdeType.VALUE, {
       useLatestVersion: true,
       registry: shopRegistry,
     } as never)
     const frame = await writer.serialize(topic, shopCases()[1]!.bufbuild)
-    const reader = new ConfluentProtobufDeserializer(confluentClient(), SerdeType.VALUE, {})
+    const reader = new ConfluentProtobufDeserializer(confluentClient(true), SerdeType.VALUE, {})
     await expect(reader.deserialize(topic, frame)).rejects.toThrow()
 
     // Registered by Confluent itself (base64), Apicurio cannot make the serialized form at all: 500.
@@ -235,8 +248,10 @@ describe('Protobuf through the ccompat API', () => {
     } as never)
     const autoTopic = uniqueName('cc-proto-no-read-auto')
     const autoFrame = await auto.serialize(autoTopic, shopCases()[1]!.bufbuild)
-    const answer = await fetch(`${ccompatUrl}/schemas/ids/${autoFrame.readUInt32BE(1)}?format=serialized`)
+    const answer = await fetch(`${ccompatUrl}/schemas/ids/${autoFrame.readUInt32BE(1)}?format=serialized`, {
+      signal: AbortSignal.timeout(PEER_TIMEOUT_MS),
+    })
     expect(answer.status).toBe(500)
     await expect(reader.deserialize(autoTopic, autoFrame)).rejects.toThrow(/Syntax error/)
-  })
+  }, 60_000)
 })

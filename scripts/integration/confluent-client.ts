@@ -2,7 +2,7 @@
 // through the workspace's lockfile: it is a native (NAN) addon whose prebuilt binary comes from GitHub, unreachable
 // here, so npm builds it from source (librdkafka included) — 4 to 6 minutes on two cores, once per Node ABI. The
 // build links Debian's -dev libraries (`CKJS_LINKING=dynamic`: the default static link downloads zlib, OpenSSL, zstd
-// and curl sources, which fails offline); see /work/probes/FINDINGS.md "Probe 1".
+// and curl sources, which fails offline).
 //
 // Cache: $X_SERDE_CACHE (default $XDG_CACHE_HOME/x-serde or ~/.cache/x-serde)/confluent-kafka-javascript/
 // <version>-node-<abi>-<platform>-<arch>/node_modules/@confluentinc/kafka-javascript, kept while it loads.

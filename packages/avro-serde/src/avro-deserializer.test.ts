@@ -666,7 +666,7 @@ describe('AvroDeserializer options', () => {
   })
 })
 
-describe('AvroDeserializer contract fixes (issue 10)', () => {
+describe('AvroDeserializer: long range and a typed fromDict', () => {
   it("with longs: 'number', a long beyond 2^53 is a DeserializationError whose cause is the RangeError", async () => {
     const { globalId } = await admin.registerSchema('BigLong', {
       type: 'record',

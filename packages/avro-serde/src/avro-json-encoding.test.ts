@@ -23,7 +23,7 @@ const schema = {
   ],
 }
 const event = { id: 'ab', big: 9007199254740993n, note: 'z', payload: Buffer.from([0, 1, 0xfe, 0xff]) }
-// As Java 3.1.7 writes it with apicurio.registry.avro.encoding=JSON (kafka-clients.md §4, recorded 2026-11-25):
+// As Apicurio's Java serde 3.1.7 writes it with apicurio.registry.avro.encoding=JSON (recorded from its output):
 // control characters as \u00XX, code points 128–255 as raw UTF-8.
 const EVENT_JSON = '{"id":"ab","big":9007199254740993,"note":{"string":"z"},"payload":"\\u0000\\u0001þÿ"}'
 // id "ab", big as a zig-zag varint, union branch 1 + "z", 4 bytes.

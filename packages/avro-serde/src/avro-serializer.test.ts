@@ -679,7 +679,7 @@ describe('AvroSerializer options', () => {
   })
 })
 
-describe('AvroSerializer contract fixes (issue 10)', () => {
+describe('AvroSerializer: a typed toDict', () => {
   it('accepts a toDict annotated with the caller type it takes', async () => {
     class User {
       readonly name: string

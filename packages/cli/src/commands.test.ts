@@ -456,7 +456,52 @@ describe('codegen of a .proto that imports', () => {
     })
     expect(viaPath.stdout).toContain(expected)
     const alone = await cli(['codegen', 'proto/shop/order.proto'], { cwd: folder.path, env })
-    expect(alone.stdout).toContain('  total: unknown\n')
+    expect([alone.code, alone.stdout, alone.stderr]).toEqual([
+      2,
+      '',
+      "x-serde: Cannot find a .proto import: proto/shop/order.proto imports 'shop/money.proto', which is found " +
+        'neither beside it (give the file, or its folder with --proto-path)\n',
+    ])
+  })
+
+  it('finds an import beside the importing file as protoc does, then in each --proto-path, and names one it cannot find', async () => {
+    const files: Record<string, string> = {
+      'beside/order.proto':
+        'syntax = "proto3";\nimport "money.proto";\nmessage Order { int64 id = 1; Money total = 2; }\n',
+      'beside/money.proto':
+        'syntax = "proto3";\nimport "units/unit.proto";\nmessage Money { string currency = 1; Unit unit = 2; }\n',
+      'beside/units/unit.proto': 'syntax = "proto3";\nmessage Unit { int64 units = 1; }\n',
+      'lib/rate.proto': 'syntax = "proto3";\nmessage Rate { double value = 1; }\n',
+      'quote.proto': 'syntax = "proto3";\nimport "rate.proto";\nmessage Quote { Rate rate = 1; }\n',
+    }
+    for (const [path, text] of Object.entries(files)) {
+      mkdirSync(join(folder.path, dirname(path)), { recursive: true })
+      writeFileSync(join(folder.path, path), text)
+    }
+    const beside = await cli(['codegen', 'beside/order.proto'], { cwd: folder.path, env })
+    expect([beside.code, beside.stderr]).toEqual([0, ''])
+    expect(beside.stdout).toContain(
+      'export interface Order {\n  id: number | bigint\n  total: Money | null\n}',
+    )
+    expect(beside.stdout).toContain('export interface Money {\n  currency: string\n  unit: Unit | null\n}')
+    expect(beside.stdout).toContain('export interface Unit {\n  units: number | bigint\n}')
+    expect(beside.stdout).not.toContain('unknown')
+    const viaPath = await cli(['codegen', 'quote.proto', '--proto-path', 'missing', 'lib'], {
+      cwd: folder.path,
+      env,
+    })
+    expect([viaPath.code, viaPath.stderr]).toEqual([0, ''])
+    expect(viaPath.stdout).toContain('export interface Quote {\n  rate: Rate | null\n}')
+    const notFound = await cli(['codegen', 'quote.proto', '--proto-path', 'beside'], {
+      cwd: folder.path,
+      env,
+    })
+    expect([notFound.code, notFound.stdout, notFound.stderr]).toEqual([
+      2,
+      '',
+      "x-serde: Cannot find a .proto import: quote.proto imports 'rate.proto', which is found neither beside it " +
+        'nor in --proto-path beside (give the file, or its folder with --proto-path)\n',
+    ])
   })
 
   it("follows an artifact's references in the registry", async () => {

@@ -1,3 +1,4 @@
+import { loadProto } from '@x/protobuf-serde'
 import type { ExactJson } from '@x/registry-client/json'
 import protobuf from 'protobufjs'
 
@@ -143,33 +144,17 @@ function branchName(branch: unknown, namespace: string | undefined): string | un
 }
 
 /**
- * The converter for a `.proto` (its text and the texts of what it imports, by import path), for the message the
- * serializer writes: `messageType`, else the file's first message, as `ProtobufSerializer` chooses.
+ * The converter for a `.proto` (its text and the texts of what it imports, by import path, loaded as the codec loads
+ * them), for the message the serializer writes: `messageType`, else the file's first message, as `ProtobufSerializer`
+ * chooses. An import not among `imports` is a `MissingImportError` naming it.
  */
 export function protobufInput(
   text: string,
   imports: ReadonlyMap<string, string>,
   messageType: string | undefined,
 ): JsonInput {
-  const root = new protobuf.Root()
-  const loaded = new Set<string>()
-  const load = (fileText: string): protobuf.IParserResult => {
-    const parsed = protobuf.parse(fileText, root, { keepCase: true })
-    for (const path of [...(parsed.imports ?? []), ...(parsed.weakImports ?? [])]) {
-      if (loaded.has(path)) continue
-      loaded.add(path)
-      const wellKnown = path.startsWith('google/protobuf/') ? protobuf.common.get(path) : undefined
-      if (wellKnown !== undefined && wellKnown !== null) {
-        root.addJSON((wellKnown as { nested: Record<string, protobuf.AnyNestedObject> }).nested)
-        continue
-      }
-      const imported = imports.get(path)
-      if (imported !== undefined) load(imported)
-    }
-    return parsed
-  }
   const own = protobuf.parse(text, new protobuf.Root(), { keepCase: true })
-  load(text)
+  const { root } = loadProto(text, { readImport: (path) => imports.get(path) })
   root.resolveAll()
   const name = messageType ?? firstMessage(own.root)
   const type = name === undefined ? undefined : root.lookupType(name)

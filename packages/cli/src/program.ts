@@ -255,7 +255,7 @@ Example (a CI gate):
       .option('--out <file>', 'write here instead of standard output')
       .option(
         '--proto-path <dir...>',
-        '.proto imports: also look in these folders (besides the files given and, with --artifact, its references)',
+        ".proto imports: also look in these folders, after the files given and the importing file's folder",
       )
       .addOption(
         new Option('--longs <mode>', 'Avro/Protobuf long mapping')

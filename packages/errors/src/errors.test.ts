@@ -68,7 +68,7 @@ const cases = [
     name: 'DeserializationError',
     code: 'DESERIALIZATION',
     message: 'bad magic byte',
-    // schemaId is part of the failed message (api.md: non-enumerable); toJSON shows it, see failed-message.test.ts.
+    // schemaId is part of the failed message, a non-enumerable field; toJSON shows it, see failed-message.test.ts.
     fields: {},
   },
   {

@@ -1,5 +1,9 @@
-import { shortAsciiString } from '@x/serde-core'
+import { shortAsciiString } from '@x/serde-core/internal'
 import protobuf from 'protobufjs'
+import { checkProtobufjs, installedProtobufjsVersion } from './protobufjs-surface.js'
+
+// Before subclassing protobufjs's reader: refuses a protobufjs that does not behave as this package relies on.
+checkProtobufjs(installedProtobufjsVersion())
 
 /**
  * protobufjs's `BufferReader` with its short strings read faster: a string of at most 12 bytes, all ASCII (valid

@@ -8,6 +8,13 @@ export type {
 } from '@x/serde-core'
 export { SimpleTopicIdStrategy, TopicIdStrategy } from '@x/serde-core'
 export type { Framing } from './framing.js'
+export type {
+  LoadedProto,
+  LoadProtoOptions,
+  ProtoImportFile,
+  ProtoImportReader,
+} from './proto-loader.js'
+export { loadProto, MissingImportError, ProtoSyntaxError } from './proto-loader.js'
 export type { ProtobufDeserializerOptions } from './protobuf-deserializer.js'
 export { ProtobufDeserializer } from './protobuf-deserializer.js'
 export type {

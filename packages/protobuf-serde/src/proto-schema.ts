@@ -1,11 +1,20 @@
 import type { ResolvedReference } from '@x/serde-core'
 import protobuf from 'protobufjs'
-import { looksSerialized, protoTextOfSerialized } from './serialized-descriptor.js'
-import { WELL_KNOWN_PATHS, wellKnownJson } from './well-known.js'
+import {
+  importsOfParsed,
+  type LoadedProto,
+  loadProto,
+  MissingImportError,
+  ProtoSyntaxError,
+  parseInto,
+} from './proto-loader.js'
+import { WELL_KNOWN_PATHS } from './well-known.js'
+
+export { MissingImportError, ProtoSyntaxError } from './proto-loader.js'
 
 /**
- * `.proto` text at run time: the main file and its imports (Apicurio artifact references, by import path) parsed into
- * one protobufjs `Root`; well-known types (`google/protobuf/*.proto`) from protobufjs itself, without a registry
+ * `.proto` text at run time: the main file and its imports (Apicurio artifact references, by import path) loaded into
+ * one protobufjs `Root` by the package's one import loader (`loadProto`); well-known types (`google/protobuf/*.proto`) from protobufjs itself, without a registry
  * round trip; `map_entry` messages (how Java registers maps, Wire-reformatted) turned back into maps; the messages the
  * main file declares, in order, with their Confluent message indexes.
  */
@@ -13,47 +22,6 @@ import { WELL_KNOWN_PATHS, wellKnownJson } from './well-known.js'
 /** True for an import the engine provides itself (no registry reference needed). */
 export function isWellKnownImport(path: string): boolean {
   return WELL_KNOWN_PATHS.has(path)
-}
-
-/** An import of the `.proto` text that neither the references nor the well-known types provide. */
-export class MissingImportError extends Error {
-  override name = 'MissingImportError'
-  readonly imports: readonly string[]
-
-  constructor(imports: readonly string[], given: boolean) {
-    super(
-      `it imports ${imports.map((i) => `'${i}'`).join(', ')}, which ${
-        given ? 'none of its references provides' : 'needs its references'
-      }`,
-    )
-    this.imports = imports
-  }
-}
-
-/** A `.proto` text that does not parse or resolve, with protobufjs's reason. */
-export class ProtoSyntaxError extends Error {
-  override name = 'ProtoSyntaxError'
-}
-
-const PARSE_OPTIONS = { keepCase: true, alternateCommentMode: true } as const
-
-function parseInto(root: protobuf.Root, text: string, what: string): protobuf.IParserResult {
-  let source = text
-  if (looksSerialized(text)) {
-    // Confluent's serialized form (the base64 of a FileDescriptorProto), as its JavaScript serdes register it.
-    try {
-      source = protoTextOfSerialized(text)
-    } catch (error) {
-      throw new ProtoSyntaxError(
-        `${what}: base64 text that is not a serialized FileDescriptorProto (${(error as Error).message})`,
-      )
-    }
-  }
-  try {
-    return protobuf.parse(source, root, PARSE_OPTIONS)
-  } catch (error) {
-    throw new ProtoSyntaxError(`${what}: ${(error as Error).message}`)
-  }
 }
 
 /** One message the main file declares: its type, and its path of indexes among messages (Confluent's). */
@@ -76,39 +44,28 @@ export interface ProtoSchema {
  * Throws `MissingImportError` when an import is neither well-known nor among the references.
  */
 export function parseProto(text: string, references: readonly ResolvedReference[] = []): ProtoSchema {
-  // The main file alone first: its imports and its own declarations, in order.
+  // The main file alone: its own declarations, in order.
   const alone = new protobuf.Root()
-  const main = parseInto(alone, text, 'the schema')
-  const byName = new Map(references.map((reference) => [reference.name, reference]))
-  const root = new protobuf.Root()
-  const loaded = new Set<string>()
-  const missing: string[] = []
-  const load = (path: string): void => {
-    if (loaded.has(path)) return
-    loaded.add(path)
-    const wellKnown = wellKnownJson(path)
-    if (wellKnown !== undefined) {
-      root.addJSON(wellKnown.nested as Record<string, protobuf.AnyNestedObject>)
-      return
-    }
-    const reference = byName.get(path)
-    if (reference === undefined) {
-      missing.push(path)
-      return
-    }
-    const parsed = parseInto(root, reference.schema, `the referenced file '${path}'`)
-    for (const child of [...(parsed.imports ?? []), ...(parsed.weakImports ?? [])]) load(child)
+  parseInto(alone, text, 'the schema')
+  const byName = new Map(references.map((reference) => [reference.name, reference.schema]))
+  let loaded: LoadedProto
+  try {
+    loaded = loadProto(text, { readImport: (path) => byName.get(path) })
+  } catch (error) {
+    if (!(error instanceof MissingImportError)) throw error
+    throw new MissingImportError(
+      error.imports,
+      error.importers,
+      references.length > 0 ? 'which none of its references provides' : 'which needs its references',
+    )
   }
-  for (const path of [...(main.imports ?? []), ...(main.weakImports ?? [])]) load(path)
-  if (missing.length > 0) throw new MissingImportError(missing, references.length > 0)
-  parseInto(root, text, 'the schema')
+  const { root, packageName } = loaded
   restoreMaps(root)
   try {
     root.resolveAll()
   } catch (error) {
     throw new ProtoSyntaxError(`the schema does not resolve: ${(error as Error).message}`)
   }
-  const packageName = main.package ?? ''
   const messages: DeclaredMessage[] = []
   collectDeclared(namespaceOf(alone, packageName), root, [], messages)
   if (messages.length === 0) throw new ProtoSyntaxError('the schema declares no message')
@@ -168,8 +125,7 @@ function entryTypeOf(owner: protobuf.Type, typeName: string): protobuf.Type | un
 
 /** The import paths of a `.proto` text. */
 export function importsOf(text: string): string[] {
-  const parsed = parseInto(new protobuf.Root(), text, 'the schema')
-  return [...(parsed.imports ?? []), ...(parsed.weakImports ?? [])]
+  return importsOfParsed(parseInto(new protobuf.Root(), text, 'the schema'))
 }
 
 /** The import paths of a `.proto` text that need registry references (all but the well-known ones). */

@@ -71,18 +71,39 @@ export interface MessagePlan {
 
 const plans = new WeakMap<protobuf.Type, MessagePlan>()
 
-/** The plan of a message type, built once (recursive types end: a plan is registered before its fields). */
+type MutablePlan = { -readonly [K in keyof MessagePlan]: MessagePlan[K] }
+
+/** The plans made by the outermost {@link planOf} call under way, whose `hasLongs` is set once all are built. */
+let building: MutablePlan[] | undefined
+
+/**
+ * The plan of a message type, built once with the plans of every message type it reaches. Recursive types end: a
+ * plan is registered before its fields. `hasLongs` is decided only when the whole graph is built, since a type of a
+ * cycle (`A { B b; int64 v }`, `B { A a }`) reaches its 64-bit fields through a plan still being built.
+ */
 export function planOf(type: protobuf.Type): MessagePlan {
   const known = plans.get(type)
   if (known !== undefined) return known
-  const fields: FieldPlan[] = []
-  const plan: { -readonly [K in keyof MessagePlan]: MessagePlan[K] } = {
-    type,
-    fields,
-    oneofs: [],
-    hasLongs: false,
+  if (building !== undefined) return buildPlan(type, building)
+  const made: MutablePlan[] = []
+  building = made
+  try {
+    const plan = buildPlan(type, made)
+    decideHasLongs(made)
+    return plan
+  } catch (error) {
+    for (const plan of made) plans.delete(plan.type)
+    throw error
+  } finally {
+    building = undefined
   }
+}
+
+function buildPlan(type: protobuf.Type, made: MutablePlan[]): MessagePlan {
+  const fields: FieldPlan[] = []
+  const plan: MutablePlan = { type, fields, oneofs: [], hasLongs: false }
   plans.set(type, plan)
+  made.push(plan)
   for (const field of type.fieldsArray) {
     field.resolve()
     const resolved = field.resolvedType
@@ -103,25 +124,34 @@ export function planOf(type: protobuf.Type): MessagePlan {
   plan.oneofs = type.oneofsArray
     .filter((oneof) => !oneof.fieldsArray.every(isSyntheticOneof))
     .map((oneof) => oneof.oneof)
-  plan.hasLongs = computeHasLongs(plan, new Set())
   return plan
+}
+
+/**
+ * Sets `hasLongs` of the plans just built, all of whose fields are known now: a plan with a 64-bit field has longs,
+ * and so has every plan with a message field whose plan has (repeated until nothing changes: any depth, any cycle).
+ * Plans built earlier are final and are only read.
+ */
+function decideHasLongs(made: readonly MutablePlan[]): void {
+  for (const plan of made)
+    plan.hasLongs = plan.fields.some((f) => f.scalar === 'int64' || f.scalar === 'uint64')
+  let changed = true
+  while (changed) {
+    changed = false
+    for (const plan of made) {
+      if (plan.hasLongs) continue
+      if (plan.fields.some((f) => f.message?.hasLongs === true)) {
+        plan.hasLongs = true
+        changed = true
+      }
+    }
+  }
 }
 
 /** proto3 `optional` makes a one-field oneof named `_field`: not a real choice. */
 function isSyntheticOneof(field: protobuf.Field): boolean {
   const oneof = field.partOf
   return oneof !== null && oneof.oneof.length === 1 && oneof.name === `_${field.name}`
-}
-
-function computeHasLongs(plan: MessagePlan, visiting: Set<MessagePlan>): boolean {
-  if (visiting.has(plan)) return false
-  visiting.add(plan)
-  return plan.fields.some(
-    (field) =>
-      field.scalar === 'int64' ||
-      field.scalar === 'uint64' ||
-      (field.message !== undefined && computeHasLongs(field.message, visiting)),
-  )
 }
 
 // ---------------------------------------------------------------------------------------------------------------

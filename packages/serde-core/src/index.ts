@@ -20,7 +20,6 @@ export { SchemaSerializer } from './schema-serializer.js'
 export { checkSchemaToRegister } from './schema-to-register.js'
 export type { NormalizedSerializerOptions, SerializerOptions } from './serializer-options.js'
 export { normalizeSerializerOptions, SERIALIZER_OPTION_NAMES } from './serializer-options.js'
-export { shortAsciiString } from './short-ascii.js'
 export type { ArtifactResolver, RecordNameReader, ResolveFunction } from './strategies.js'
 export {
   QualifiedRecordIdStrategy,

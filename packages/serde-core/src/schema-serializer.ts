@@ -17,6 +17,7 @@ import { cacheBoundOf, cacheTtlOf, checkClient, type RegistryPort } from './regi
 import type { SchemaCodec, SchemaFormat } from './schema-format.js'
 import { parseRegistered } from './schema-loader.js'
 import type { NormalizedSerializerOptions } from './serializer-options.js'
+import { markAsUntransferable } from './untransferable.js'
 
 /** What a format's serializer class hands to the core: its name, the client, its format and checked options. */
 export interface SerializerSetup<T> {
@@ -61,6 +62,10 @@ const MAX_KEPT_SCRATCH = 1024 * 1024
  * alive, as one from `allocUnsafe` does. A message that does not fit what is left goes to a new slab if it needs at
  * most half of one, else to the scratch buffer and a Buffer of its own. The bench record's `serializeSync` spent
  * 15 % of its time in the copy out of a scratch buffer and the allocation of its result.
+ *
+ * Each slab is marked untransferable, as Node marks its pool, so that a `postMessage` transfer list naming one
+ * message's `ArrayBuffer` cannot detach the messages beside it. A runtime without `markAsUntransferable` gets no
+ * slab: each message is then copied into a Buffer of its own.
  */
 const SLAB_SIZE = 8 * 1024
 
@@ -97,6 +102,11 @@ export class SchemaSerializer<T = unknown> {
   /** Where messages are written (see `SLAB_SIZE`), and where its unused part starts. */
   #slab: Buffer | undefined
   #slabAt = 0
+  /**
+   * Whether a message is being encoded: a `serialize` called meanwhile (from a getter, a `toJSON`, a logical type
+   * that the codec runs) gets memory of its own, since the outer message is being written where it would go.
+   */
+  #encoding = false
 
   /** @param setup - What the format's class checked and built (see {@link SerializerSetup}). */
   constructor(setup: SerializerSetup<T>) {
@@ -143,8 +153,13 @@ export class SchemaSerializer<T = unknown> {
   /**
    * Encodes a value into a frame: `0x00`, the big-endian schema id in `idSize` bytes (4 by default), then the payload.
    *
-   * @returns A new `Buffer`, never written again by the serializer (small ones are views of an 8 KiB slab, as
-   *   `Buffer.allocUnsafe`'s are of Node's pool).
+   * @returns A new `Buffer`, never written again by the serializer. As `Buffer.allocUnsafe` hands out views of
+   *   Node's pool, a message of at most 4 KiB is a view of an 8 KiB slab that later messages of the same serializer
+   *   share: its `.buffer` holds them too (use `byteOffset` and `length`), and keeping the message keeps the slab
+   *   alive. The slab is marked untransferable as Node's pool is: naming `message.buffer` in a `postMessage`
+   *   transfer list copies it (Node 20) or throws a `DataCloneError` (Node 22+), never detaching the other
+   *   messages; to transfer one, copy it first (`Uint8Array.from(message)`). A `serialize` called while the same
+   *   serializer is writing (from a getter, a `toJSON`, a logical type) gets memory of its own.
    * @throws (rejects) `TypeError` (code `INVALID_CONFIG`) in `MESSAGE_HEADERS` mode, before any request: use
    *   `serializeMessage`. `ResolverError` when the resolver throws or returns no non-empty string.
    *   `SchemaNotFoundError`, `RegistryConnectionError`, `AuthenticationError`, `SchemaRegistrationError` from the
@@ -347,11 +362,29 @@ export class SchemaSerializer<T = unknown> {
   /**
    * `data` encoded after `header`: in the slab's unused part (a new slab when what is left is too short) and handed
    * out as a view of it, or, for a message bigger than half a slab, in the scratch buffer (grown to fit) and copied
-   * into a Buffer of its own. Nothing written is written over later: the slab's position moves past each message.
+   * into a Buffer of its own. Nothing written is written over later: the slab's position moves past each message. A
+   * call made while a message is being encoded (re-entered through the value) uses neither the slab nor the scratch.
    */
   #encode(entry: WriterArtifact, data: unknown, header: Uint8Array | undefined): Buffer {
     const headerSize = header === undefined ? 0 : header.length
-    const codec = entry.codec
+    if (this.#encoding) return this.#encodeApart(entry.codec, data, header, headerSize, true)
+    this.#encoding = true
+    try {
+      if (markAsUntransferable === undefined) {
+        return this.#encodeApart(entry.codec, data, header, headerSize, false)
+      }
+      return this.#encodeInSlab(entry.codec, data, header, headerSize)
+    } finally {
+      this.#encoding = false
+    }
+  }
+
+  #encodeInSlab(
+    codec: SchemaCodec,
+    data: unknown,
+    header: Uint8Array | undefined,
+    headerSize: number,
+  ): Buffer {
     let slab = this.#slab
     let at = this.#slabAt
     const room = slab !== undefined && at + headerSize < slab.length
@@ -359,11 +392,12 @@ export class SchemaSerializer<T = unknown> {
     if (end < 0) {
       // A failed try tells the room the message needs (its end would be `slab.length - end`).
       if (room && slab!.length - end - at > SLAB_SIZE / 2)
-        return this.#encodeLarge(codec, data, header, headerSize)
+        return this.#encodeApart(codec, data, header, headerSize, false)
       slab = this.#slab = Buffer.allocUnsafeSlow(SLAB_SIZE)
+      markAsUntransferable!(slab.buffer)
       at = 0
       end = codec.encodeInto(data, slab, headerSize)
-      if (end < 0) return this.#encodeLarge(codec, data, header, headerSize)
+      if (end < 0) return this.#encodeApart(codec, data, header, headerSize, false)
     }
     for (let i = 0; i < headerSize; i++) slab![at + i] = header![i]!
     // The next message starts 8-byte aligned, as in Node's pool.
@@ -371,21 +405,25 @@ export class SchemaSerializer<T = unknown> {
     return slab!.subarray(at, end)
   }
 
-  /** {@link #encode} of a message bigger than half a slab: in the scratch buffer, then copied out once. */
-  #encodeLarge(
+  /**
+   * {@link #encode} into a Buffer of its own: in the scratch buffer (grown to fit; a re-entered call uses a fresh
+   * one, as the outer call may be writing in the serializer's), then copied out once.
+   */
+  #encodeApart(
     codec: SchemaCodec,
     data: unknown,
     header: Uint8Array | undefined,
     headerSize: number,
+    reentered: boolean,
   ): Buffer {
-    let scratch = this.#scratch ?? Buffer.allocUnsafeSlow(SCRATCH_SIZE)
+    let scratch = (reentered ? undefined : this.#scratch) ?? Buffer.allocUnsafeSlow(SCRATCH_SIZE)
     let end = codec.encodeInto(data, scratch, headerSize)
     while (end < 0) {
       const needed = scratch.length - end
       scratch = Buffer.allocUnsafeSlow(Math.max(needed, scratch.length * 2))
       end = codec.encodeInto(data, scratch, headerSize)
     }
-    this.#scratch = scratch.length > MAX_KEPT_SCRATCH ? undefined : scratch
+    if (!reentered) this.#scratch = scratch.length > MAX_KEPT_SCRATCH ? undefined : scratch
     for (let i = 0; i < headerSize; i++) scratch[i] = header![i]!
     const out = Buffer.allocUnsafe(end)
     scratch.copy(out, 0, 0, end)

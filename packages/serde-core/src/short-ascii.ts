@@ -6,6 +6,8 @@ const fromCharCode = String.fromCharCode
  * What the Avro and Protobuf readers make their short strings with; longer or non-ASCII ones are the engine's. The
  * twelve cases are written out on purpose: a call with a fixed number of arguments is what is fast (a loop that
  * appends characters, or `fromCharCode.apply`, costs two to five times as much).
+ *
+ * Not public API: exported only from the `./internal` entry point, for the format packages.
  */
 export function shortAsciiString(b: Uint8Array, p: number, n: number): string | undefined {
   switch (n) {

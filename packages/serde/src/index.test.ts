@@ -233,7 +233,7 @@ describe('@x/serde', () => {
   })
 
   it('pins every type name its members export', () => {
-    // `IdType` is defined once, in @x/errors; @x/wire-format re-exports that same type (as api.md names it there),
+    // `IdType` is defined once, in @x/errors; @x/wire-format re-exports that same type (its users import it from there),
     // so `export *` of both is one type, not a collision (checked below).
     const all = Object.keys(MEMBERS)
       .flatMap(typeExportsOf)

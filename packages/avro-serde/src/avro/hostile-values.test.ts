@@ -1,7 +1,8 @@
 import { describe, expect, test } from 'vitest'
 import { codecOf, encode, hex, thrown } from './test-support/fixtures.js'
 
-// Defects found by outside probes (issue 9). Each test failed on the code before its fix.
+// Values that once corrupted data or cost unbounded time: names like Object.prototype members, a Map for an Avro
+// map, wrong values with huge messages, throwing getters. Each test failed on the code before its fix.
 
 const PROTOTYPE_NAMES = ['toString', 'valueOf', 'constructor', '__proto__', 'hasOwnProperty', 'isPrototypeOf']
 

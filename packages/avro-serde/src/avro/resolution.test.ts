@@ -15,7 +15,7 @@ const record = (name: string, fields: object[], extra: object = {}) => ({
   ...extra,
 })
 
-describe('schema resolution (interface-spec §2.3)', () => {
+describe('schema resolution (reading with a reader schema other than the writer schema, as the Avro specification says)', () => {
   test('a field the reader has but the writer lacks takes the reader default', () => {
     const writer = codecOf(record('User', [{ name: 'id', type: 'string' }]))
     const reader = codecOf(

@@ -1,4 +1,4 @@
-import { shortAsciiString } from '@x/serde-core'
+import { shortAsciiString } from '@x/serde-core/internal'
 import type { Tap } from './avsc-internals.js'
 
 /**

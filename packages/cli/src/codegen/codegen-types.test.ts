@@ -267,8 +267,14 @@ message Payment { shop.common.Money amount = 1; google.protobuf.Timestamp at = 2
     expect(
       compile(declarations, 'Payment', literal({ ...(decoded as object), amount: { currency: 1 } })).length,
     ).toBeGreaterThan(0)
-    // Without the import at hand, only its type is unknown; the well-known one is still typed.
-    expect(protobufToTypeScript(payment)).toContain('  amount: unknown\n  at: Timestamp | null\n')
+    // Without the import at hand: an error naming it, never a type left `unknown`.
+    expect(() => protobufToTypeScript(payment, {}, 'payment.proto')).toThrow(
+      expect.objectContaining({
+        name: 'MissingImportError',
+        imports: ['shop/common/money.proto'],
+        importers: ['payment.proto'],
+      }),
+    )
   })
 })
 

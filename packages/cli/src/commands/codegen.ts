@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs'
 import { writeFile } from 'node:fs/promises'
-import { resolve } from 'node:path'
+import { dirname, relative, resolve } from 'node:path'
+import { MissingImportError, type ProtoImportFile } from '@x/protobuf-serde'
 import { avroToTypeScript } from '../codegen/avro-types.js'
 import { jsonSchemaToTypeScript } from '../codegen/json-schema-types.js'
 import { protobufToTypeScript } from '../codegen/protobuf-types.js'
@@ -68,20 +69,29 @@ export async function codegen(
     sources.push({ text, type: artifactTypeOfFile(path, flags.type), source: path, path })
   }
   const protoFiles = sources.filter((source) => source.type === 'PROTOBUF' && source.path !== undefined)
-  const importOf = (importPath: string): string | undefined => {
+  // As protoc: an import is looked for beside the importing file, then in each --proto-path folder (after the
+  // artifact's references and the files given). A file's name is its absolute path; a reference's, its import path.
+  const protoPaths = (flags.protoPath ?? []).map((dir) => resolve(io.cwd, dir))
+  const importOf = (importPath: string, importer: string): ProtoImportFile | undefined => {
     const known = imported.get(importPath)
-    if (known !== undefined) return known
+    if (known !== undefined) return { name: importPath, text: known }
     const given = protoFiles.find((file) => endsWithPath(file.path!, importPath))
-    if (given !== undefined) return given.text
-    for (const dir of flags.protoPath ?? []) {
+    if (given !== undefined) return { name: resolve(io.cwd, given.path!), text: given.text }
+    const importerFile = protoFiles.find((file) => file.path === importer)
+    const beside =
+      importerFile !== undefined ? dirname(resolve(io.cwd, importerFile.path!)) : fileDir(importer)
+    for (const dir of beside === undefined ? protoPaths : [beside, ...protoPaths]) {
+      const file = resolve(dir, importPath)
       try {
-        return readFileSync(resolve(io.cwd, dir, importPath), 'utf8')
+        return { name: file, text: readFileSync(file, 'utf8') }
       } catch {
         // Not in this folder.
       }
     }
     return undefined
   }
+  /** The folder of an imported file read from disk (its name is an absolute path), else `undefined`. */
+  const fileDir = (name: string): string | undefined => (name.startsWith('/') ? dirname(name) : undefined)
   // A given .proto that another given .proto imports is declared with its importer, not twice.
   const importedByOthers = new Set(
     protoFiles.flatMap((file) =>
@@ -96,13 +106,18 @@ export async function codegen(
     const { text, type, source } = entry
     if (type === 'PROTOBUF') {
       if (importedByOthers.has(entry)) continue
-      parts.push(
-        protobufToTypeScript(
-          text,
-          { longs, enums, defaults: flags.defaults ?? true, imports: importOf },
-          source,
-        ),
-      )
+      try {
+        parts.push(
+          protobufToTypeScript(
+            text,
+            { longs, enums, defaults: flags.defaults ?? true, imports: importOf },
+            source,
+          ),
+        )
+      } catch (error) {
+        if (!(error instanceof MissingImportError)) throw error
+        throw new UsageError(missingImportsMessage(error, protoPaths, io.cwd))
+      }
       continue
     }
     let schema: unknown
@@ -124,6 +139,29 @@ export async function codegen(
   }
   await writeFile(resolve(io.cwd, flags.out), output)
   io.stderr(`wrote ${flags.out}\n`)
+}
+
+/** Which imports were not found, by which file, and where they were looked for. */
+function missingImportsMessage(
+  error: MissingImportError,
+  protoPaths: readonly string[],
+  cwd: string,
+): string {
+  const lines = error.imports.map((path, i) => {
+    const importer = error.importers[i]!
+    const shown = importer.startsWith('/') ? relativeTo(cwd, importer) : importer
+    return `${shown} imports '${path}', which is found neither beside it${
+      protoPaths.length === 0
+        ? ''
+        : ` nor in --proto-path ${protoPaths.map((dir) => relativeTo(cwd, dir)).join(', ')}`
+    }`
+  })
+  return `Cannot find a .proto import: ${lines.join('; ')} (give the file, or its folder with --proto-path)`
+}
+
+function relativeTo(cwd: string, path: string): string {
+  const shown = relative(cwd, path)
+  return shown === '' ? '.' : shown.startsWith('..') ? path : shown
 }
 
 function choice<T extends string>(flag: string, value: string, allowed: readonly T[]): T {

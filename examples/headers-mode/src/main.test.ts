@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { runExample } from '../../../scripts/test-support/run-example.js'
 
 describe('the headers-mode example', () => {
-  it('puts bare Avro in the payload and the contentId as 8 bytes in apicurio.value.contentId', async () => {
+  it('puts bare Avro in the payload, the contentId as 8 bytes in apicurio.value.contentId and BINARY in apicurio.value.encoding', async () => {
     const run = await runExample('headers-mode')
     expect(run.stderr).toBe('')
     expect(run.code).toBe(0)
@@ -11,6 +11,8 @@ describe('the headers-mode example', () => {
       [
         'payload: 06742d370000000000803540',
         'header:  apicurio.value.contentId = 0000000000000001',
+        // "BINARY" in ASCII, as Java's serializer writes it beside the id.
+        'header:  apicurio.value.encoding = 42494e415259',
         "value: Reading { sensor: 't-7', celsius: 21.5 }",
         '',
       ].join('\n'),

@@ -268,7 +268,7 @@ async function main(): Promise<void> {
     console.log('')
     const cold = await measureColdStarts(env, registry, stub, config.quick ? 1 : 3)
     console.log(renderCold(cold))
-    console.log(renderCompatibility(measureCompatibility(config.quick ? 1 : 3)))
+    console.log(renderCompatibility(measureCompatibility(config.quick ? 2 : 4)))
 
     const results: RoundResult[] = []
     for (let round = 1; round <= config.rounds; round++) {

@@ -84,11 +84,12 @@ class IssueSet {
   addAll(issues: readonly CompatibilityIssue[]): void {
     for (const issue of issues) {
       // the registry lists each cause once (a set of description and context), whichever direction found it
-      const key = JSON.stringify(
+      // the first text's length keeps two different pairs from joining into one key
+      const [first, second] =
         issue.cause === undefined
           ? [issue.path, issue.message]
-          : [issue.cause.description, issue.cause.context],
-      )
+          : [issue.cause.description, issue.cause.context]
+      const key = `${first.length}:${first}${second}`
       if (!this.#seen.has(key)) this.#seen.set(key, issue)
     }
   }

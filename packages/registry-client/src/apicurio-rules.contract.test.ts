@@ -327,6 +327,34 @@ describe('VALIDITY', () => {
     ])
   })
 
+  it('refuses under FULL what the Avro parser refuses beyond syntax, with no causes', async () => {
+    const avro = await artifact('"string"')
+    await call('POST', `/groups/${target.group}/artifacts/${avro}/rules`, {
+      ruleType: 'VALIDITY',
+      config: 'FULL',
+    })
+    const refusals = [
+      '{"type":"record","fields":[]}',
+      '{"type":"record","name":"A","fields":[{"name":"a","type":"int","default":"x"}]}',
+      '{"type":"record","name":"A","fields":[{"name":"a","type":"int"},{"name":"a","type":"int"}]}',
+      '{"type":"record","name":"A","fields":[{"name":"a","type":"Missing"}]}',
+    ]
+    for (const content of refusals) {
+      const refused = await version(avro, content)
+      expect([content, refused.status, data(refused).title, data(refused).causes]).toEqual([
+        content,
+        400,
+        'Syntax violation for Avro artifact.',
+        [],
+      ])
+    }
+    const valid = await version(
+      avro,
+      '{"type":"record","name":"A","fields":[{"name":"a","type":"int","default":1}]}',
+    )
+    expect(valid.status).toBe(200)
+  })
+
   it('applies a global rule to the first version of a new artifact, and nothing is created', async () => {
     expect((await call('POST', '/admin/rules', { ruleType: 'VALIDITY', config: 'FULL' })).status).toBe(204)
     try {

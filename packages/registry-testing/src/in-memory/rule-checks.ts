@@ -4,9 +4,8 @@ import {
   isCompatibilityLevel,
   isSchemaFormat,
   type SchemaFormat,
+  validateSchema,
 } from '@x/compatibility'
-import protobuf from 'protobufjs'
-import { AvroSchemaError, parseAvro } from './avro-schema.js'
 import type { StoredReference } from './content.js'
 import { RegistryProblem } from './problems.js'
 import type { RegistryStorage, StoredVersion } from './storage.js'
@@ -58,25 +57,24 @@ export function applyRules(storage: RegistryStorage, candidate: Candidate): void
   checkCompatibilityRule(storage, candidate, level)
 }
 
+// AVRO and PROTOBUF content is read by `validateSchema`, which refuses what 3.3.3's VALIDITY rule refuses there (for
+// both the registry's causes are empty). JSON keeps its own reading: the registry's causes name the keyword and
+// everit's message, which `validateSchema` folds into one sentence.
 function checkValidity(storage: RegistryStorage, candidate: Candidate): void {
   switch (candidate.artifactType) {
     case 'AVRO':
-      try {
-        parseAvro(candidate.text, storage.resolveReferences(candidate.references))
-      } catch (error) {
-        if (!(error instanceof AvroSchemaError)) throw error
-        throw violation('Syntax violation for Avro artifact.', [])
-      }
+    case 'PROTOBUF': {
+      const issues = validateSchema({
+        format: candidate.artifactType,
+        schema: candidate.text,
+        references: storage.resolveReferencesByName(candidate.references),
+      })
+      if (issues.length > 0)
+        throw violation(`Syntax violation for ${FORMAT_NAMES[candidate.artifactType]} artifact.`, [])
       return
+    }
     case 'JSON':
       checkJsonSchema(candidate.text)
-      return
-    case 'PROTOBUF':
-      try {
-        protobuf.parse(candidate.text, { keepCase: true })
-      } catch {
-        throw violation('Syntax violation for Protobuf artifact.', [])
-      }
       return
     default:
       return

@@ -5,7 +5,8 @@ import { createRequire } from 'node:module'
  * message, exit. Imports nothing of the bench at the top so that the process pays only for the library measured.
  *
  * `node child.js <library> <registry url> <group id> <frame hex> <topic>`; prints one JSON line (`StartupSample`).
- * `library` is `ours`, `kafkajs`, `confluent` (the whole job), or `import:ours`, `import:kafkajs`, `import:avsc`
+ * `library` is `ours`, `ours:no-telemetry` (`telemetry: false`: no `@opentelemetry/api` looked for), `kafkajs`,
+ * `confluent` (the whole job), or `import:ours`, `import:kafkajs`, `import:avsc`
  * (the import alone).
  */
 
@@ -42,10 +43,15 @@ async function run(): Promise<{ importMs: number; id: string | undefined }> {
       require('avsc')
       return { importMs: performance.now() - started, id: undefined }
     }
-    case 'ours': {
+    case 'ours':
+    case 'ours:no-telemetry': {
       const serde = await import('@x/serde')
       const importMs = performance.now() - started
-      const client = new serde.RegistryClient({ url, groupId })
+      const client = new serde.RegistryClient({
+        url,
+        groupId,
+        ...(library === 'ours' ? {} : { telemetry: false }),
+      })
       try {
         const deserializer = new serde.AvroDeserializer(client)
         const ctx = new serde.SerializationContext(topic, serde.MessageField.VALUE)

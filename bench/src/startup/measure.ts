@@ -21,13 +21,14 @@ export interface StartupTarget {
 /** One kind of process in the start-up row and every run of it. */
 export interface StartupResult {
   label: string
-  /** `ours`, `kafkajs`, `confluent`, or `import:…` for an import alone. */
+  /** `ours`, `ours:no-telemetry`, `kafkajs`, `confluent`, or `import:…` for an import alone. */
   library: string
   samples: StartupSample[]
 }
 
 const WHOLE = [
   { library: 'ours', label: 'ours (`@x/serde`)' },
+  { library: 'ours:no-telemetry', label: 'ours, `telemetry: false`' },
   { library: 'kafkajs', label: '@kafkajs/confluent-schema-registry' },
   { library: 'confluent', label: '@confluentinc/schemaregistry' },
 ] as const
@@ -39,7 +40,7 @@ const IMPORTS = [
 ] as const
 
 async function sample(library: string, target: StartupTarget): Promise<StartupSample> {
-  const url = library === 'ours' ? target.url : target.confluentUrl
+  const url = library.startsWith('ours') ? target.url : target.confluentUrl
   const hex = Buffer.from(target.frame).toString('hex')
   const { stdout } = await run(
     process.execPath,

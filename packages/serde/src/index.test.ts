@@ -191,6 +191,7 @@ const TYPE_EXPORTS = [
   'SerializationContextInit',
   'SerializedMessage',
   'TokenProvider',
+  'TokenRetryOptions',
   'UnionMode',
 ]
 

@@ -18,6 +18,8 @@ export function renderBenchmarksMd(input: {
   results: readonly RoundResult[]
   rows: readonly Row[]
   cold: readonly ColdResult[]
+  /** The start-up tables, rendered (`renderStartup`). */
+  startup: string
   warning: string | undefined
   /** The saved full runs of each Node line (this one's included). */
   byNode: readonly NodeRun[]
@@ -83,6 +85,7 @@ ${renderNodeTable(input.byNode)}
 ${renderTables(rows)}
 ${renderPeers(input.cases, input.results)}
 ${renderCold(input.cold)}
+${input.startup}
 ${renderE2eSection(loadE2e())}
 
 ## How to reproduce
@@ -141,6 +144,9 @@ BENCH_CPU_PROF=/tmp/prof BENCH_FILTER='^ours.proto' BENCH_ROUNDS=1 BENCH_SECONDS
   return the same through \`Promise.resolve\`: the floor for any Promise API.
 - **Cold start:** a newly registered id, a fresh client per library, 1000 concurrent deserializations: requests sent
   and time until all resolved, ${input.cold[0]?.ms.length ?? 0} rounds in rotating order.
+- **Start-up:** each library in a fresh \`node\` (\`bench/src/startup/child.ts\`): import, fetch the one schema
+  (ours from the InMemoryRegistry, the peers from the Confluent-API stub), decode one Avro message, print
+  \`process.resourceUsage()\` and exit; 10 runs (3 with \`--quick\`) in rotating order, medians.
 `
 }
 

@@ -23,6 +23,8 @@ import { platformaticVersion } from './peers/platformatic.js'
 import { checkPlatformatic } from './platformatic-checks.js'
 import { casesToRepeat, renderSpreads } from './repeat.js'
 import { busyWarning, median, type RoundResult, renderPeers, renderTables, summarize } from './report.js'
+import { measureStartup, renderStartup, type StartupResult } from './startup/measure.js'
+import { startupTarget } from './startup/target.js'
 import type { RunMessage, WorkerMessage } from './worker.js'
 
 /**
@@ -269,6 +271,10 @@ async function main(): Promise<void> {
     const cold = await measureColdStarts(env, registry, stub, config.quick ? 1 : 3)
     console.log(renderCold(cold))
     console.log(renderCompatibility(measureCompatibility(config.quick ? 2 : 4)))
+    const startupLoad = loadNow()
+    const startup: StartupResult[] = await measureStartup(await startupTarget(env), config.quick ? 3 : 10)
+    const startupMd = renderStartup(startup, `${startupLoad} before, ${loadNow()} after`)
+    console.log(startupMd)
 
     const results: RoundResult[] = []
     for (let round = 1; round <= config.rounds; round++) {
@@ -331,6 +337,7 @@ async function main(): Promise<void> {
           results,
           rows,
           cold,
+          startup: startupMd,
           warning,
           byNode: loadRuns(),
         }),

@@ -17,7 +17,7 @@ import { cacheBoundOf, cacheTtlOf, checkClient, type RegistryPort } from './regi
 import type { SchemaCodec, SchemaFormat } from './schema-format.js'
 import { parseRegistered } from './schema-loader.js'
 import type { NormalizedSerializerOptions } from './serializer-options.js'
-import { markAsUntransferable } from './untransferable.js'
+import { untransferableMarker } from './untransferable.js'
 
 /** What a format's serializer class hands to the core: its name, the client, its format and checked options. */
 export interface SerializerSetup<T> {
@@ -370,10 +370,11 @@ export class SchemaSerializer<T = unknown> {
     if (this.#encoding) return this.#encodeApart(entry.codec, data, header, headerSize, true)
     this.#encoding = true
     try {
-      if (markAsUntransferable === undefined) {
+      const mark = untransferableMarker()
+      if (mark === undefined) {
         return this.#encodeApart(entry.codec, data, header, headerSize, false)
       }
-      return this.#encodeInSlab(entry.codec, data, header, headerSize)
+      return this.#encodeInSlab(entry.codec, data, header, headerSize, mark)
     } finally {
       this.#encoding = false
     }
@@ -384,6 +385,7 @@ export class SchemaSerializer<T = unknown> {
     data: unknown,
     header: Uint8Array | undefined,
     headerSize: number,
+    mark: (buffer: ArrayBufferLike) => void,
   ): Buffer {
     let slab = this.#slab
     let at = this.#slabAt
@@ -394,7 +396,7 @@ export class SchemaSerializer<T = unknown> {
       if (room && slab!.length - end - at > SLAB_SIZE / 2)
         return this.#encodeApart(codec, data, header, headerSize, false)
       slab = this.#slab = Buffer.allocUnsafeSlow(SLAB_SIZE)
-      markAsUntransferable!(slab.buffer)
+      mark(slab.buffer)
       at = 0
       end = codec.encodeInto(data, slab, headerSize)
       if (end < 0) return this.#encodeApart(codec, data, header, headerSize, false)

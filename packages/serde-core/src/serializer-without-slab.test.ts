@@ -7,7 +7,7 @@ import { normalizeSerializerOptions } from './serializer-options.js'
 import { ToyFormat } from './test-support/toy-format.js'
 
 // A runtime without Node's markAsUntransferable: the serializer keeps no slab it could not protect.
-vi.mock('./untransferable.js', () => ({ markAsUntransferable: undefined }))
+vi.mock('./untransferable.js', () => ({ untransferableMarker: () => undefined }))
 
 const ctx = new SerializationContext('toys')
 const hex = (bytes: Uint8Array): string => Buffer.from(bytes).toString('hex')

@@ -7,6 +7,7 @@ import {
   checkKnownKeys,
   checkOptionsObject,
   type RegistryPort,
+  type RulesOptions,
   type SerializedMessage,
   type SerializerOptions,
   TopicIdStrategy,
@@ -37,6 +38,12 @@ export interface AnySerializerOptions<T = unknown>
   messageType?: string
   /** Protobuf artifacts: after the id, Apicurio's `Ref` or Confluent's message indexes. @default 'apicurio' */
   framing?: 'apicurio' | 'confluent'
+  /**
+   * Data-contract rules, handed unchanged to the serializer of every format: the `WRITE` and `WRITEREAD` rules of
+   * the version written run before encoding, and a refused value throws `RuleViolationError` (nothing is written).
+   * @default off
+   */
+  rules?: RulesOptions
 }
 
 /** What a format's serializer offers, as AnySerializer uses it. */
@@ -63,6 +70,7 @@ const OPTION_NAMES = [
   'validate',
   'messageType',
   'framing',
+  'rules',
 ] as const
 const FORMAT_OPTIONS: Record<SchemaKind, readonly string[]> = {
   AVRO: ['avro', 'strict'],
@@ -215,7 +223,7 @@ export class AnySerializer<T = unknown> {
     const raw = this.#options
     const client = this.#client as RegistryPort
     const options: Record<string, unknown> = { artifactResolver: this.#resolver }
-    for (const name of ['toDict', 'useId', 'idSize', 'wireFormat', ...FORMAT_OPTIONS[kind]]) {
+    for (const name of ['toDict', 'useId', 'idSize', 'wireFormat', 'rules', ...FORMAT_OPTIONS[kind]]) {
       if (raw[name] !== undefined) options[name] = raw[name]
     }
     switch (kind) {

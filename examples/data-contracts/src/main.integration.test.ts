@@ -26,7 +26,7 @@ describe('the data-contracts example against a real broker and a real Apicurio R
       "read as version 2 { id: 'o-1', total: 12.5, currency: 'EUR' }",
       "read as version 2 { id: 'o-3', total: 99.9, currency: 'EUR' }",
       'read 2 orders',
-      "passed the READ rules { id: 'o-3', total: 99.9 }",
+      'passed the READ rules o-3 (total 99.9)',
       'dead-lettered o-1: rule minimum, mode READ, code RULE_VIOLATION',
     ])
   })

@@ -160,7 +160,7 @@ try {
     }
     const handle = serde.eachMessage(
       async ({ decoded }) => {
-        console.log('passed the READ rules', decoded.value)
+        console.log(`passed the READ rules ${decoded.value?.id} (total ${decoded.value?.total})`)
       },
       { deadLetter: { producer, topic: deadLetterTopic } },
     )

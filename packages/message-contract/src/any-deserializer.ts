@@ -22,6 +22,7 @@ import {
   type RulesOptions,
   withOtherIdHint,
 } from '@x/serde-core'
+import { normalizeRulesOptions } from '@x/serde-core/internal'
 import {
   type IdType,
   isIdType,
@@ -159,6 +160,8 @@ export class AnyDeserializer<T = unknown> {
     }
     const raw = checkOptionsObject(options, `${OWNER} options`)
     checkKnownKeys(raw, OPTION_NAMES, `${OWNER} options`)
+    // Checked here as well as by each format's serde, so that a wrong `rules` fails at construction.
+    normalizeRulesOptions(raw.rules, OWNER)
     const useId = raw.useId ?? 'globalId'
     if (!isIdType(useId)) {
       throw invalidConfigError(`${OWNER}: useId must be 'globalId' or 'contentId', got ${String(useId)}`)

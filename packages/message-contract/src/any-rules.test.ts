@@ -94,13 +94,15 @@ describe('AnySerializer with rules', () => {
     expect(() => writer.serializeSync({ id: 'o-3', total: 0 }, orders)).toThrow(RuleViolationError)
   })
 
-  it('writes a refused value unchecked without the option, and refuses a rules option of the wrong shape', async () => {
+  it('writes a refused value unchecked without the option, and refuses a rules option of the wrong shape at construction', async () => {
     const bytes = await new AnySerializer(client).serialize({ id: 'o-4', total: -1 }, orders)
     expect(bytes.length).toBeGreaterThan(5)
-    expect(() => new AnySerializer(client, { rules: { enabled: true, ttl: 5 } as never })).not.toThrow()
-    await expect(
-      new AnySerializer(client, { rules: { enabled: true, ttl: 5 } as never }).serialize({}, orders),
-    ).rejects.toThrow(TypeError)
+    expect(() => new AnySerializer(client, { rules: { enabled: true, ttl: 5 } as never })).toThrow(
+      expect.objectContaining({ name: 'TypeError', code: 'INVALID_CONFIG' }),
+    )
+    expect(() => new AnyDeserializer(client, { rules: { enabled: 'yes' } as never })).toThrow(
+      expect.objectContaining({ name: 'TypeError', code: 'INVALID_CONFIG' }),
+    )
   })
 })
 

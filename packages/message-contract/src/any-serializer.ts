@@ -12,6 +12,7 @@ import {
   type SerializerOptions,
   TopicIdStrategy,
 } from '@x/serde-core'
+import { normalizeRulesOptions } from '@x/serde-core/internal'
 import { type SerializationContext, WireFormat } from '@x/wire-format'
 import { type SchemaKind, schemaKindOf } from './schema-kind.js'
 
@@ -110,6 +111,8 @@ export class AnySerializer<T = unknown> {
     }
     const raw = checkOptionsObject(options, `${OWNER} options`)
     checkKnownKeys(raw, OPTION_NAMES, `${OWNER} options`)
+    // Checked here as well as by each format's serde, so that a wrong `rules` fails at construction.
+    normalizeRulesOptions(raw.rules, OWNER)
     this.#client = client as LatestLookup
     this.#resolver = (raw.artifactResolver as ArtifactResolver | undefined) ?? new TopicIdStrategy()
     const resolver = this.#resolver

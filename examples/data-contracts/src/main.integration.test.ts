@@ -12,7 +12,7 @@ function withoutKafkajsTimerWarning(stderr: string): string {
 }
 
 describe('the data-contracts example against a real broker and a real Apicurio Registry', () => {
-  it('sends the orders a WRITE rule accepts, nothing of the refused one, and reads them migrated', async () => {
+  it('sends the orders a WRITE rule accepts, nothing of the refused one, reads them migrated, and dead-letters one a READ rule refuses', async () => {
     const run = await runExample('data-contracts', {
       KAFKA_BROKERS: inject('kafkaBrokers'),
       REGISTRY_URL: inject('registryUrl'),
@@ -26,6 +26,8 @@ describe('the data-contracts example against a real broker and a real Apicurio R
       "read as version 2 { id: 'o-1', total: 12.5, currency: 'EUR' }",
       "read as version 2 { id: 'o-3', total: 99.9, currency: 'EUR' }",
       'read 2 orders',
+      'passed the READ rules o-3 (total 99.9)',
+      'dead-lettered o-1: rule minimum, mode READ, code RULE_VIOLATION',
     ])
   })
 })

@@ -1,7 +1,9 @@
 // Data contracts (Apicurio Registry 3.3 rulesets) on a real broker. The artifact's ruleset holds a CEL condition
 // `total > 0.0` (WRITE, onFailure ERROR); version 2 adds a `currency` field and an UPGRADE migration that fills it.
 // A producer with rules on sends two orders written with version 1 and is refused a third (total -5) before anything
-// is sent; a consumer with `targetVersion: '2'` reads the version-1 messages migrated. Needs a broker:
+// is sent; a consumer with `targetVersion: '2'` reads the version-1 messages migrated. Then a READ condition
+// `total >= 20.0` with onFailure DLQ is added: a KafkaJsSerde consumer dead-letters o-1 to `<topic>.DLQ`, the rule
+// named in the `x-serde-rule` header, and goes on with o-3. Needs a broker:
 // KAFKA_BROKERS=host:port (the integration stage starts a real one). Rules need a real Apicurio Registry 3.3 at
 // REGISTRY_URL, else an InMemoryRegistry is started here (it runs rules with the same engine).
 import { randomUUID } from 'node:crypto'
@@ -12,6 +14,7 @@ import {
   RuleViolationError,
   SerializationContext,
 } from '@x/serde'
+import { KafkaJsSerde } from '@x/serde/kafka'
 import { InMemoryRegistry } from '@x/serde/testing'
 import { Kafka, logLevel } from 'kafkajs'
 
@@ -39,6 +42,9 @@ const registry = process.env.REGISTRY_URL ? undefined : await InMemoryRegistry.s
 const kafka = new Kafka({ clientId: 'x-serde-data-contracts', brokers, logLevel: logLevel.NOTHING })
 const producer = kafka.producer({ allowAutoTopicCreation: true })
 const consumer = kafka.consumer({ groupId: `example-${randomUUID()}` })
+const checker = kafka.consumer({ groupId: `example-${randomUUID()}` })
+const letters = kafka.consumer({ groupId: `example-${randomUUID()}` })
+const deadLetterTopic = `${topic}.DLQ`
 
 try {
   await using client = new RegistryClient({
@@ -116,7 +122,78 @@ try {
       .catch(reject)
   })
   console.log(`read ${received} orders`)
+
+  // A READ rule whose failure is dead-lettered: the consumer goes on with the next order.
+  await client.setArtifactRuleset(artifactId, {
+    domainRules: [
+      {
+        name: 'positive',
+        kind: 'CONDITION',
+        type: 'CEL',
+        mode: 'WRITE',
+        expr: 'total > 0.0',
+        onFailure: 'ERROR',
+      },
+      {
+        name: 'minimum',
+        kind: 'CONDITION',
+        type: 'CEL',
+        mode: 'READ',
+        expr: 'total >= 20.0',
+        onFailure: 'DLQ',
+      },
+    ],
+    migrationRules: [],
+  })
+  const serde = new KafkaJsSerde<{ id: string; total: number }>(client, { rules: { enabled: true } })
+  await checker.connect()
+  await checker.subscribe({ topic, fromBeginning: true })
+  let settled = 0
+  await new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`timed out after 60 s with ${settled} orders`)), 60_000)
+    const done = () => {
+      settled += 1
+      if (settled === sent) {
+        clearTimeout(timer)
+        resolve()
+      }
+    }
+    const handle = serde.eachMessage(
+      async ({ decoded }) => {
+        console.log(`passed the READ rules ${decoded.value?.id} (total ${decoded.value?.total})`)
+      },
+      { deadLetter: { producer, topic: deadLetterTopic } },
+    )
+    checker
+      .run({
+        eachMessage: async (payload) => {
+          await handle(payload)
+          done()
+        },
+      })
+      .catch(reject)
+  })
+
+  await letters.connect()
+  await letters.subscribe({ topic: deadLetterTopic, fromBeginning: true })
+  await new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error('timed out after 60 s on the dead-letter topic')), 60_000)
+    letters
+      .run({
+        eachMessage: async ({ message }) => {
+          const header = (name: string) => String(message.headers?.[name])
+          console.log(
+            `dead-lettered ${String(message.key)}: rule ${header('x-serde-rule')}, mode ${header('x-serde-rule-mode')}, code ${header('x-serde-error-code')}`,
+          )
+          clearTimeout(timer)
+          resolve()
+        },
+      })
+      .catch(reject)
+  })
 } finally {
+  await letters.disconnect()
+  await checker.disconnect()
   await consumer.disconnect()
   await producer.disconnect()
   await registry?.close()

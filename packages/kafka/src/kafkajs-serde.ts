@@ -1,4 +1,10 @@
-import { invalidConfigError, messageOf, recordFailedMessage } from '@x/errors'
+import {
+  invalidConfigError,
+  isSerdeError,
+  messageOf,
+  type RuleViolationError,
+  recordFailedMessage,
+} from '@x/errors'
 import {
   type AnyDeserializerOptions,
   contextFor,
@@ -10,6 +16,7 @@ import {
   type PlainKey,
   readErrorKind,
 } from '@x/message-contract'
+import type { RulesOptions } from '@x/serde-core'
 import type {
   ConsumedKafkaMessage,
   EachBatchPayload,
@@ -36,6 +43,14 @@ export interface KafkaJsSerdeOptions<V, K> {
    */
   anyDeserializer?: AnyDeserializerOptions<V>
   /**
+   * Data-contract rules of the default `AnyDeserializer` (as `anyDeserializer.rules`, which may not be given as
+   * well): the `READ` rules run on each decoded record, and a record they refuse (`RuleViolationError`, whatever the
+   * rule's action) is poison, dead-lettered by the wrappers with the rules named. Rules on write are the
+   * serializer's own option (`new AnySerializer(client, { rules })`): a refused value throws and nothing is sent.
+   * @default off
+   */
+  rules?: RulesOptions
+  /**
    * Keys: one of Kafka's standard key types, read and written byte for byte as Java's serializers (`'string'`,
    * `'bytes'`, `'long'`, `'int'`, `'short'`, `'double'`, `'float'`, `'uuid'`), or `{ serializer?, deserializer? }`
    * for keys written with a schema. A key is read with a schema only when an `apicurio.key.*` id header says so.
@@ -58,7 +73,10 @@ export interface DeadLetter {
   partition: number
   /** The message as consumed: its key, value and headers untouched. */
   message: ConsumedKafkaMessage
-  /** Why: a `DeserializationError` or `SchemaNotFoundError` (see `failedMessageOf` in `@x/errors`). */
+  /**
+   * Why: a `DeserializationError`, a `SchemaNotFoundError` or a `RuleViolationError` (see `failedMessageOf` in
+   * `@x/errors`).
+   */
   error: unknown
 }
 
@@ -66,9 +84,10 @@ export interface DeadLetter {
 export interface DeadLetterOptions {
   /**
    * Where a message that cannot be decoded goes (a poison message, as `readErrorKind` says: a
-   * `DeserializationError`, an unknown schema id): a function, or a topic sent to with `producer` (the original key,
-   * value and headers, plus `x-serde-error-code`, `x-serde-error-message` and `x-serde-source` =
-   * `topic/partition/offset`). An outage (`RegistryConnectionError`, `AuthenticationError`) is never dead-lettered:
+   * `DeserializationError`, an unknown schema id, a record a data-contract rule refused): a function, or a topic sent
+   * to with `producer` (the original key, value and headers, plus `x-serde-error-code`, `x-serde-error-message` and
+   * `x-serde-source` = `topic/partition/offset`; for a refused record also `x-serde-rule` = the failed rules' names,
+   * comma-separated, and `x-serde-rule-mode` = the mode they ran in, `READ`, `UPGRADE` or `DOWNGRADE`). An outage (`RegistryConnectionError`, `AuthenticationError`) is never dead-lettered:
    * it is thrown for the client to retry the message. A handler that throws stops the wrapper there, so that
    * nothing is committed past the message.
    * @default none: the error is thrown, as any other
@@ -312,20 +331,20 @@ async function deadLetterOrThrow(
     return
   }
   const code = (error as { code?: unknown }).code
+  const headers: KafkaHeaders = {
+    ...(message.headers ?? {}),
+    'x-serde-error-code': String(code),
+    'x-serde-error-message': messageOf(error).slice(0, 1000),
+    'x-serde-source': `${topic}/${partition}/${message.offset}`,
+  }
+  if (isSerdeError(error, 'RULE_VIOLATION')) {
+    const { mode, violations } = error as unknown as RuleViolationError
+    headers['x-serde-rule'] = [...new Set(violations.map((violation) => violation.ruleName))].join(',')
+    headers['x-serde-rule-mode'] = mode
+  }
   await target.producer.send({
     topic: target.topic,
-    messages: [
-      {
-        key: message.key,
-        value: message.value,
-        headers: {
-          ...(message.headers ?? {}),
-          'x-serde-error-code': String(code),
-          'x-serde-error-message': messageOf(error).slice(0, 1000),
-          'x-serde-source': `${topic}/${partition}/${message.offset}`,
-        },
-      },
-    ],
+    messages: [{ key: message.key, value: message.value, headers }],
   })
 }
 

@@ -1,6 +1,7 @@
 import { AvroSerializer, TopicIdStrategy } from '@x/avro-serde'
-import { DeserializationError, SchemaNotFoundError } from '@x/errors'
+import { DeserializationError, RuleViolationError, SchemaNotFoundError } from '@x/errors'
 import { JsonSchemaSerializer } from '@x/jsonschema-serde'
+import { AnySerializer } from '@x/message-contract'
 import { RegistryClient } from '@x/registry-client'
 import { InMemoryRegistry } from '@x/registry-testing'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -228,5 +229,75 @@ describe('ApicurioSchemaRegistry, driven as @platformatic/kafka drives it', () =
       other.fetch(id, (error) => (error ? reject(error) : resolve())),
     )
     await fresh.close()
+  })
+})
+
+describe('ApicurioSchemaRegistry with data-contract rules', () => {
+  it('refuses to write a value a WRITE rule fails, and throws RuleViolationError reading a record a READ rule fails', async () => {
+    const payment = {
+      type: 'record',
+      name: 'Payment',
+      fields: [
+        { name: 'id', type: 'string' },
+        { name: 'amount', type: 'double' },
+      ],
+    }
+    await client.registerSchema('payments-value', payment, { artifactType: 'AVRO' })
+    await client.setArtifactRuleset('payments-value', {
+      domainRules: [
+        {
+          name: 'positive',
+          kind: 'CONDITION',
+          type: 'CEL',
+          mode: 'WRITE',
+          expr: 'amount > 0.0',
+          onFailure: 'ERROR',
+        },
+        {
+          name: 'limit',
+          kind: 'CONDITION',
+          type: 'CEL',
+          mode: 'READ',
+          expr: 'amount < 1000.0',
+          onFailure: 'DLQ',
+        },
+      ],
+      migrationRules: [],
+    })
+    const checked = new ApicurioSchemaRegistry(client, {
+      serializer: new AnySerializer(client, { rules: { enabled: true } }),
+      rules: { enabled: true },
+    })
+    await expect(
+      produce(checked, {
+        topic: 'payments',
+        key: 'p-1',
+        value: { id: 'p-1', amount: -1 },
+        headers: new Map(),
+      }),
+    ).rejects.toThrow(RuleViolationError)
+    const plain = new ApicurioSchemaRegistry(client, { serializer: new AnySerializer(client) })
+    const large = await produce(plain, {
+      topic: 'payments',
+      key: 'p-2',
+      value: { id: 'p-2', amount: 5000 },
+      headers: new Map(),
+    })
+    const refused = await consume(checked, 'payments', large as never).then(
+      () => undefined,
+      (error: unknown) => error,
+    )
+    expect(refused).toBeInstanceOf(RuleViolationError)
+    expect((refused as RuleViolationError).violations).toEqual([
+      { ruleName: 'limit', message: 'Condition failed: limit', action: 'DLQ' },
+    ])
+    const fine = await produce(checked, {
+      topic: 'payments',
+      key: 'p-3',
+      value: { id: 'p-3', amount: 50 },
+      headers: new Map(),
+    })
+    expect((await consume(checked, 'payments', fine as never)).value).toEqual({ id: 'p-3', amount: 50 })
+    expect((await consume(plain, 'payments', large as never)).value).toEqual({ id: 'p-2', amount: 5000 })
   })
 })

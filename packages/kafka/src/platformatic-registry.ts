@@ -11,7 +11,7 @@ import {
   readErrorKind,
 } from '@x/message-contract'
 import type { ArtifactCoordinates, RegisteredSchema } from '@x/registry-client'
-import type { MessageHeaders } from '@x/serde-core'
+import type { MessageHeaders, RulesOptions } from '@x/serde-core'
 import type { IdType, SchemaId, SerializationContext } from '@x/wire-format'
 import { LRUCache } from 'lru-cache'
 
@@ -83,6 +83,14 @@ export interface ApicurioSchemaRegistryOptions<V> {
    * @default {}
    */
   anyDeserializer?: AnyDeserializerOptions<V>
+  /**
+   * Data-contract rules of the `AnyDeserializer` (as `anyDeserializer.rules`, which may not be given as well): the
+   * `READ` rules run on each decoded record; a record they refuse makes the deserializer throw `RuleViolationError`.
+   * Rules on write are the serializer's own option (`new AnySerializer(client, { rules })`): a refused value fails
+   * the send and nothing is sent.
+   * @default off
+   */
+  rules?: RulesOptions
   /** @deprecated Use `keys: {}` (or `{ serializer }`): keys read with a schema. */
   keysWithSchema?: boolean
 }
@@ -165,6 +173,7 @@ export class ApicurioSchemaRegistry<V = unknown> {
       this.#contract = new MessageContract<V, unknown>(client, {
         keys,
         ...(options.anyDeserializer === undefined ? {} : { anyDeserializer: options.anyDeserializer }),
+        ...(options.rules === undefined ? {} : { rules: options.rules }),
       })
     } catch (error) {
       if (error instanceof TypeError) error.message = `ApicurioSchemaRegistry: ${error.message}`

@@ -19,8 +19,10 @@ import {
   type MessageHeaders,
   messageSchemaId,
   type RegistryPort,
+  type RulesOptions,
   withOtherIdHint,
 } from '@x/serde-core'
+import { normalizeRulesOptions } from '@x/serde-core/internal'
 import {
   type IdType,
   isIdType,
@@ -54,6 +56,13 @@ export interface AnyDeserializerOptions<T = unknown>
   defaults?: boolean
   /** Protobuf messages: fields the schema does not know are dropped or kept. @default 'drop' */
   unknownFields?: 'drop' | 'keep'
+  /**
+   * Data-contract rules, handed unchanged to the reader of every format: the `READ` and `WRITEREAD` rules of the
+   * version a message was written with (or, with `migration`, of its `targetVersion`) run after decoding; a refused
+   * record throws `RuleViolationError`, which `readErrorKind` counts as poison.
+   * @default off
+   */
+  rules?: RulesOptions
 }
 
 /** What a format's deserializer offers, as AnyDeserializer uses it. */
@@ -101,6 +110,7 @@ const OPTION_NAMES = [
   'enums',
   'defaults',
   'unknownFields',
+  'rules',
 ] as const
 const PROTOBUF_OPTIONS = ['framing', 'longs', 'enums', 'defaults', 'unknownFields'] as const
 /** Bound of the id → format cache when the client does not say its own. */
@@ -150,6 +160,8 @@ export class AnyDeserializer<T = unknown> {
     }
     const raw = checkOptionsObject(options, `${OWNER} options`)
     checkKnownKeys(raw, OPTION_NAMES, `${OWNER} options`)
+    // Checked here as well as by each format's serde, so that a wrong `rules` fails at construction.
+    normalizeRulesOptions(raw.rules, OWNER)
     const useId = raw.useId ?? 'globalId'
     if (!isIdType(useId)) {
       throw invalidConfigError(`${OWNER}: useId must be 'globalId' or 'contentId', got ${String(useId)}`)
@@ -396,6 +408,7 @@ export class AnyDeserializer<T = unknown> {
     const client = this.#client as unknown as RegistryPort
     const shared: Record<string, unknown> = { useId: this.#useId, idSize: this.#idSize }
     if (raw.fromDict !== undefined) shared.fromDict = raw.fromDict
+    if (raw.rules !== undefined) shared.rules = raw.rules
     const pick = (names: readonly string[]) =>
       Object.fromEntries(names.filter((name) => raw[name] !== undefined).map((name) => [name, raw[name]]))
     switch (kind) {

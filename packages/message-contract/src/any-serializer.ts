@@ -7,10 +7,12 @@ import {
   checkKnownKeys,
   checkOptionsObject,
   type RegistryPort,
+  type RulesOptions,
   type SerializedMessage,
   type SerializerOptions,
   TopicIdStrategy,
 } from '@x/serde-core'
+import { normalizeRulesOptions } from '@x/serde-core/internal'
 import { type SerializationContext, WireFormat } from '@x/wire-format'
 import { type SchemaKind, schemaKindOf } from './schema-kind.js'
 
@@ -37,6 +39,12 @@ export interface AnySerializerOptions<T = unknown>
   messageType?: string
   /** Protobuf artifacts: after the id, Apicurio's `Ref` or Confluent's message indexes. @default 'apicurio' */
   framing?: 'apicurio' | 'confluent'
+  /**
+   * Data-contract rules, handed unchanged to the serializer of every format: the `WRITE` and `WRITEREAD` rules of
+   * the version written run before encoding, and a refused value throws `RuleViolationError` (nothing is written).
+   * @default off
+   */
+  rules?: RulesOptions
 }
 
 /** What a format's serializer offers, as AnySerializer uses it. */
@@ -63,6 +71,7 @@ const OPTION_NAMES = [
   'validate',
   'messageType',
   'framing',
+  'rules',
 ] as const
 const FORMAT_OPTIONS: Record<SchemaKind, readonly string[]> = {
   AVRO: ['avro', 'strict'],
@@ -102,6 +111,8 @@ export class AnySerializer<T = unknown> {
     }
     const raw = checkOptionsObject(options, `${OWNER} options`)
     checkKnownKeys(raw, OPTION_NAMES, `${OWNER} options`)
+    // Checked here as well as by each format's serde, so that a wrong `rules` fails at construction.
+    normalizeRulesOptions(raw.rules, OWNER)
     this.#client = client as LatestLookup
     this.#resolver = (raw.artifactResolver as ArtifactResolver | undefined) ?? new TopicIdStrategy()
     const resolver = this.#resolver
@@ -215,7 +226,7 @@ export class AnySerializer<T = unknown> {
     const raw = this.#options
     const client = this.#client as RegistryPort
     const options: Record<string, unknown> = { artifactResolver: this.#resolver }
-    for (const name of ['toDict', 'useId', 'idSize', 'wireFormat', ...FORMAT_OPTIONS[kind]]) {
+    for (const name of ['toDict', 'useId', 'idSize', 'wireFormat', 'rules', ...FORMAT_OPTIONS[kind]]) {
       if (raw[name] !== undefined) options[name] = raw[name]
     }
     switch (kind) {

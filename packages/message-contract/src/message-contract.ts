@@ -1,5 +1,5 @@
 import { invalidConfigError, isSerdeError, recordFailedMessage } from '@x/errors'
-import { type IncomingMessage, type MessageHeaders, messageSchemaId } from '@x/serde-core'
+import { type IncomingMessage, type MessageHeaders, messageSchemaId, type RulesOptions } from '@x/serde-core'
 import type { IdType, MessageField, ReadIdSize, SchemaId, SerializationContext } from '@x/wire-format'
 import {
   AnyDeserializer,
@@ -58,6 +58,13 @@ export interface MessageContractOptions<V, K> {
    * @default {}
    */
   anyDeserializer?: AnyDeserializerOptions<V>
+  /**
+   * Data-contract rules of the `AnyDeserializer` (values, and keys that name a schema): the same as
+   * `anyDeserializer.rules`, which may not be given as well. A record a rule refuses is a `RuleViolationError`,
+   * poison to `readErrorKind`.
+   * @default off
+   */
+  rules?: RulesOptions
   /** How keys are written and read ({@link KeyHandling}). @default 'string' */
   keys?: KeyHandling<K>
 }
@@ -111,7 +118,13 @@ export class MessageContract<V = unknown, K = never> {
         `keys must be one of ${[...KEY_TYPES].map((type) => `'${type}'`).join(', ')} or { serializer?, deserializer? }, got ${String(keys)}`,
       )
     }
-    const anyOptions = options.anyDeserializer ?? {}
+    let anyOptions = options.anyDeserializer ?? {}
+    if (options.rules !== undefined) {
+      if (anyOptions.rules !== undefined) {
+        throw invalidConfigError('give rules or anyDeserializer.rules, not both')
+      }
+      anyOptions = { ...anyOptions, rules: options.rules }
+    }
     const any = new AnyDeserializer<V>(client, anyOptions)
     this.#any = any
     this.#values = options.deserializer ?? any

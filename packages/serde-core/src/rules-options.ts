@@ -51,7 +51,8 @@ export interface NormalizedRulesOptions {
 export const RULES_OPTION = 'rules'
 
 /**
- * @internal Checks the `rules` option; `undefined` when rules are off (nothing is loaded then).
+ * Checks the `rules` option; `undefined` when rules are off (nothing is loaded then). Shared by the serdes of this
+ * family through `@x/serde-core/internal`, not part of the public API.
  * @throws TypeError (code `INVALID_CONFIG`) naming the wrong field.
  */
 export function normalizeRulesOptions(value: unknown, owner: string): NormalizedRulesOptions | undefined {

@@ -89,7 +89,7 @@ describe('Avro', () => {
     })
   })
 
-  it('looks up random ids at most once each and answers each unknown one with SchemaNotFoundError', async () => {
+  it('looks up random ids at most once each, asks once more whether each is a contentId, and answers each unknown one with SchemaNotFoundError', async () => {
     const deserializer = new AvroDeserializer(client)
     const random = new Random(7)
     const ids = Array.from({ length: 300 }, () => 1_000_000 + random.below(1_000_000))
@@ -106,7 +106,14 @@ describe('Avro', () => {
       expect(result.status).toBe('rejected')
       expect((result as PromiseRejectedResult).reason).toMatchObject({ name: 'SchemaNotFoundError' })
     }
-    expect(registry.requests.length).toBeLessThanOrEqual(new Set(ids).size)
+    const distinct = new Set(ids).size
+    const paths = registry.requests.map((request) => request.path)
+    const lookups = paths.filter((path) => path.includes('/ids/globalIds/'))
+    // A frame's id type is the reader's guess: an unknown id is asked once as the other type, for the error's hint.
+    const hints = paths.filter((path) => path.includes('/ids/contentIds/'))
+    expect(lookups.length).toBeLessThanOrEqual(distinct)
+    expect(hints.length).toBeLessThanOrEqual(distinct)
+    expect(lookups.length + hints.length).toBe(paths.length)
     figures['random ids looked up (async, all SchemaNotFoundError)'] = ids.length
   })
 

@@ -8,10 +8,14 @@ import { RegistryClient } from '@x/registry-client'
 import { InMemoryRegistry } from '@x/registry-testing'
 import { SerializationContext } from '@x/wire-format'
 import ts from 'typescript'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { avroToTypeScript } from './avro-types.js'
 import { jsonSchemaToTypeScript } from './json-schema-types.js'
 import { protobufToTypeScript } from './protobuf-types.js'
+
+// Each test compiles generated code with the TypeScript compiler: seconds of CPU on an idle machine, more when other
+// work shares its cores, so these tests get a bound of their own.
+vi.setConfig({ testTimeout: 90_000 })
 
 // The generated types cannot drift from runtime: for every row of each type mapping, a value is written and read
 // back by the real serde, rendered as a TypeScript literal, and compiled against the generated declarations (and a

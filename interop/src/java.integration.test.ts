@@ -182,7 +182,7 @@ describe('@x/avro-serde produces, Java consumes', () => {
   })
 
   test.each(['contentId', 'globalId'] as const)(
-    'serializeMessage with useId %s is read by Java in headers mode (one id header, no encoding header needed)',
+    'serializeMessage with useId %s is read by Java in headers mode (one id header and the BINARY encoding header, as Java writes)',
     async (useId) => {
       const topic = uniqueName(`ts-headers-${useId}`)
       await createTopic(brokers, topic)
@@ -194,7 +194,8 @@ describe('@x/avro-serde produces, Java consumes', () => {
       const latest = await latestVersion(registryUrl, 'default', `${topic}-value`)
       const headerName = `apicurio.value.${useId}`
       for (const message of messages) {
-        expect(Object.keys(message.headers)).toEqual([headerName])
+        expect(Object.keys(message.headers)).toEqual([headerName, 'apicurio.value.encoding'])
+        expect(Buffer.from(message.headers['apicurio.value.encoding']!).toString()).toBe('BINARY')
         expect(decodeIdHeader(message.headers[headerName]!)).toBe(latest[useId])
       }
       await produceRaw(

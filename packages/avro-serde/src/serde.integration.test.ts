@@ -73,7 +73,10 @@ describe('serde against a real Apicurio Registry 3', () => {
     } else {
       const header = Buffer.alloc(8)
       header.writeBigInt64BE(BigInt(registered[useId]!))
-      expect(message.headers).toEqual({ [`apicurio.value.${useId}`]: header })
+      expect(message.headers).toEqual({
+        [`apicurio.value.${useId}`]: header,
+        'apicurio.value.encoding': Buffer.from('BINARY'),
+      })
     }
     const deserializer = new AvroDeserializer(newClient(), { useId })
     expect(await deserializer.deserializeMessage(message, ctx)).toEqual(everythingValue())

@@ -206,7 +206,10 @@ describe('@x/avro-serde produces, Java consumes', () => {
 
       const idHex = hex(encodeIdHeader(latest[useId]))
       expect(await javaConsume(brokers, registryUrl, topic, 'headers', COUNT)).toEqual(
-        expectedJavaLines(() => ({ [headerName]: idHex })),
+        expectedJavaLines(() => ({
+          [headerName]: idHex,
+          'apicurio.value.encoding': hex(Buffer.from('BINARY')),
+        })),
       )
     },
   )

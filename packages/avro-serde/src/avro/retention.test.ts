@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
 import { describe, expect, test } from 'vitest'
 
-// Issue 9, defect 3: the zero-byte-items limit kept a WeakRef per decoded datum; WeakRef targets stay alive until the
+// The zero-byte-items limit once kept a WeakRef per decoded datum; WeakRef targets stay alive until the
 // current job ends, so 20 000 synchronous decodes of a 10 KB record holding an array<null> kept +196 MB of input.
 // Measured in a child process with `--expose-gc`, against the built codec, so that `gc()` is exact.
 

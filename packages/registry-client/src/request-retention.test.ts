@@ -2,15 +2,16 @@ import { execFileSync } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
 import { describe, expect, test } from 'vitest'
 
-// Issue 9, defect 4: about 65–85 bytes of heap stayed behind per registry request for the life of a client
-// (Node 20's `AbortSignal.any` over the client's long-lived close signal keeps a record of every signal it made), so a
-// long-running consumer fed poison messages with random ids (one 404 each) grew without bound. Measured in a child
-// process with `--expose-gc` against the built client. Issue 17: on Node 24 the same run grew by 1.6–6 MB again: ky,
-// the fetch wrapper the client used, linked its own signal to ours with `AbortSignal.any` on every request, and Node
-// 24 keeps a record of each in a FinalizationRegistry until a cleanup V8 may postpone for as long as the loop is busy
-// (the heap snapshot diff: a 1 MB array held by `sourceSignalsCleanupRegistry`). `.ci/run` runs this on 20, 22 and 24. The `fetch` given to the client answers 404 after one turn of
-// the event loop, as a network answer would (a WeakRef target stays alive until the current job ends, so answers in
-// the same job would measure something else).
+// A registry request must leave nothing behind on the heap for the life of its client. Node 20's `AbortSignal.any`
+// over the client's long-lived close signal kept a record of every signal it made (65–85 bytes per request), so a
+// long-running consumer fed poison messages with random ids (one 404 each) grew without bound. On Node 24 the same run
+// grew by 1.6–6 MB through ky, the fetch wrapper the client once used: it linked its own signal to ours with
+// `AbortSignal.any` on every request, and Node 24 keeps a record of each in a FinalizationRegistry until a cleanup V8
+// may postpone for as long as the loop is busy (a heap snapshot diff showed a 1 MB array held by
+// `sourceSignalsCleanupRegistry`). Measured in a child process with `--expose-gc` against the built client; `.ci/run`
+// runs this on Node 20, 22 and 24. The `fetch` given to the client answers 404 after one turn of the event loop, as a
+// network answer would (a WeakRef target stays alive until the current job ends, so answers in the same job would
+// measure something else).
 
 const clientModule = fileURLToPath(new URL('../dist/index.js', import.meta.url))
 

@@ -34,7 +34,7 @@ Environment:
   BENCH_SECONDS=0.5         measured seconds per case and round
   BENCH_SLICES=5            the measured seconds are split into slices; a run's figure is their median
   BENCH_WARMUP_SECONDS=0.3  warm-up seconds per case and round
-  BENCH_QUICK=1             smoke run: 1 round, 0.05 s warm-up and measure (same as --quick)
+  BENCH_QUICK=1             smoke run: 1 round, 0.05 s warm-up and measure, every case in one process (same as --quick)
   BENCH_FILTER=<regex>      only cases whose name matches (plus their ceilings)
   BENCH_CPU_PROF=<dir>      run every worker with node --cpu-prof, profiles written to <dir>
   BENCH_JSON=<file>         also write every round's raw figures to <file>

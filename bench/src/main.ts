@@ -25,14 +25,15 @@ import { casesToRepeat, renderSpreads } from './repeat.js'
 import { busyWarning, median, type RoundResult, renderPeers, renderTables, summarize } from './report.js'
 import { measureStartup, renderStartup, type StartupResult } from './startup/measure.js'
 import { startupTarget } from './startup/target.js'
-import type { RunMessage, WorkerMessage } from './worker.js'
+import type { ExitMessage, RunMessage, WorkerMessage } from './worker.js'
 
 /**
  * `pnpm bench`: our serde against avsc's raw encode/decode, side by side in one run.
  *
  * The parent starts an InMemoryRegistry on 127.0.0.1, registers the bench schemas once, checks that every case
  * gives the same bytes and values as avsc, then runs each case in a fresh `node` process per round (rounds
- * interleave the cases; every other round runs them in reverse order). While a worker is measuring, the registry
+ * interleave the cases; every other round runs them in reverse order; `--quick`, a smoke run, runs them all in one
+ * process). While a worker is measuring, the registry
  * must receive no request: its request count is taken when the worker has warmed up and again when it reports,
  * and any growth fails the bench.
  */
@@ -101,8 +102,38 @@ function loadNow(): string {
   return loadavg()[0]!.toFixed(2)
 }
 
-/** Runs one case in a fresh process; fails if the registry saw a request while it was measured. */
-function runWorker(
+/** Forks a worker process (with `--cpu-prof` when profiles are asked for, named after the case and round). */
+function forkWorker(profileName: string | undefined, config: BenchConfig): ChildProcess {
+  const execArgv =
+    config.cpuProfDir === undefined || profileName === undefined
+      ? []
+      : ['--cpu-prof', `--cpu-prof-dir=${config.cpuProfDir}`, `--cpu-prof-name=${profileName}.cpuprofile`]
+  return fork(WORKER, [], { execArgv, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] })
+}
+
+/**
+ * Runs one case: in a fresh process, or in `shared` (one process running cases in turn, for `--quick`). Fails if
+ * the registry saw a request while it was measured.
+ */
+async function runWorker(
+  def: CaseDef,
+  round: number,
+  config: BenchConfig,
+  env: BenchEnv,
+  registry: InMemoryRegistry,
+  stub: ConfluentStub,
+  shared?: ChildProcess,
+): Promise<RoundResult> {
+  const child = shared ?? forkWorker(`${def.name}.round${round}`, config)
+  try {
+    return await runCase(child, def, round, config, env, registry, stub)
+  } finally {
+    if (shared === undefined && child.connected) child.send({ type: 'exit' } satisfies ExitMessage)
+  }
+}
+
+function runCase(
+  child: ChildProcess,
   def: CaseDef,
   round: number,
   config: BenchConfig,
@@ -110,15 +141,6 @@ function runWorker(
   registry: InMemoryRegistry,
   stub: ConfluentStub,
 ): Promise<RoundResult> {
-  const execArgv =
-    config.cpuProfDir === undefined
-      ? []
-      : [
-          '--cpu-prof',
-          `--cpu-prof-dir=${config.cpuProfDir}`,
-          `--cpu-prof-name=${def.name}.round${round}.cpuprofile`,
-        ]
-  const child: ChildProcess = fork(WORKER, [], { execArgv, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] })
   const limitMs = (config.warmupSeconds + config.seconds) * 1000 + WORKER_SLACK_MS
   return new Promise<RoundResult>((resolve, reject) => {
     let requestsAtStart: number | undefined
@@ -128,6 +150,9 @@ function runWorker(
       if (settled) return
       settled = true
       clearTimeout(timer)
+      child.off('message', onMessage)
+      child.off('error', onError)
+      child.off('exit', onExit)
       if (error !== undefined) {
         child.kill()
         reject(error)
@@ -139,7 +164,7 @@ function runWorker(
       () => finish(new BenchFailure(`${def.name} (round ${round}) did not finish within ${limitMs} ms`)),
       limitMs,
     )
-    child.on('message', (message: WorkerMessage) => {
+    const onMessage = (message: WorkerMessage) => {
       if (message.type === 'warmed') {
         requestsAtStart = registry.requests.length
         stubAtStart = stub.requests
@@ -178,11 +203,13 @@ function runWorker(
       } else if (message.type === 'error') {
         finish(new BenchFailure(`${def.name} (round ${round}) failed:\n${message.message}`))
       }
-    })
-    child.on('error', (error) => finish(error))
-    child.on('exit', (code, signal) => {
-      if (!settled) finish(new BenchFailure(`${def.name} (round ${round}) exited early (${signal ?? code})`))
-    })
+    }
+    const onError = (error: Error) => finish(error)
+    const onExit = (code: number | null, signal: NodeJS.Signals | null) =>
+      finish(new BenchFailure(`${def.name} (round ${round}) exited early (${signal ?? code})`))
+    child.on('message', onMessage)
+    child.on('error', onError)
+    child.on('exit', onExit)
     const run: RunMessage = {
       type: 'run',
       caseName: def.name,
@@ -254,8 +281,8 @@ async function main(): Promise<void> {
   console.log(`${machine()}`)
   const cases = selectCases(config)
   console.log(
-    `${cases.length} cases × ${config.rounds} round(s), each a fresh process: ${config.warmupSeconds} s warm-up + ` +
-      `${config.seconds} s measured in ${config.slices} slices\n`,
+    `${cases.length} cases × ${config.rounds} round(s), ${config.quick ? 'all in one process' : 'each a fresh process'}: ` +
+      `${config.warmupSeconds} s warm-up + ${config.seconds} s measured in ${config.slices} slices\n`,
   )
 
   const registry = await InMemoryRegistry.start()
@@ -277,15 +304,22 @@ async function main(): Promise<void> {
     console.log(startupMd)
 
     const results: RoundResult[] = []
-    for (let round = 1; round <= config.rounds; round++) {
-      const order = round % 2 === 1 ? cases : [...cases].reverse()
-      for (const def of order) {
-        const result = await runWorker(def, round, config, env, registry, stub)
-        results.push(result)
-        process.stderr.write(
-          `round ${round}/${config.rounds}  ${def.name.padEnd(34)} ${Math.round(result.opsPerSec).toLocaleString('en-US').padStart(11)} ops/s\n`,
-        )
+    // A smoke run checks that every case runs and gives its expected result, not how fast: one process runs them
+    // all in turn (its start and imports dominated the run when each case had its own).
+    const shared = config.quick ? forkWorker(undefined, config) : undefined
+    try {
+      for (let round = 1; round <= config.rounds; round++) {
+        const order = round % 2 === 1 ? cases : [...cases].reverse()
+        for (const def of order) {
+          const result = await runWorker(def, round, config, env, registry, stub, shared)
+          results.push(result)
+          process.stderr.write(
+            `round ${round}/${config.rounds}  ${def.name.padEnd(34)} ${Math.round(result.opsPerSec).toLocaleString('en-US').padStart(11)} ops/s\n`,
+          )
+        }
       }
+    } finally {
+      if (shared?.connected) shared.send({ type: 'exit' } satisfies ExitMessage)
     }
     for (let extra = 1; extra <= config.repeat; extra++) {
       const again = casesToRepeat(cases, results, config.repeatTolerance, config.rounds)

@@ -2,9 +2,10 @@ import { type BenchEnv, caseNamed } from './cases.js'
 import { measure, sinkValue, type Timing, warmUp } from './timing.js'
 
 /**
- * One case in a fresh process (forked by main.ts): prepare it (the registry calls happen here), check one call's
+ * A case in a fresh process (forked by main.ts): prepare it (the registry calls happen here), check one call's
  * result, warm up, tell the parent (which notes the registry's request count), wait for its go, measure in slices
- * (the parent takes their median, so a short burst of other load on the machine moves it little), report.
+ * (the parent takes their median, so a short burst of other load on the machine moves it little), report. A full
+ * run gives each case a process of its own; `--quick` runs every case in turn in one process, until told to exit.
  */
 
 export interface RunMessage {
@@ -15,6 +16,11 @@ export interface RunMessage {
   /** Measured seconds in all, split into `slices` equal slices. */
   seconds: number
   slices: number
+}
+
+/** Ends a worker that runs cases in turn. */
+export interface ExitMessage {
+  type: 'exit'
 }
 
 export type WorkerMessage =
@@ -28,8 +34,18 @@ function send(message: WorkerMessage): Promise<void> {
   })
 }
 
+// Every message from the parent is queued as it arrives, so that none is lost between two cases.
+const queued: unknown[] = []
+const waiting: ((message: unknown) => void)[] = []
+process.on('message', (message) => {
+  const resolve = waiting.shift()
+  if (resolve === undefined) queued.push(message)
+  else resolve(message)
+})
+
 function nextMessage(): Promise<unknown> {
-  return new Promise((resolve) => process.once('message', resolve))
+  if (queued.length > 0) return Promise.resolve(queued.shift())
+  return new Promise((resolve) => waiting.push(resolve))
 }
 
 async function run(message: RunMessage): Promise<void> {
@@ -57,10 +73,13 @@ async function run(message: RunMessage): Promise<void> {
   }
 }
 
-const first = (await nextMessage()) as RunMessage
 try {
-  if (first.type !== 'run') throw new Error('expected a run message first')
-  await run(first)
+  for (;;) {
+    const message = (await nextMessage()) as RunMessage | ExitMessage
+    if (message.type === 'exit') break
+    if (message.type !== 'run') throw new Error('expected a run or exit message')
+    await run(message)
+  }
 } catch (error) {
   await send({
     type: 'error',

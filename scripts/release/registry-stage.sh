@@ -8,7 +8,7 @@
 #    Node 20, and with npm on 22 and 24, and run: the registry client alone (no format or Kafka library in its tree;
 #    size and dependency count printed), the quickstart on @x/serde, @x/wire-format framing JSON, @x/kafka with
 #    KafkaJS; a TypeScript app compiles with moduleResolution node16 and bundler; a CommonJS app require()s them on
-#    20, 22 and 24; an esbuild bundle of the quickstart runs.
+#    20, 22 and 24; an esbuild bundle of the quickstart runs. These run side by side, three at a time.
 # 4. A second release, in a copy of the workspace: a changeset to one package bumps it and its dependents only;
 #    they are published and an install of @x/serde resolves the new version.
 # Every check prints `ok` or `FAIL` with its time; the last line is `N passed, N failed`.
@@ -39,20 +39,68 @@ trap 'exit 130' INT TERM
 
 passed=0
 failed=0
+# report NAME STATUS SECONDS LOG: prints one check's result with the end of its output; counts it.
+report() {
+  local name=$1 status=$2 took=$3 log=$4
+  if [[ "${status}" -eq 0 ]]; then
+    passed=$((passed + 1))
+    sed 's/^/    /' "${log}" | grep -v '^    $' | tail -n 3
+    echo "ok   ${name} (${took}s)"
+  else
+    failed=$((failed + 1))
+    sed 's/^/    /' "${log}" | tail -n 25
+    echo "FAIL ${name} (${took}s)"
+  fi
+}
+
 # check NAME COMMAND...: runs one check with its output indented; counts it.
 check() {
   local name=$1
   shift
-  local started=$SECONDS
-  if "$@" > "${work}/check.log" 2>&1; then
-    passed=$((passed + 1))
-    sed 's/^/    /' "${work}/check.log" | grep -v '^    $' | tail -n 3
-    echo "ok   ${name} ($((SECONDS - started))s)"
-  else
-    failed=$((failed + 1))
-    sed 's/^/    /' "${work}/check.log" | tail -n 25
-    echo "FAIL ${name} ($((SECONDS - started))s)"
-  fi
+  local started=$SECONDS status=0
+  "$@" > "${work}/check.log" 2>&1 || status=$?
+  report "${name}" "${status}" "$((SECONDS - started))" "${work}/check.log"
+}
+
+# Checks that install into apps of their own wait mostly on the registries, so they run side by side:
+# check_in_batch NAME COMMAND... starts one (at most BATCH_LIMIT at a time), each with a log of its own, and
+# end_batch waits for all of them and reports them in the order they were started.
+BATCH_LIMIT=3
+batch_names=()
+batch_pids=()
+running_in_batch() {
+  local pid count=0
+  for pid in "${batch_pids[@]}"; do
+    if kill -0 "${pid}" 2>/dev/null; then count=$((count + 1)); fi
+  done
+  echo "${count}"
+}
+check_in_batch() {
+  local name=$1
+  shift
+  while [[ "$(running_in_batch)" -ge "${BATCH_LIMIT}" ]]; do
+    sleep 0.2
+  done
+  local n=${#batch_names[@]}
+  (
+    started=$SECONDS
+    status=0
+    "$@" > "${work}/batch-${n}.log" 2>&1 || status=$?
+    echo "${status} $((SECONDS - started))" > "${work}/batch-${n}.result"
+  ) &
+  batch_pids+=("$!")
+  batch_names+=("${name}")
+}
+end_batch() {
+  local n status took
+  for n in "${!batch_pids[@]}"; do
+    wait "${batch_pids[${n}]}" || true
+    read -r status took < "${work}/batch-${n}.result" || { status=1 took=0; }
+    report "${batch_names[${n}]}" "${status}" "${took}" "${work}/batch-${n}.log"
+    rm -f "${work}/batch-${n}.log" "${work}/batch-${n}.result"
+  done
+  batch_names=()
+  batch_pids=()
 }
 
 # --- Verdaccio ------------------------------------------------------------------------------------------------
@@ -183,7 +231,7 @@ registry_client_alone() {
     (cd "${dir}" && printf 'footprint with %s: ' "$1" && node tree.mjs "${FORBIDDEN[@]}" && node registry-only.mjs)
 }
 for client in npm pnpm yarn; do
-  check "${client} on Node 20: @x/registry-client alone, no avsc/ajv/protobufjs/Kafka client in its tree" \
+  check_in_batch "${client} on Node 20: @x/registry-client alone, no avsc/ajv/protobufjs/Kafka client in its tree" \
     registry_client_alone "${client}"
 done
 
@@ -196,10 +244,10 @@ quickstart() {
     (cd "${dir}" && printf 'footprint: ' && node tree.mjs && "${root}/scripts/with-node.sh" "$2" node quickstart.mjs)
 }
 for client in npm pnpm yarn; do
-  check "${client} on Node 20: @x/serde, the quickstart against InMemoryRegistry" quickstart "${client}" 20
+  check_in_batch "${client} on Node 20: @x/serde, the quickstart against InMemoryRegistry" quickstart "${client}" 20
 done
 for line in 22 24; do
-  check "npm on Node ${line}: @x/serde, the quickstart against InMemoryRegistry" quickstart npm "${line}"
+  check_in_batch "npm on Node ${line}: @x/serde, the quickstart against InMemoryRegistry" quickstart npm "${line}"
 done
 
 # (c) @x/wire-format alone, framing JSON.
@@ -210,10 +258,11 @@ wire_format_alone() {
     cp "${apps}/frame-json.mjs" "${apps}/tree.mjs" "${dir}/" &&
     (cd "${dir}" && printf 'footprint: ' && node tree.mjs "${FORBIDDEN[@]}" && node frame-json.mjs)
 }
-check "npm on Node 20: @x/wire-format alone frames a JSON payload" wire_format_alone
+check_in_batch "npm on Node 20: @x/wire-format alone frames a JSON payload" wire_format_alone
 
-# (d) @x/kafka with KafkaJS (and the members it is used with), plus the typed, CommonJS and bundled apps.
-typed_dir=""
+# (d) @x/kafka with KafkaJS (and the members it is used with), plus the typed, CommonJS and bundled apps, which
+#     use the same application once it is installed.
+typed_dir="${work}/apps/kafka"
 kafka_app() {
   local dir
   dir="$(app kafka "{ \"@x/kafka\": \"${kafka_version}\", \"@x/serde\": \"${serde_version}\",
@@ -223,13 +272,14 @@ kafka_app() {
     \"@types/node\": \"^20.19.0\" }")"
   install npm 20 "${dir}" &&
     cp "${apps}/kafka.mjs" "${apps}/quickstart.mjs" "${apps}/require-all.cjs" "${apps}/typed.mts" "${dir}/" &&
-    typed_dir="${dir}" &&
+    touch "${dir}/.installed" &&
     (cd "${dir}" && node kafka.mjs)
 }
-check "npm on Node 20: @x/kafka with KafkaJS encodes and decodes a message" kafka_app
+check_in_batch "npm on Node 20: @x/kafka with KafkaJS encodes and decodes a message" kafka_app
+end_batch
 
 typescript() {
-  [[ -n "${typed_dir}" ]] || return 1
+  [[ -f "${typed_dir}/.installed" ]] || return 1
   local options=(--noEmit --strict --skipLibCheck false --target es2022 --types node)
   case "$1" in
     node16) options+=(--module node16 --moduleResolution node16) ;;
@@ -237,26 +287,27 @@ typescript() {
   esac
   (cd "${typed_dir}" && node node_modules/typescript/bin/tsc "${options[@]}" typed.mts && echo "tsc $1: no errors")
 }
-check "TypeScript (moduleResolution node16) compiles against every package" typescript node16
-check "TypeScript (moduleResolution bundler) compiles against every package" typescript bundler
+check_in_batch "TypeScript (moduleResolution node16) compiles against every package" typescript node16
+check_in_batch "TypeScript (moduleResolution bundler) compiles against every package" typescript bundler
 
 require_all() {
-  [[ -n "${typed_dir}" ]] || return 1
+  [[ -f "${typed_dir}/.installed" ]] || return 1
   (cd "${typed_dir}" && "${root}/scripts/with-node.sh" "$1" node --disable-warning=ExperimentalWarning require-all.cjs)
 }
 for line in 20 22 24; do
-  check "a CommonJS app require()s them on Node ${line}" require_all "${line}"
+  check_in_batch "a CommonJS app require()s them on Node ${line}" require_all "${line}"
 done
 
 bundle() {
-  [[ -n "${typed_dir}" ]] || return 1
+  [[ -f "${typed_dir}/.installed" ]] || return 1
   # avsc and kafkajs are CommonJS and require() Node's modules: an ESM bundle needs a require of its own.
   (cd "${typed_dir}" && node_modules/.bin/esbuild quickstart.mjs --bundle --platform=node \
     --format=esm --outfile=bundle.mjs --log-level=warning \
     --banner:js="import { createRequire as bannerRequire } from 'node:module'; const require = bannerRequire(import.meta.url);" &&
     echo "bundle: $(wc -c < bundle.mjs) bytes" && mkdir -p alone && mv bundle.mjs alone/ && node alone/bundle.mjs)
 }
-check "an esbuild bundle of the quickstart runs without node_modules beside it" bundle
+check_in_batch "an esbuild bundle of the quickstart runs without node_modules beside it" bundle
+end_batch
 
 # --- the second release ---------------------------------------------------------------------------------------
 second_release() {

@@ -1,5 +1,5 @@
 import { describeValue, invalidConfigError, redactUrl } from '@x/errors'
-import { findOpenTelemetry, RegistryTelemetry } from './telemetry.js'
+import { type ClientTelemetry, LazyTelemetry } from './telemetry.js'
 import type { TokenProvider } from './types.js'
 
 /**
@@ -55,7 +55,9 @@ export interface RegistryClientOptions {
    * OpenTelemetry, when `@opentelemetry/api` is installed (an optional peer): a CLIENT span per registry request
    * and the metrics `xserde.registry.request.duration`, `xserde.registry.errors` (by `error.type`, the error
    * class), `xserde.registry.cache.hits` and `.misses` (by `xserde.cache`). `false` records nothing even when it
-   * is installed. Without the package nothing is loaded and nothing is recorded.
+   * is installed. Without the package nothing is loaded and nothing is recorded. The package is loaded only once
+   * the application has registered something with it (a tracer or meter provider, as an OpenTelemetry SDK does at
+   * its start), before the client was made or after: until then it would record nowhere.
    * @default true
    */
   telemetry?: boolean
@@ -90,8 +92,8 @@ export interface ResolvedOptions {
   random: () => number
   sleep: (ms: number, signal: AbortSignal) => Promise<void>
   now: () => number
-  /** Spans and metrics, when `@opentelemetry/api` is installed and `telemetry` is not `false`. */
-  telemetry: RegistryTelemetry | undefined
+  /** Spans and metrics, unless `telemetry` is `false` (they start once OpenTelemetry has something registered). */
+  telemetry: ClientTelemetry | undefined
 }
 
 /** Every option the client knows, with its default. */
@@ -271,7 +273,6 @@ export function resolveOptions(options: RegistryClientOptions): ResolvedOptions 
   if (options.telemetry !== undefined && typeof options.telemetry !== 'boolean') {
     throw invalidConfigError(`telemetry must be true or false, got ${describeValue(options.telemetry)}`)
   }
-  const otel = options.telemetry === false ? null : findOpenTelemetry()
   const timing = options.timing ?? {}
   for (const name of ['random', 'sleep', 'now'] as const) {
     if (timing[name] !== undefined && typeof timing[name] !== 'function') {
@@ -304,6 +305,6 @@ export function resolveOptions(options: RegistryClientOptions): ResolvedOptions 
     random: timing.random ?? Math.random,
     sleep: timing.sleep ?? defaultSleep,
     now: timing.now ?? (() => performance.now()),
-    telemetry: otel === null ? undefined : new RegistryTelemetry(otel, new URL(baseUrl)),
+    telemetry: options.telemetry === false ? undefined : new LazyTelemetry(new URL(baseUrl)),
   }
 }

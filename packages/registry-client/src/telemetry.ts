@@ -59,6 +59,26 @@ export const METRICS = Object.freeze({
 let loaded: OtelApi | null | undefined
 
 /**
+ * Where `@opentelemetry/api` 1.x keeps what an application registers (a tracer or meter provider, a context
+ * manager, a propagator, a diagnostic logger): a global under this symbol, absent until something is registered.
+ * It is not documented API; `telemetry.test.ts` checks it against the installed package.
+ *
+ * @internal
+ */
+export const OTEL_GLOBAL = Symbol.for('opentelemetry.js.api.1')
+
+/**
+ * Whether an application has registered anything with `@opentelemetry/api`. Until then every span would be a no-op
+ * and every instrument would record nowhere, so the package need not be loaded (about 40 modules, tens of
+ * milliseconds of a process's start).
+ *
+ * @internal
+ */
+export function openTelemetryRegistered(): boolean {
+  return (globalThis as Record<symbol, unknown>)[OTEL_GLOBAL] !== undefined
+}
+
+/**
  * `@opentelemetry/api` when it is installed, else `null`, looked for once per process. Without it, or with
  * `telemetry: false`, the client records nothing and pays one `undefined` test per request and per cache lookup.
  *
@@ -78,12 +98,56 @@ export function loadOpenTelemetry(require: (id: string) => unknown): OtelApi | n
   }
 }
 
+/** @internal What the client asks of its telemetry: {@link RegistryTelemetry}, or nothing yet. */
+export interface ClientTelemetry {
+  request<A extends { status: number }>(facts: RequestFacts, send: () => Promise<A>): Promise<A>
+  failed(error: unknown): void
+  cache(name: string, hit: boolean): void
+}
+
+/**
+ * @internal A client's telemetry, started once an application has registered with OpenTelemetry: until then
+ * requests are sent as they are and nothing is counted (as with the API's own no-op providers), and
+ * `@opentelemetry/api` is not loaded. Once something is registered (before the client was made or after), the API
+ * is loaded, once per process, and {@link RegistryTelemetry} records from then on.
+ */
+export class LazyTelemetry implements ClientTelemetry {
+  readonly #url: URL
+  readonly #find: () => OtelApi | null
+  #started: RegistryTelemetry | null | undefined
+
+  constructor(url: URL, find: () => OtelApi | null = findOpenTelemetry) {
+    this.#url = url
+    this.#find = find
+  }
+
+  #telemetry(): RegistryTelemetry | null | undefined {
+    if (this.#started !== undefined || !openTelemetryRegistered()) return this.#started
+    const api = this.#find()
+    this.#started = api === null ? null : new RegistryTelemetry(api, this.#url)
+    return this.#started
+  }
+
+  request<A extends { status: number }>(facts: RequestFacts, send: () => Promise<A>): Promise<A> {
+    const telemetry = this.#telemetry()
+    return telemetry ? telemetry.request(facts, send) : send()
+  }
+
+  failed(error: unknown): void {
+    this.#telemetry()?.failed(error)
+  }
+
+  cache(name: string, hit: boolean): void {
+    this.#telemetry()?.cache(name, hit)
+  }
+}
+
 /**
  * @internal Spans and metrics of one client: a CLIENT span per registry request (retries and the repeat after a
  * 401 included: one logical request, one span), its duration in seconds, failed registry interactions counted by
  * error class (`error.type`), and the hits and misses of the client's caches.
  */
-export class RegistryTelemetry {
+export class RegistryTelemetry implements ClientTelemetry {
   readonly #api: OtelApi
   readonly #tracer: OtelTracer
   readonly #duration: OtelHistogram

@@ -263,7 +263,7 @@ describe('KafkaJsSerde with rules', () => {
       keys: { deserializer: new AnyDeserializer(client, { rules: { enabled: true } }) },
     })
     const keys: unknown[] = []
-    const each = reader.eachMessage(async ({ decoded }) => void keys.push({ ...decoded.key }), {
+    const each = reader.eachMessage(async ({ decoded }) => void keys.push({ ...(decoded.key as object) }), {
       deadLetter: { producer, topic: 'payments.DLQ' },
     })
     for (const message of messages) await each({ topic: 'payments', partition: 2, message })

@@ -5,7 +5,14 @@ import { loadE2e } from './e2e/results.js'
 import { renderE2eSection } from './e2e/section.js'
 import { type NodeRun, renderNodeTable } from './node-runs.js'
 import type { RoundResult, Row } from './report.js'
-import { renderPeers, renderTables } from './report.js'
+import {
+  HEADLINE_RULE_ROW,
+  renderPeers,
+  renderRuleCosts,
+  renderTables,
+  ruleCostOf,
+  ruleHeadline,
+} from './report.js'
 
 /** What a full run writes to BENCHMARKS.md: every table of the run, the chart, and how to read and redo it. */
 export function renderBenchmarksMd(input: {
@@ -53,6 +60,7 @@ export function renderBenchmarksMd(input: {
     `| Protobuf ahead of Confluent (async) | encode ${vs('ours.proto.serialize', 'confluent.proto.serialize')}, decode ${vs('ours.proto.deserialize', 'confluent.proto.deserialize')} |`,
     `| Inside @platformatic/kafka, per message after the hooks: ours (ApicurioSchemaRegistry) ahead of its ConfluentSchemaRegistry | Avro encode ${vs('ours.platformatic.serialize', 'platformatic.serialize')}, decode ${vs('ours.platformatic.deserialize', 'platformatic.deserialize')}; JSON encode ${vs('ours.platformatic.json.serialize', 'platformatic.json.serialize')}, decode ${vs('ours.platformatic.json.deserialize', 'platformatic.json.deserialize')} |`,
     `| Logical types (bench.Payment) ≥ 0.9× of avsc with LogicalType classes (the fair ceiling) | encode ${fmt(ratio('ours.payment.serializeSync'))}, decode ${fmt(ratio('ours.payment.deserializeSync'))} |`,
+    `| A one-clause CEL condition costs < 1 µs a message (its share of an Avro decode) | ${ruleCost(input.cases, input.results)} |`,
   ].join('\n')
   return `# Benchmarks
 
@@ -84,6 +92,7 @@ ${renderNodeTable(input.byNode)}
 
 ${renderTables(rows)}
 ${renderPeers(input.cases, input.results)}
+${renderRuleCosts(input.cases, input.results)}
 ${renderCold(input.cold)}
 ${input.startup}
 ${renderE2eSection(loadE2e())}
@@ -142,12 +151,26 @@ BENCH_CPU_PROF=/tmp/prof BENCH_FILTER='^ours.proto' BENCH_ROUNDS=1 BENCH_SECONDS
   days, decimal string ↔ two's complement bytes through \`bigint\`, micros ↔ \`bigint\`) and exact longs through
   avsc's documented \`LongType.__with\` (\`bench/src/payment-logical.ts\`). The awaited ceilings
   return the same through \`Promise.resolve\`: the floor for any Promise API.
+- **Data-contract rules.** Each format's \`serializeSync\` and \`deserializeSync\` with \`rules: { enabled: true }\`
+  on an artifact of \`bench.Event\` whose artifact-level ruleset, served by the same \`InMemoryRegistry\`, holds one
+  \`WRITEREAD\` rule: the CEL condition \`seq > 0\` or the JSONata transform \`$merge([$, {"note": "***"}])\`. The
+  ruleset is fetched and compiled in \`prepare\`, so the measured calls make no request (checked as for every row).
+  Each row's ratio is taken against the same call with rules off, and the rule's cost per message is the difference
+  of the two, paired per round. Before timing, the CEL rows write the record's bytes and refuse \`seq: 0\`, and the
+  JSONata rows write and read the masked record.
 - **Cold start:** a newly registered id, a fresh client per library, 1000 concurrent deserializations: requests sent
   and time until all resolved, ${input.cold[0]?.ms.length ?? 0} rounds in rotating order.
 - **Start-up:** each library in a fresh \`node\` (\`bench/src/startup/child.ts\`): import, fetch the one schema
   (ours from the InMemoryRegistry, the peers from the Confluent-API stub), decode one Avro message, print
   \`process.resourceUsage()\` and exit; 10 runs (3 with \`--quick\`) in rotating order, medians.
 `
+}
+
+/** The headline rule row's cost per message and its share of the rules-off decode, paired per round. */
+function ruleCost(cases: readonly CaseDef[], results: readonly RoundResult[]): string {
+  const def = cases.find((one) => one.name === HEADLINE_RULE_ROW)
+  const cost = def === undefined ? undefined : ruleCostOf(def, results)
+  return cost === undefined ? '–' : ruleHeadline(cost)
 }
 
 function ratioOf(rows: readonly Row[], name: string, of: string): number | undefined {

@@ -20,6 +20,7 @@ import { paymentLogicalRecord, paymentLogicalType } from './payment-logical.js'
 import { PEER_CASES } from './peer-cases.js'
 import { PLATFORMATIC_CASES } from './platformatic-cases.js'
 import { RULES_CASES } from './rules-cases.js'
+import type { RuleIds } from './rules-fixtures.js'
 import type { Body } from './timing.js'
 
 /** What the parent tells a worker: where the registry is and the ids it gave the bench's schemas. */
@@ -34,6 +35,8 @@ export interface BenchEnv {
   eventId: number
   /** globalId of `bench.Payment`. */
   paymentId: number
+  /** globalIds of the data-contract rows' artifacts (`bench.Event` with one rule in its ruleset). */
+  ruleIds: RuleIds
 }
 
 export interface PreparedCase {

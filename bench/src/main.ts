@@ -22,7 +22,17 @@ import { kafkajs4Version } from './peers/kafkajs-4.js'
 import { platformaticVersion } from './peers/platformatic.js'
 import { checkPlatformatic } from './platformatic-checks.js'
 import { casesToRepeat, renderSpreads } from './repeat.js'
-import { busyWarning, median, type RoundResult, renderPeers, renderTables, summarize } from './report.js'
+import {
+  busyWarning,
+  median,
+  type RoundResult,
+  renderPeers,
+  renderRuleCosts,
+  renderTables,
+  summarize,
+} from './report.js'
+import { checkRules } from './rules-checks.js'
+import { registerRuleArtifacts } from './rules-fixtures.js'
 import { measureStartup, renderStartup, type StartupResult } from './startup/measure.js'
 import { startupTarget } from './startup/target.js'
 import type { ExitMessage, RunMessage, WorkerMessage } from './worker.js'
@@ -238,6 +248,7 @@ async function registerSchemas(registry: InMemoryRegistry): Promise<Omit<BenchEn
       paymentId: payment.globalId as number,
       jsonId: json.globalId as number,
       protoId: proto.globalId as number,
+      ruleIds: await registerRuleArtifacts(client),
     }
   } finally {
     await client.close()
@@ -294,6 +305,7 @@ async function main(): Promise<void> {
     for (const line of await checkCorrectness(env)) console.log(`ok  ${line}`)
     for (const line of await checkPeers(env)) console.log(`ok  ${line}`)
     for (const line of await checkPlatformatic(env)) console.log(`ok  ${line}`)
+    for (const line of await checkRules(env)) console.log(`ok  ${line}`)
     console.log('')
     const cold = await measureColdStarts(env, registry, stub, config.quick ? 1 : 3)
     console.log(renderCold(cold))
@@ -338,6 +350,7 @@ async function main(): Promise<void> {
     const rows = summarize(cases, results)
     console.log(`\n${renderTables(rows)}`)
     console.log(renderPeers(cases, results))
+    console.log(renderRuleCosts(cases, results))
     console.log(
       'Ratio: median over rounds of (ops/s of the case ÷ ops/s of its avsc ceiling in the same round); ' +
         '1.00 = as fast as raw avsc doing the same job by hand.',

@@ -39,7 +39,8 @@ const GROUP_TITLES: Record<Group, string> = {
   'json-decode': 'JSON Schema decode: `bench.Event` from its JSON frame',
   'proto-encode': 'Protobuf encode: `bench.Event` as a `.proto` message (Apicurio `Ref` framing)',
   'proto-decode': 'Protobuf decode: `bench.Event` from its Protobuf frame',
-  rules: 'Data-contract rules: `bench.Event`, per message (ratio: the Avro `deserializeSync` time ÷ this)',
+  rules:
+    'Data-contract rules through the `rules` option: `bench.Event`, each call beside the same call with rules off (ratio: ops/s with the rule ÷ ops/s without)',
 }
 
 export function median(values: readonly number[]): number {
@@ -143,6 +144,74 @@ export function renderPeers(cases: readonly CaseDef[], results: readonly RoundRe
     out.push(
       `| \`${peer.peerOf}\` | ${peer.label} | **${median(ratios).toFixed(2)}×** | ${Math.min(...ratios).toFixed(2)} – ${Math.max(...ratios).toFixed(2)} |`,
     )
+  }
+  return `${out.join('\n')}\n`
+}
+
+/** The row whose rule cost is the headline: a one-clause CEL condition on an Avro decode. */
+export const HEADLINE_RULE_ROW = 'rules.avro.deserializeSync-cel'
+
+/** A rule row's figures: ns per call off and on, the rule's cost (their difference) and its share of the call. */
+export interface RuleCost {
+  off: number
+  on: number
+  cost: number
+  share: number
+}
+
+/**
+ * What a data-contract rule costs per message: per round, the rule row's ns per call less its rules-off row's (its
+ * ceiling) in the same round, and that difference's share of the rules-off call; medians over rounds. Undefined
+ * when no round ran both.
+ */
+export function ruleCostOf(def: CaseDef, results: readonly RoundResult[]): RuleCost | undefined {
+  const byRound = new Map<string, number>()
+  for (const r of results) byRound.set(`${r.round}|${r.caseName}`, r.opsPerSec)
+  const rounds = [...new Set(results.map((r) => r.round))]
+  const pairs = rounds
+    .map((round) => ({
+      on: 1e9 / (byRound.get(`${round}|${def.name}`) ?? Number.NaN),
+      off: 1e9 / (byRound.get(`${round}|${def.ceiling}`) ?? Number.NaN),
+    }))
+    .filter((pair) => Number.isFinite(pair.on) && Number.isFinite(pair.off))
+  if (pairs.length === 0) return undefined
+  return {
+    off: median(pairs.map((pair) => pair.off)),
+    on: median(pairs.map((pair) => pair.on)),
+    cost: median(pairs.map((pair) => pair.on - pair.off)),
+    share: median(pairs.map((pair) => (pair.on - pair.off) / pair.off)),
+  }
+}
+
+/** The headline as a sentence: the one-clause CEL condition's cost per message and its share of an Avro decode. */
+export function ruleHeadline(cost: RuleCost): string {
+  return (
+    `${integer.format(cost.cost)} ns a message, ${(cost.share * 100).toFixed(1)} % of an Avro \`deserializeSync\` ` +
+    `(${integer.format(cost.off)} ns without rules)`
+  )
+}
+
+/** The table of what each data-contract rule row costs per message, then the headline. */
+export function renderRuleCosts(cases: readonly CaseDef[], results: readonly RoundResult[]): string {
+  const rules = cases.filter((def) => def.group === 'rules' && def.ceiling !== undefined)
+  if (rules.length === 0) return ''
+  const out = [
+    '### What one rule costs per message (with the rule less without, paired per round)',
+    '',
+    '| call with the rule | rules off | ns/message off | ns/message with the rule | the rule’s cost, ns/message | share of the call |',
+    '| --- | --- | ---: | ---: | ---: | ---: |',
+  ]
+  let headline: RuleCost | undefined
+  for (const def of rules) {
+    const cost = ruleCostOf(def, results)
+    if (cost === undefined) continue
+    out.push(
+      `| \`${def.name}\` | \`${def.ceiling}\` | ${integer.format(cost.off)} | ${integer.format(cost.on)} | **${integer.format(cost.cost)}** | ${(cost.share * 100).toFixed(1)} % |`,
+    )
+    if (def.name === HEADLINE_RULE_ROW) headline = cost
+  }
+  if (headline !== undefined) {
+    out.push('', `One-clause CEL condition \`seq > 0\`: **${ruleHeadline(headline)}**.`)
   }
   return `${out.join('\n')}\n`
 }

@@ -3,6 +3,7 @@ import type { SchemaCodec } from '@x/serde-core'
 import type { AvscType } from './avro/avsc-internals.js'
 import type { AvroCodec, AvroEncoding } from './avro/index.js'
 import { binaryToJson, jsonToBinary } from './avro/json-encoding.js'
+import { fromRuleValue } from './avro/rule-values.js'
 
 const SCRATCH_SIZE = 4 * 1024
 const utf8 = new TextDecoder('utf-8', { fatal: true })
@@ -49,6 +50,10 @@ export class AvroPayloadCodec implements SchemaCodec {
     }
     target.write(pending.text, offset, 'utf8')
     return end
+  }
+
+  fromRuleRecord(record: Record<string, unknown>): unknown {
+    return fromRuleValue(this.#codec.type as AvscType, record)
   }
 
   /** The Avro JSON text of `value`: its Avro binary (validated by the binary codec), transcoded. */

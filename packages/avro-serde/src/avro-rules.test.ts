@@ -66,3 +66,65 @@ describe('Avro serdes with rules on', () => {
     expect(deserializer.deserializeSync(bytes, ctx)).toEqual({ id: 'seen-o-2', total: 12.5 })
   })
 })
+
+describe('Avro serializer with a WRITE transform', () => {
+  const blobSchema = JSON.stringify({
+    type: 'record',
+    name: 'Blob',
+    fields: [
+      { name: 'note', type: 'string' },
+      { name: 'data', type: 'bytes' },
+      { name: 'digest', type: { type: 'fixed', name: 'Digest', size: 4 } },
+      { name: 'at', type: { type: 'long', logicalType: 'timestamp-millis' } },
+      { name: 'day', type: { type: 'int', logicalType: 'date' } },
+      { name: 'micros', type: { type: 'long', logicalType: 'timestamp-micros' } },
+      { name: 'ledger', type: 'long' },
+      { name: 'maybe', type: ['null', 'bytes'], default: null },
+      { name: 'parts', type: { type: 'map', values: 'bytes' } },
+      { name: 'chunks', type: { type: 'array', items: 'bytes' } },
+    ],
+  })
+  const blob = {
+    note: 'secret',
+    data: Buffer.from([0x00, 0xff, 0x10]),
+    digest: Buffer.from([0xde, 0xad, 0xbe, 0xef]),
+    at: new Date('2026-11-27T10:20:30.456Z'),
+    day: new Date('2026-11-27T00:00:00.000Z'),
+    micros: 1_795_000_000_123_456n,
+    ledger: 9_007_199_254_740_993n,
+    maybe: Buffer.from([0x01]),
+    parts: { a: Buffer.from([0x02, 0x03]) },
+    chunks: [Buffer.from([0x04]), Buffer.alloc(0)],
+  }
+
+  it('writes the bytes, fixed, timestamps, dates and exact longs of the transformed record, as without the rule', async () => {
+    await client.registerSchema('blobs-value', blobSchema, { artifactType: 'AVRO' })
+    await client.setArtifactRuleset('blobs-value', {
+      domainRules: [
+        {
+          name: 'mask',
+          kind: 'TRANSFORM',
+          type: 'JSONATA',
+          mode: 'WRITE',
+          expr: '$merge([$, {"note": "***", "ledger": "9007199254740995"}])',
+        },
+      ],
+      migrationRules: [],
+    })
+    const blobs = new SerializationContext('blobs')
+    const serializer = new AvroSerializer(client, 'blobs-value', { rules: { enabled: true } })
+    const plain = new AvroSerializer(client, 'blobs-value')
+    const written = await serializer.serialize(blob, blobs)
+    const expected = await plain.serialize({ ...blob, note: '***', ledger: 9_007_199_254_740_995n }, blobs)
+    expect(Buffer.from(written).toString('hex')).toBe(Buffer.from(expected).toString('hex'))
+    expect(Buffer.from(written).subarray(5, 15).toString('hex')).toBe('062a2a2a0600ff10dead')
+    expect(await new AvroDeserializer(client).deserialize(written, blobs)).toEqual({
+      ...blob,
+      note: '***',
+      ledger: 9_007_199_254_740_995n,
+    })
+    expect(serializer.serializeSync({ ...blob, maybe: null }, blobs)).toEqual(
+      plain.serializeSync({ ...blob, maybe: null, note: '***', ledger: 9_007_199_254_740_995n }, blobs),
+    )
+  })
+})

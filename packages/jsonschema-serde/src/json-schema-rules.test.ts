@@ -63,3 +63,47 @@ describe('JSON Schema serdes with rules on', () => {
     expect(deserializer.deserializeSync(bytes, ctx)).toEqual({ id: 'seen-o-2', total: 12.5 })
   })
 })
+
+describe('JSON Schema serializer with a WRITE transform', () => {
+  it('writes the transformed record as its JSON text, nested values and a long within 2^53 as they were', async () => {
+    const blobSchema = JSON.stringify({
+      type: 'object',
+      properties: {
+        note: { type: 'string' },
+        data: { type: 'string', contentEncoding: 'base64' },
+        ledger: { type: 'integer' },
+        at: { type: 'string', format: 'date-time' },
+        parts: { type: 'object', additionalProperties: { type: 'string' } },
+      },
+      required: ['note', 'data', 'ledger', 'at'],
+    })
+    await client.registerSchema('blobs-value', blobSchema, { artifactType: 'JSON' })
+    await client.setArtifactRuleset('blobs-value', {
+      domainRules: [
+        {
+          name: 'mask',
+          kind: 'TRANSFORM',
+          type: 'JSONATA',
+          mode: 'WRITE',
+          expr: '$merge([$, {"note": "***"}])',
+        },
+      ],
+      migrationRules: [],
+    })
+    const blobs = new SerializationContext('blobs')
+    const serializer = new JsonSchemaSerializer(client, 'blobs-value', { rules: { enabled: true } })
+    const written = await serializer.serialize(
+      {
+        note: 'secret',
+        data: 'AP8Q',
+        ledger: 9_007_199_254_740_991,
+        at: '2026-11-27T10:20:30.456Z',
+        parts: { a: 'AgM=' },
+      },
+      blobs,
+    )
+    expect(Buffer.from(written).subarray(5).toString('utf8')).toBe(
+      '{"note":"***","data":"AP8Q","ledger":9007199254740991,"at":"2026-11-27T10:20:30.456Z","parts":{"a":"AgM="}}',
+    )
+  })
+})

@@ -1,5 +1,5 @@
 import { RuleViolationError } from '@x/errors'
-import { AnySerializer } from '@x/message-contract'
+import { AnyDeserializer, AnySerializer } from '@x/message-contract'
 import { RegistryClient } from '@x/registry-client'
 import { InMemoryRegistry } from '@x/registry-testing'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -28,6 +28,7 @@ const PAYMENT = {
     { name: 'currency', type: 'string' },
   ],
 }
+const PAYMENT_KEY = { type: 'record', name: 'PaymentKey', fields: [{ name: 'id', type: 'string' }] }
 let registry: InMemoryRegistry
 let client: RegistryClient
 
@@ -60,6 +61,28 @@ beforeAll(async () => {
         mode: 'READ',
         expr: 'currency == "EUR"',
         onFailure: 'ERROR',
+      },
+    ],
+    migrationRules: [],
+  })
+  await client.registerSchema('payments-key', PAYMENT_KEY, { artifactType: 'AVRO' })
+  await client.setArtifactRuleset('payments-key', {
+    domainRules: [
+      {
+        name: 'prefixed',
+        kind: 'CONDITION',
+        type: 'CEL',
+        mode: 'WRITE',
+        expr: 'id.startsWith("p-")',
+        onFailure: 'ERROR',
+      },
+      {
+        name: 'short',
+        kind: 'CONDITION',
+        type: 'CEL',
+        mode: 'READ',
+        expr: 'size(id) < 6',
+        onFailure: 'DLQ',
       },
     ],
     migrationRules: [],
@@ -208,5 +231,61 @@ describe('KafkaJsSerde with rules', () => {
         message: 'KafkaJsSerde: give rules or anyDeserializer.rules, not both',
       }),
     )
+  })
+
+  it('run the rules of a key with a schema: a WRITE rule refuses a key before anything is sent, a READ rule dead-letters its message', async () => {
+    const { sent, producer } = recorder()
+    const writer = new KafkaJsSerde<Payment, { id: string }>(client, {
+      serializer: new AnySerializer(client),
+      keys: { serializer: new AnySerializer(client, { rules: { enabled: true } }) },
+    })
+    const value = { id: 'k', amount: 1, currency: 'EUR' }
+    const refused = await writer.encodeMessage('payments', { key: { id: 'x-1' }, value }).then(
+      () => undefined,
+      (error: unknown) => error,
+    )
+    expect(refused).toBeInstanceOf(RuleViolationError)
+    expect([(refused as RuleViolationError).mode, (refused as RuleViolationError).violations]).toEqual([
+      'WRITE',
+      [{ ruleName: 'prefixed', message: 'Condition failed: prefixed', action: 'ERROR' }],
+    ])
+    expect((refused as { context?: unknown }).context).toEqual({ topic: 'payments', field: 'key' })
+    const consumed = async (key: string, offset: string): Promise<ConsumedKafkaMessage> => {
+      const out = await writer.encodeMessage('payments', { key: { id: key }, value })
+      return { key: out.key as Buffer, value: out.value as Buffer, headers: {}, offset, timestamp: '0' }
+    }
+    const messages = [
+      await consumed('p-1', '20'),
+      await consumed('p-long', '21'),
+      await consumed('p-3', '22'),
+    ]
+    const reader = new KafkaJsSerde<Payment, { id: string }>(client, {
+      keys: { deserializer: new AnyDeserializer(client, { rules: { enabled: true } }) },
+    })
+    const keys: unknown[] = []
+    const each = reader.eachMessage(async ({ decoded }) => void keys.push({ ...(decoded.key as object) }), {
+      deadLetter: { producer, topic: 'payments.DLQ' },
+    })
+    for (const message of messages) await each({ topic: 'payments', partition: 2, message })
+    expect(keys).toEqual([{ id: 'p-1' }, { id: 'p-3' }])
+    expect(sent.map((record) => [record.topic, record.messages])).toEqual([
+      [
+        'payments.DLQ',
+        [
+          {
+            key: messages[1]!.key,
+            value: messages[1]!.value,
+            headers: {
+              'x-serde-error-code': 'RULE_VIOLATION',
+              'x-serde-error-message':
+                'Data-contract rule short failed in READ mode (short: Condition failed: short)',
+              'x-serde-source': 'payments/2/21',
+              'x-serde-rule': 'short',
+              'x-serde-rule-mode': 'READ',
+            },
+          },
+        ],
+      ],
+    ])
   })
 })

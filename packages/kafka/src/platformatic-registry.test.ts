@@ -1,7 +1,7 @@
 import { AvroSerializer, TopicIdStrategy } from '@x/avro-serde'
 import { DeserializationError, RuleViolationError, SchemaNotFoundError } from '@x/errors'
 import { JsonSchemaSerializer } from '@x/jsonschema-serde'
-import { AnySerializer } from '@x/message-contract'
+import { AnyDeserializer, AnySerializer } from '@x/message-contract'
 import { RegistryClient } from '@x/registry-client'
 import { InMemoryRegistry } from '@x/registry-testing'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -299,5 +299,168 @@ describe('ApicurioSchemaRegistry with data-contract rules', () => {
     })
     expect((await consume(checked, 'payments', fine as never)).value).toEqual({ id: 'p-3', amount: 50 })
     expect((await consume(plain, 'payments', large as never)).value).toEqual({ id: 'p-2', amount: 5000 })
+  })
+})
+
+describe('ApicurioSchemaRegistry with migration rules and key rules', () => {
+  const V1 = {
+    type: 'record',
+    name: 'Entry',
+    fields: [
+      { name: 'id', type: 'string' },
+      { name: 'amount', type: 'double' },
+    ],
+  }
+  const V2 = { ...V1, fields: [...V1.fields, { name: 'currency', type: 'string', default: 'EUR' }] }
+
+  /** Produces values with the artifact's latest version (a client of its own: nothing cached). */
+  async function produceAll(topic: string, values: object[]) {
+    await using own = new RegistryClient({ url: registry.url, groupId: 'default' })
+    const writer = new ApicurioSchemaRegistry(own, { serializer: new AnySerializer(own) })
+    const out = []
+    for (const value of values)
+      out.push(await produce(writer, { topic, key: 'k', value, headers: new Map() }))
+    return out
+  }
+
+  it('migrates records to the target version, and throws RuleViolationError naming an UPGRADE or DOWNGRADE rule that refuses one', async () => {
+    await client.registerSchema('ledger-value', V1, { artifactType: 'AVRO' })
+    const [small, large] = await produceAll('ledger', [
+      { id: 'l-1', amount: 10 },
+      { id: 'l-2', amount: 5000 },
+    ])
+    await client.registerSchema('ledger-value', V2, { artifactType: 'AVRO' })
+    const [euro, dollar] = await produceAll('ledger', [
+      { id: 'l-3', amount: 30, currency: 'EUR' },
+      { id: 'l-4', amount: 40, currency: 'USD' },
+    ])
+    await client.setVersionRuleset('ledger-value', '2', {
+      domainRules: [],
+      migrationRules: [
+        {
+          name: 'add-currency',
+          kind: 'TRANSFORM',
+          type: 'JSONATA',
+          mode: 'UPGRADE',
+          expr: '$merge([$, {"currency": "EUR"}])',
+        },
+        {
+          name: 'small',
+          kind: 'CONDITION',
+          type: 'CEL',
+          mode: 'UPGRADE',
+          expr: 'amount < 1000.0',
+          onFailure: 'DLQ',
+        },
+      ],
+    })
+    await client.setVersionRuleset('ledger-value', '1', {
+      domainRules: [],
+      migrationRules: [
+        {
+          name: 'euro-only',
+          kind: 'CONDITION',
+          type: 'CEL',
+          mode: 'DOWNGRADE',
+          expr: 'currency == "EUR"',
+          onFailure: 'DLQ',
+        },
+        {
+          name: 'drop-currency',
+          kind: 'TRANSFORM',
+          type: 'JSONATA',
+          mode: 'DOWNGRADE',
+          expr: '$sift($, function($v, $k) {$k != "currency"})',
+        },
+      ],
+    })
+    const reader = (targetVersion: string) =>
+      new ApicurioSchemaRegistry(client, {
+        rules: { enabled: true, migration: { enabled: true, targetVersion } },
+      })
+    const refusal = (error: unknown) => [
+      (error as RuleViolationError).name,
+      (error as RuleViolationError).mode,
+      (error as RuleViolationError).violations.map((violation) => violation.ruleName),
+    ]
+    const upgrading = reader('2')
+    expect((await consume(upgrading, 'ledger', small as never)).value).toEqual({
+      id: 'l-1',
+      amount: 10,
+      currency: 'EUR',
+    })
+    const up = await consume(upgrading, 'ledger', large as never).then(
+      () => undefined,
+      (error: unknown) => error,
+    )
+    expect(refusal(up)).toEqual(['RuleViolationError', 'UPGRADE', ['small']])
+    const downgrading = reader('1')
+    expect((await consume(downgrading, 'ledger', euro as never)).value).toEqual({ id: 'l-3', amount: 30 })
+    const down = await consume(downgrading, 'ledger', dollar as never).then(
+      () => undefined,
+      (error: unknown) => error,
+    )
+    expect(refusal(down)).toEqual(['RuleViolationError', 'DOWNGRADE', ['euro-only']])
+  })
+
+  it('runs the rules of a key with a schema: a WRITE rule refuses a key, a READ rule refuses reading one', async () => {
+    const key = { type: 'record', name: 'AccountKey', fields: [{ name: 'id', type: 'string' }] }
+    await client.registerSchema('accounts-key', key, { artifactType: 'AVRO' })
+    await client.registerSchema('accounts-value', V1, { artifactType: 'AVRO' })
+    await client.setArtifactRuleset('accounts-key', {
+      domainRules: [
+        {
+          name: 'prefixed',
+          kind: 'CONDITION',
+          type: 'CEL',
+          mode: 'WRITE',
+          expr: 'id.startsWith("a-")',
+          onFailure: 'ERROR',
+        },
+        {
+          name: 'short',
+          kind: 'CONDITION',
+          type: 'CEL',
+          mode: 'READ',
+          expr: 'size(id) < 6',
+          onFailure: 'DLQ',
+        },
+      ],
+      migrationRules: [],
+    })
+    const keyed = new ApicurioSchemaRegistry(client, {
+      serializer: new AnySerializer(client),
+      keys: {
+        serializer: new AnySerializer(client, { rules: { enabled: true } }),
+        deserializer: new AnyDeserializer(client, { rules: { enabled: true } }),
+      },
+    })
+    const value = { id: 'v', amount: 1 }
+    const refused = await produce(keyed, {
+      topic: 'accounts',
+      key: { id: 'x-1' },
+      value,
+      headers: new Map(),
+    }).then(
+      () => undefined,
+      (error: unknown) => error,
+    )
+    expect(refused).toBeInstanceOf(RuleViolationError)
+    expect([(refused as RuleViolationError).mode, (refused as RuleViolationError).violations]).toEqual([
+      'WRITE',
+      [{ ruleName: 'prefixed', message: 'Condition failed: prefixed', action: 'ERROR' }],
+    ])
+    const fine = await produce(keyed, { topic: 'accounts', key: { id: 'a-1' }, value, headers: new Map() })
+    expect((await consume(keyed, 'accounts', fine as never)).key).toEqual({ id: 'a-1' })
+    const long = await produce(keyed, { topic: 'accounts', key: { id: 'a-long' }, value, headers: new Map() })
+    const unread = await consume(keyed, 'accounts', long as never).then(
+      () => undefined,
+      (error: unknown) => error,
+    )
+    expect(unread).toBeInstanceOf(RuleViolationError)
+    expect([(unread as RuleViolationError).mode, (unread as RuleViolationError).violations]).toEqual([
+      'READ',
+      [{ ruleName: 'short', message: 'Condition failed: short', action: 'DLQ' }],
+    ])
   })
 })

@@ -1,7 +1,7 @@
 import { failedMessageOf, RuleViolationError } from '@x/errors'
 import { RegistryClient } from '@x/registry-client'
 import { InMemoryRegistry } from '@x/registry-testing'
-import { SerializationContext } from '@x/wire-format'
+import { MessageField, SerializationContext } from '@x/wire-format'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { AnyDeserializer } from './any-deserializer.js'
 import { AnySerializer } from './any-serializer.js'
@@ -140,5 +140,156 @@ describe('AnyDeserializer with rules', () => {
     })
     // Without the option the same bytes are read.
     expect(await new AnyDeserializer(client).deserialize(long, notes)).toEqual({ text: 'too long' })
+  })
+})
+
+describe('AnyDeserializer with migration rules, and both with key rules', () => {
+  const V1 = {
+    type: 'record',
+    name: 'Entry',
+    fields: [
+      { name: 'id', type: 'string' },
+      { name: 'amount', type: 'double' },
+    ],
+  }
+  const V2 = { ...V1, fields: [...V1.fields, { name: 'currency', type: 'string', default: 'EUR' }] }
+  const ledger = new SerializationContext('ledger')
+
+  /** Writes values with the artifact's latest version (a client of its own: nothing cached). */
+  async function writeAll(values: object[]): Promise<Uint8Array[]> {
+    await using own = new RegistryClient({ url: registry.url, groupId: 'default', maxRetries: 0 })
+    const writer = new AnySerializer(own)
+    const out: Uint8Array[] = []
+    for (const value of values) out.push(await writer.serialize(value, ledger))
+    return out
+  }
+
+  it('migrates a record to the target version, and refuses one an UPGRADE or DOWNGRADE rule fails as poison', async () => {
+    await client.registerSchema('ledger-value', V1, { artifactType: 'AVRO' })
+    const [small, large] = await writeAll([
+      { id: 'l-1', amount: 10 },
+      { id: 'l-2', amount: 5000 },
+    ])
+    await client.registerSchema('ledger-value', V2, { artifactType: 'AVRO' })
+    const [euro, dollar] = await writeAll([
+      { id: 'l-3', amount: 30, currency: 'EUR' },
+      { id: 'l-4', amount: 40, currency: 'USD' },
+    ])
+    await client.setVersionRuleset('ledger-value', '2', {
+      domainRules: [],
+      migrationRules: [
+        {
+          name: 'add-currency',
+          kind: 'TRANSFORM',
+          type: 'JSONATA',
+          mode: 'UPGRADE',
+          expr: '$merge([$, {"currency": "EUR"}])',
+        },
+        {
+          name: 'small',
+          kind: 'CONDITION',
+          type: 'CEL',
+          mode: 'UPGRADE',
+          expr: 'amount < 1000.0',
+          onFailure: 'DLQ',
+        },
+      ],
+    })
+    await client.setVersionRuleset('ledger-value', '1', {
+      domainRules: [],
+      migrationRules: [
+        {
+          name: 'euro-only',
+          kind: 'CONDITION',
+          type: 'CEL',
+          mode: 'DOWNGRADE',
+          expr: 'currency == "EUR"',
+          onFailure: 'DLQ',
+        },
+        {
+          name: 'drop-currency',
+          kind: 'TRANSFORM',
+          type: 'JSONATA',
+          mode: 'DOWNGRADE',
+          expr: '$sift($, function($v, $k) {$k != "currency"})',
+        },
+      ],
+    })
+    const reader = (targetVersion: string) =>
+      new AnyDeserializer(client, { rules: { enabled: true, migration: { enabled: true, targetVersion } } })
+    const refusal = async (read: Promise<unknown>, bytes: Uint8Array) => {
+      const error = await read.then(
+        () => undefined,
+        (thrown: unknown) => thrown,
+      )
+      expect(error).toBeInstanceOf(RuleViolationError)
+      expect(readErrorKind(error)).toBe('poison')
+      expect(failedMessageOf(error)?.payload).toEqual(bytes)
+      return [(error as RuleViolationError).mode, (error as RuleViolationError).violations]
+    }
+    const up = reader('2')
+    expect(await up.deserialize(small!, ledger)).toEqual({ id: 'l-1', amount: 10, currency: 'EUR' })
+    expect(await refusal(up.deserialize(large!, ledger), large!)).toEqual([
+      'UPGRADE',
+      [{ ruleName: 'small', message: 'Condition failed: small', action: 'DLQ' }],
+    ])
+    const down = reader('1')
+    expect(await down.deserialize(euro!, ledger)).toEqual({ id: 'l-3', amount: 30 })
+    expect(await refusal(down.deserialize(dollar!, ledger), dollar!)).toEqual([
+      'DOWNGRADE',
+      [{ ruleName: 'euro-only', message: 'Condition failed: euro-only', action: 'DLQ' }],
+    ])
+    // Warm, the prepared path refuses the same record.
+    expect(() => down.deserializeSync(dollar!, ledger)).toThrow(RuleViolationError)
+  })
+
+  it('run the rules of a key: a WRITE rule refuses a key, a READ rule refuses reading one', async () => {
+    const keys = new SerializationContext('accounts', MessageField.KEY)
+    await client.registerSchema(
+      'accounts-key',
+      { type: 'record', name: 'AccountKey', fields: [{ name: 'id', type: 'string' }] },
+      { artifactType: 'AVRO' },
+    )
+    await client.setArtifactRuleset('accounts-key', {
+      domainRules: [
+        {
+          name: 'prefixed',
+          kind: 'CONDITION',
+          type: 'CEL',
+          mode: 'WRITE',
+          expr: 'id.startsWith("a-")',
+          onFailure: 'ERROR',
+        },
+        {
+          name: 'short',
+          kind: 'CONDITION',
+          type: 'CEL',
+          mode: 'READ',
+          expr: 'size(id) < 6',
+          onFailure: 'DLQ',
+        },
+      ],
+      migrationRules: [],
+    })
+    const writer = new AnySerializer(client, { rules: { enabled: true } })
+    const refused = await writer.serialize({ id: 'x-1' }, keys).then(
+      () => undefined,
+      (error: unknown) => error,
+    )
+    expect(refused).toBeInstanceOf(RuleViolationError)
+    expect([(refused as RuleViolationError).mode, (refused as RuleViolationError).violations]).toEqual([
+      'WRITE',
+      [{ ruleName: 'prefixed', message: 'Condition failed: prefixed', action: 'ERROR' }],
+    ])
+    const reader = new AnyDeserializer(client, { rules: { enabled: true } })
+    expect(await reader.deserialize(await writer.serialize({ id: 'a-1' }, keys), keys)).toEqual({ id: 'a-1' })
+    const long = await writer.serialize({ id: 'a-long' }, keys)
+    const unread = await reader.deserialize(long, keys).then(
+      () => undefined,
+      (error: unknown) => error,
+    )
+    expect(unread).toBeInstanceOf(RuleViolationError)
+    expect([(unread as RuleViolationError).mode, readErrorKind(unread)]).toEqual(['READ', 'poison'])
+    expect(failedMessageOf(unread)?.payload).toEqual(long)
   })
 })

@@ -4,6 +4,7 @@ import { FastReader } from './fast-reader.js'
 import { finishRead } from './finish-read.js'
 import { type Framing, FramingError, prefixFor, readIndexes, readRef } from './framing.js'
 import type { DeclaredMessage, ProtoSchema } from './proto-schema.js'
+import { fromRuleMessage } from './rule-values.js'
 import { type LongMode, type MessagePlan, planOf, toEncodable } from './values.js'
 
 /** How messages are read into JavaScript values (see the type mapping in the README). */
@@ -96,6 +97,11 @@ export class ProtobufCodec implements SchemaCodec {
     writer.reset()
     if (length > MAX_KEPT_WRITER) this.#writer = undefined
     return end <= target.length ? end : target.length - end
+  }
+
+  fromRuleRecord(record: Record<string, unknown>): unknown {
+    const writable = this.#writable
+    return writable === undefined ? record : fromRuleMessage(writable.plan, record)
   }
 
   decode(bytes: Buffer, offset: number, end: number, _writer?: SchemaCodec): unknown {

@@ -59,3 +59,68 @@ describe('Protobuf serdes with rules on', () => {
     expect(deserializer.deserializeSync(bytes, ctx)).toEqual({ id: 'seen-o-2', total: 12.5 })
   })
 })
+
+describe('Protobuf serializer with a WRITE transform', () => {
+  const blobSchema = [
+    'syntax = "proto3";',
+    'import "google/protobuf/timestamp.proto";',
+    'import "google/protobuf/duration.proto";',
+    'message Blob {',
+    '  string note = 1;',
+    '  bytes data = 2;',
+    '  int64 ledger = 3;',
+    '  google.protobuf.Timestamp at = 4;',
+    '  google.protobuf.Duration took = 5;',
+    '  repeated bytes chunks = 6;',
+    '  map<string, bytes> parts = 7;',
+    '  uint64 count = 8;',
+    '}',
+    '',
+  ].join('\n')
+  const blob = {
+    note: 'secret',
+    data: Buffer.from([0x00, 0xff, 0x10]),
+    ledger: 9_007_199_254_740_993n,
+    at: { seconds: 1_795_000_000, nanos: 500_000_000 },
+    took: { seconds: 3600, nanos: 0 },
+    chunks: [Buffer.from([0x04]), Buffer.from([0x05, 0x06])],
+    parts: { a: Buffer.from([0x02, 0x03]) },
+    count: 7,
+  }
+
+  it('writes the bytes, 64-bit integers, Timestamp and Duration of the transformed record, as without the rule', async () => {
+    await client.registerSchema('blobs-value', blobSchema, { artifactType: 'PROTOBUF' })
+    await client.setArtifactRuleset('blobs-value', {
+      domainRules: [
+        {
+          name: 'mask',
+          kind: 'TRANSFORM',
+          type: 'JSONATA',
+          mode: 'WRITE',
+          expr: '$merge([$, {"note": "***", "ledger": "9007199254740995", "at": "2026-11-17T08:26:40.25Z", "took": "-1.5s"}])',
+        },
+      ],
+      migrationRules: [],
+    })
+    const blobs = new SerializationContext('blobs')
+    const serializer = new ProtobufSerializer(client, 'blobs-value', { rules: { enabled: true } })
+    const plain = new ProtobufSerializer(client, 'blobs-value')
+    const transformed = {
+      ...blob,
+      note: '***',
+      ledger: 9_007_199_254_740_995n,
+      at: { seconds: 1_794_904_000, nanos: 250_000_000 },
+      took: { seconds: -1, nanos: -500_000_000 },
+    }
+    const written = await serializer.serialize(blob, blobs)
+    const expected = await plain.serialize(transformed, blobs)
+    expect(Buffer.from(written).toString('hex')).toBe(Buffer.from(expected).toString('hex'))
+    const body = Buffer.from(written).toString('hex')
+    // note "***", then data 00 ff 10, then ledger 9007199254740995 as a varint.
+    expect(body).toContain('0a032a2a2a120300ff10188380808080808010')
+    expect(await new ProtobufDeserializer(client).deserialize(written, blobs)).toEqual(transformed)
+    expect(serializer.serializeSync({ ...blob, count: 8 }, blobs)).toEqual(
+      plain.serializeSync({ ...transformed, count: 8 }, blobs),
+    )
+  })
+})

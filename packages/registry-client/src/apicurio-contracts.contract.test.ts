@@ -222,6 +222,45 @@ describe('the execute and migrate endpoints', () => {
     expect([down.transformedRecord, down.executedRules]).toEqual([{ total: 1, w: 3 }, 1])
   })
 
+  it('read integers beyond 2^53 exactly: a CEL condition compares them, a transform and a migration keep them', async () => {
+    const id = await artifact(2)
+    await using registry = client()
+    const exact = { ...POSITIVE, name: 'exact', expr: 'big == 9007199254740993' }
+    const note = { ...MASK, name: 'note', mode: 'WRITE' as const, expr: '$merge([$, {"note": "x"}])' }
+    await registry.setArtifactRuleset(id, { domainRules: [exact, note], migrationRules: [] })
+    const execute = `/groups/${target.group}/artifacts/${id}/versions/1/contract/execute`
+    const passed = await call('POST', execute, '{"mode":"WRITE","record":{"big":9007199254740993,"n":1}}')
+    expect([passed.status, passed.text]).toEqual([
+      200,
+      '{"passed":true,"transformedRecord":{"big":9007199254740993,"n":1,"note":"x"},"violations":[],"executedRules":2,"failedRules":0}',
+    ])
+    const refused = await call('POST', execute, '{"mode":"WRITE","record":{"big":9007199254740992}}')
+    expect(data(refused)).toEqual({
+      passed: false,
+      violations: [{ ruleName: 'exact', message: 'Condition failed: exact', action: 'ERROR' }],
+      executedRules: 1,
+      failedRules: 1,
+    })
+    expect(
+      await registry.executeRules(id, '1', { mode: 'WRITE', record: { big: 9_007_199_254_740_993n } }),
+    ).toEqual({
+      passed: true,
+      transformedRecord: { big: 9_007_199_254_740_993n, note: 'x' },
+      violations: [],
+      executedRules: 2,
+      failedRules: 0,
+    })
+    const migrated = await call(
+      'POST',
+      `/groups/${target.group}/artifacts/${id}/contract/migrate`,
+      '{"fromVersion":"1","toVersion":"2","record":{"big":9007199254740993}}',
+    )
+    expect([migrated.status, migrated.text]).toEqual([
+      200,
+      '{"passed":true,"transformedRecord":{"big":9007199254740993},"violations":[],"executedRules":0,"failedRules":0}',
+    ])
+  })
+
   it('answer a missing version with SchemaNotFoundError (execute) or a 400 naming it (migrate)', async () => {
     const id = await artifact()
     await using registry = client()

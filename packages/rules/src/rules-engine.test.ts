@@ -63,6 +63,31 @@ describe('RulesEngine#execute', () => {
     })
   })
 
+  it('keeps a long beyond 2^53 that a JSONata transform leaves in place exact, as the registry does', () => {
+    const compiled = engine.compile({
+      domainRules: [
+        {
+          name: 'mask',
+          kind: 'TRANSFORM',
+          type: 'JSONATA',
+          mode: 'WRITE',
+          expr: '$merge([$, {"note": "***", "copy": big, "items": [items[0], 5]}])',
+        },
+      ],
+    })
+    const result = engine.execute(compiled, {
+      mode: 'WRITE',
+      record: { big: 9_007_199_254_740_993n, note: 'n', items: [9_007_199_254_740_995n, 1], copy: 0 },
+    })
+    // `copy` was 0 in the record: the big number JSONata put there is its nearest double, not the long.
+    expect(result.transformedRecord).toEqual({
+      big: 9_007_199_254_740_993n,
+      note: '***',
+      items: [9_007_199_254_740_995n, 5],
+      copy: 9_007_199_254_740_992,
+    })
+  })
+
   it('reports an undeclared name with the registry checker text, line and caret', () => {
     const compiled = engine.compile({
       domainRules: [{ name: 'r', kind: 'CONDITION', type: 'CEL', mode: 'WRITE', expr: 'a > 0 && b > 0' }],

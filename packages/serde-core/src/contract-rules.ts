@@ -4,6 +4,7 @@ import { SingleFlightCache } from '@x/registry-client/cache'
 import type { CompiledRuleSet, ExecuteResult, RuleSet, RulesEngine, VersionRuleSet } from '@x/rules'
 import type { RegistryPort } from './registry-port.js'
 import type { NormalizedRulesOptions } from './rules-options.js'
+import type { SchemaCodec } from './schema-format.js'
 
 /** @internal Where a version lives: the ruleset in force for it is looked up by these. */
 export interface VersionCoordinates {
@@ -59,8 +60,9 @@ function isRecord(value: unknown): value is Record<string, unknown> {
  * meets (fetched once, compiled once, kept `cacheTtlMs` and then refreshed in the background, the last one kept
  * while the registry is unreachable), the migration chains towards `targetVersion`, and the synchronous run of both
  * on a record. Nothing here is loaded unless the serde's `rules.enabled` is true. The rules see each value as
- * `toRuleRecord` of `@x/rules` makes it (the JSON the registry would be sent for it); a transform's result is what
- * is encoded or handed out, else the value itself.
+ * `toRuleRecord` of `@x/rules` makes it (the JSON the registry would be sent for it); a `WRITE` transform's result is
+ * turned back into the codec's values (its `fromRuleRecord`) and encoded, a `READ` transform's result is handed out
+ * as it is; without a transform the value itself goes on.
  */
 export class ContractRules {
   readonly #client: RulesPort
@@ -124,15 +126,18 @@ export class ContractRules {
   }
 
   /**
-   * Runs the `WRITE` rules on a record before it is encoded; answers the record to encode.
+   * Runs the `WRITE` rules on a record before it is encoded; answers the record to encode: `record` itself, or what
+   * the transforms made of it, turned back into the codec's values by its `fromRuleRecord`.
    * @throws RuleViolationError for a failed rule whose action is `ERROR` or `DLQ` (with `failOnError`).
    */
-  write(coordinates: VersionCoordinates, record: unknown): unknown {
+  write(coordinates: VersionCoordinates, record: unknown, codec?: SchemaCodec): unknown {
     if (!isRecord(record)) return record
     const compiled = this.#ruleset(coordinates)
     if (compiled === null || compiled.domainRules.length === 0) return record
     const result = this.#engine!.execute(compiled, { mode: 'WRITE', record: toRuleRecord!(record) })
-    return this.#verdict('WRITE', result, record)
+    const written = this.#verdict('WRITE', result, record)
+    if (written === record || codec?.fromRuleRecord === undefined) return written
+    return codec.fromRuleRecord(written as Record<string, unknown>)
   }
 
   /**

@@ -44,6 +44,13 @@ export interface SchemaCodec {
   decode(bytes: Buffer, offset: number, end: number, writer?: SchemaCodec, hint?: unknown): unknown
   /** The full name of the record the schema describes, for messages; undefined when it has none. */
   readonly recordName?: string | undefined
+  /**
+   * Turns the record a data-contract `TRANSFORM` rule gave back (JSON-shaped, as `toRuleRecord` of `@x/rules` makes
+   * every value: base64 text for bytes, RFC 3339 text for timestamps, numbers or `bigint`s for longs) into the values
+   * `encodeInto` takes for this schema, inverting `toRuleRecord`. A value that does not fit the schema is left as it
+   * is, for `encodeInto` to refuse. Absent: the record is encoded as it is (JSON Schema needs nothing).
+   */
+  fromRuleRecord?(record: Record<string, unknown>): unknown
 }
 
 /** Parses registry schemas of one format, with the options of one serializer or deserializer. */

@@ -339,12 +339,12 @@ export class SchemaSerializer<T = unknown> {
 
   /**
    * What the codec encodes: `toDict`'s result for `value`, or `value` itself, after the data-contract `WRITE` rules
-   * (when on), which may refuse it or hand back a transformed record.
+   * (when on), which may refuse it or hand back a transformed record (turned back into the codec's values).
    */
   #dataOf(entry: WriterArtifact, value: T, ctx: SerializationContext): unknown {
     const rules = this.#rules
     const data = this.#toDict(entry, value, ctx)
-    return rules === undefined ? data : rules.write(entry.coordinates, data)
+    return rules === undefined ? data : rules.write(entry.coordinates, data, entry.codec)
   }
 
   #toDict(entry: WriterArtifact, value: T, ctx: SerializationContext): unknown {

@@ -30,7 +30,9 @@ export function contractTarget(): ContractTarget {
   const external = inject('registryUrl') ?? process.env.X_SERDE_TEST_REGISTRY_URL
   const run = `${Date.now().toString(36)}-${randomBytes(3).toString('hex')}`
   let local: InMemoryRegistry | undefined
-  const target = { url: '', group: `contract-${run}`, run, real: external !== undefined }
+  // X_SERDE_TEST_GROUP_PREFIX: a prefix for the group on a shared registry whose users each keep to their own prefix.
+  const prefix = process.env.X_SERDE_TEST_GROUP_PREFIX ?? ''
+  const target = { url: '', group: `${prefix}contract-${run}`, run, real: external !== undefined }
   beforeAll(async () => {
     if (external !== undefined) target.url = external.replace(/\/+$/, '')
     else {

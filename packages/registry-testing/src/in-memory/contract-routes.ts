@@ -118,11 +118,12 @@ function verdict(result: ExecuteResult): Answer {
 
 /**
  * `POST …/versions/{v}/contract/execute` with `{ mode, record }`: the version's merged domain rules of that mode
- * (and `WRITEREAD`), run by `@x/rules`. Integers in the record are read by `JSON.parse` (beyond 2^53 they round).
+ * (and `WRITEREAD`), run by `@x/rules`. Integers in the record are read exactly (beyond 2^53 as `bigint`s, written
+ * back as exact digits), as the registry reads them.
  */
 export function executeRules(ctx: RouteContext): Answer {
   const { artifact, version } = resolveVersion(ctx)
-  const body = parseBody(ctx.body)
+  const body = parseBody(ctx.body, true)
   const record = recordOf(body, ['mode'])
   const merged = ctx.storage.contracts.merged(artifact.groupId, artifact.artifactId, version.globalId)
   const result = engine.execute(engine.compile(merged as RuleSet), {
@@ -134,14 +135,15 @@ export function executeRules(ctx: RouteContext): Answer {
 
 /**
  * `POST …/artifacts/{a}/contract/migrate` with `{ fromVersion, toVersion, record }`: the migration rules of each
- * version's own ruleset between the two, in the order the versions were created, run by `@x/rules`. A version that
+ * version's own ruleset between the two, in the order the versions were created, run by `@x/rules` (integers read
+ * exactly, as for execute). A version that
  * does not exist is a 400 (`Version not found: …`), an artifact that does not exist a 404, as in Apicurio 3.3.
  */
 export function migrateRecord(ctx: RouteContext): Answer {
   const { groupId, artifactId } = artifactOf(ctx)
   const artifact = ctx.storage.artifact(groupId, artifactId)
   if (artifact === undefined) throw artifactNotFound(groupId, artifactId)
-  const body = parseBody(ctx.body)
+  const body = parseBody(ctx.body, true)
   const record = recordOf(body, ['fromVersion', 'toVersion'])
   const chain = artifact.versions.map((stored) => ({
     version: stored.version,

@@ -1,3 +1,4 @@
+import { parseExactJson } from '@x/registry-client/json'
 import { AvroSchemaError, parseAvro } from './avro-schema.js'
 import type { StoredReference } from './content.js'
 import { rawGroupId } from './params.js'
@@ -51,13 +52,14 @@ export type Json = Record<string, unknown>
 
 /**
  * Parses a JSON request body. Malformed JSON is Apicurio's bare-text 400 (`Not able to deserialize data
- * provided.`), which the router writes as is; an empty body is a missing `body`.
+ * provided.`), which the router writes as is; an empty body is a missing `body`. With `exact`, integers beyond
+ * 2^53 are read as `bigint`s (`parseExactJson`), as the registry's Jackson reads them into longs.
  */
-export function parseBody(text: string): Json {
+export function parseBody(text: string, exact = false): Json {
   if (text.trim() === '') throw missingParameter('body')
   let value: unknown
   try {
-    value = JSON.parse(text)
+    value = exact ? parseExactJson(text).value : JSON.parse(text)
   } catch {
     throw new RegistryProblem(400, 'BadRequestException', 'Not able to deserialize data provided.', {
       plain: true,

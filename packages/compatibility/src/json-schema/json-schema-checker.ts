@@ -85,14 +85,14 @@ const INVALID = 'The schema is not valid JSON Schema'
 function invalid(description: string, context: string): CompatibilityIssue {
   const where = context === '' ? '' : ` at ${context}`
   return {
-    path: context === '' || context === '#' ? '' : pointerToPath(context.slice(1)),
+    path: context.startsWith('#/') ? pointerToPath(context.slice(1)) : '',
     message: `${INVALID}: ${description.replace(/\.$/, '')}${where}.`,
     cause: { description, context },
   }
 }
 
 /**
- * The schema as Apicurio's validity rule reads it. `SYNTAX_ONLY`: it must be JSON. `FULL`: it is loaded as everit
+ * The schema as Apicurio's validity rule reads it. `SYNTAX_ONLY`: it must be JSON (the registry lists no cause). `FULL`: it is loaded as everit
  * loads it (draft 7 unless `$schema` names another draft, every `$ref` followed, a reference not given standing for
  * any schema); a document that is not an object passes, except `null`; 2019-09 is refused and 2020-12 passes. The
  * registry lists one cause: everit's message split at its location, or `JSON schema not valid: …` with no location.
@@ -106,6 +106,9 @@ function validityIssues(
   try {
     root = JSON.parse(text)
   } catch (error) {
+    // at SYNTAX_ONLY the registry lists no cause
+    if (level === 'SYNTAX_ONLY')
+      return [{ path: '', message: `${INVALID}: it is not JSON: ${(error as Error).message}.` }]
     return [invalid(`JSON schema not valid: ${(error as Error).message}`, '')]
   }
   if (level === 'SYNTAX_ONLY') return []
@@ -149,14 +152,17 @@ function validityIssues(
       if (error instanceof SyntaxError) return [invalid(`JSON schema not valid: ${error.message}`, '')]
       throw error
     }
+    // everit's message starts with the schema's location: `#/properties/a`, or `a.json` for another document's root
     const colon = error.message.indexOf(': ')
-    if (colon === -1 || !error.message.startsWith('#'))
-      return [invalid(`JSON schema not valid: ${error.message}`, '')]
+    const location = colon === -1 ? '' : error.message.slice(0, colon)
+    if (!location.includes('#')) return [invalid(`JSON schema not valid: ${error.message}`, '')]
     const description = error.message
       .slice(colon + 2)
       .replaceAll('JSONArray', 'JsonArray')
       .replaceAll('JSONObject', 'JsonObject')
-    return [invalid(description, error.message.slice(0, colon))]
+    return [
+      invalid(description, location.endsWith('#') && location !== '#' ? location.slice(0, -1) : location),
+    ]
   }
 }
 

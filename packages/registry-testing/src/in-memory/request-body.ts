@@ -1,4 +1,4 @@
-import { AvroSchemaError, parseAvro } from './avro-schema.js'
+import { AvroSchemaError, parseAvro } from '@x/compatibility/avro'
 import type { StoredReference } from './content.js'
 import { rawGroupId } from './params.js'
 import { badRequest, missingParameter, RegistryProblem } from './problems.js'

@@ -9,21 +9,33 @@ export type AvroProps = [string, unknown][]
 
 /** What a record, enum or fixed has: its name and namespace (`null` for none), doc, aliases and properties. */
 export interface AvroNamed {
+  /** The simple name, `Order`. */
   readonly name: string
+  /** The namespace, `com.example`; `null` for none. */
   readonly namespace: string | null
+  /** The `doc` text, when it is a string. */
   doc?: string | undefined
+  /** The `aliases` as written. */
   aliases?: unknown
+  /** The custom properties. */
   props: AvroProps
 }
 
 /** One field of a record; `default` is absent when the field has none (`{ value: null }` for a null default). */
 export interface AvroField {
+  /** The field's name. */
   name: string
+  /** The field's type. */
   type: AvroType
+  /** The `doc` text, when it is a string. */
   doc?: string | undefined
+  /** The default as written, wrapped so that a `null` default is told from none. */
   default?: { value: unknown } | undefined
+  /** The sort `order` when it is not `ascending`. */
   order?: string | undefined
+  /** The `aliases` as written. */
   aliases?: unknown
+  /** The custom properties. */
   props: AvroProps
 }
 
@@ -43,6 +55,7 @@ export type AvroType =
  * not an Avro schema) whose `exception` is the Java class name of Avro's error, which Apicurio puts in its answers.
  */
 export class AvroSchemaError extends TypeError {
+  /** `AvroSchemaError`. */
   override name = 'AvroSchemaError'
   /** The stable code of a misused argument. */
   readonly code = 'INVALID_CONFIG'

@@ -7,6 +7,7 @@ import {
   ProtoSyntaxError,
   parseProto,
 } from './proto-parser.js'
+import { SCALARS } from './scalars.js'
 import { WELL_KNOWN_FILES } from './well-known-files.js'
 
 /**
@@ -20,23 +21,6 @@ type SymbolKind = 'package' | 'message' | 'enum' | 'service' | 'field' | 'rpc'
 
 type SymbolTable = Map<string, SymbolKind>
 
-const SCALARS = new Set([
-  'double',
-  'float',
-  'int32',
-  'int64',
-  'uint32',
-  'uint64',
-  'sint32',
-  'sint64',
-  'fixed32',
-  'fixed64',
-  'sfixed32',
-  'sfixed64',
-  'bool',
-  'string',
-  'bytes',
-])
 const NUMERIC = new Set(
   [...SCALARS].filter((type) => type !== 'bool' && type !== 'string' && type !== 'bytes'),
 )

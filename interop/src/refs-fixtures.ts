@@ -1,0 +1,63 @@
+import type { ExactJson } from '@x/registry-client/json'
+
+// The records of interop/fixtures/account.avsc that Java writes (interop/java/.../RefsMain.java): record `i` is made
+// by the same rule there and here.
+
+const DAY_MS = 86_400_000
+const SINCE = Date.UTC(2024, 0, 1)
+
+/** The nested record `Owner` (an artifact of its own once Java registers it), in Java's canonical JSON form. */
+function owner(i: number, n: number): Record<string, unknown> {
+  return {
+    name: `owner-${i}-${n}`,
+    since: String(SINCE + i * DAY_MS + n),
+    birthday: i === 2 ? -365 - n : 19_723 + i + n,
+    seenMicros: String(1_704_067_200_000_123n + BigInt(i + n)),
+    avatar: Buffer.from([0x80, i, 0xff, n]).toString('hex'),
+    tier: (i + n) % 2 === 0 ? 'FREE' : 'PRO',
+  }
+}
+
+/**
+ * Record `i` as the Java program prints what it read (`CanonicalJson`: longs and timestamps as decimal strings, a
+ * date as its day number, bytes as lowercase hex, a union as the bare value).
+ */
+export function expectedAccountCanonical(i: number): Record<string, unknown> {
+  return {
+    id: `acct-${i}-\u00fc\u20ac`,
+    balance: String(9_007_199_254_740_993n + BigInt(i)),
+    created: String(1_700_000_000_000 + i * 1_001),
+    token: Buffer.from([i, 0x00, 0xff, 0xfb, 0xef, 0xbe]).toString('hex'),
+    owner: owner(i, 0),
+    backup: i % 2 === 0 ? null : owner(i, 1),
+  }
+}
+
+/** `Owner` as `x-serde consume --json` prints it, read back exactly. */
+function ownerJson(i: number, n: number): ExactJson {
+  const birthday = i === 2 ? -365 - n : 19_723 + i + n
+  return {
+    name: `owner-${i}-${n}`,
+    since: new Date(SINCE + i * DAY_MS + n).toISOString(),
+    birthday: new Date(birthday * DAY_MS).toISOString(),
+    seenMicros: 1_704_067_200_000_123 + i + n,
+    avatar: Buffer.from([0x80, i, 0xff, n]).toString('base64'),
+    tier: (i + n) % 2 === 0 ? 'FREE' : 'PRO',
+  }
+}
+
+/**
+ * Record `i` as `x-serde consume --json` prints it (read with `parseExactJson`): a long beyond 2^53 exact (a
+ * bigint), timestamps and dates as ISO text, a timestamp-micros (no JavaScript type holds it) as its number, bytes as
+ * base64, a union as the bare value.
+ */
+export function expectedAccountJson(i: number): ExactJson {
+  return {
+    id: `acct-${i}-\u00fc\u20ac`,
+    balance: 9_007_199_254_740_993n + BigInt(i),
+    created: new Date(1_700_000_000_000 + i * 1_001).toISOString(),
+    token: Buffer.from([i, 0x00, 0xff, 0xfb, 0xef, 0xbe]).toString('base64'),
+    owner: ownerJson(i, 0),
+    backup: i % 2 === 0 ? null : ownerJson(i, 1),
+  }
+}

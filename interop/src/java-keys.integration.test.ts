@@ -154,7 +154,7 @@ describe("Java's LongSerializer and StringSerializer keys on the real broker", (
     'KafkaJS reads the %s-keyed topic through KafkaJsSerde with zero dead letters',
     async (kind) => {
       const consumer = new Kafka({ brokers: [brokers], logLevel: logLevel.NOTHING }).consumer({
-        groupId: `broker-cases-kafkajs-${randomUUID()}`,
+        groupId: `java-keys-kafkajs-${randomUUID()}`,
         maxWaitTimeInMs: 200,
       })
       const { read, dead } = await readThroughKafkaJsSerde(kind, consumer, () =>
@@ -170,7 +170,7 @@ describe("Java's LongSerializer and StringSerializer keys on the real broker", (
     async (kind) => {
       const consumer = new confluent.Kafka({
         kafkaJS: { brokers: [brokers], clientId: 'x-serde-it', logLevel: confluent.logLevel.NOTHING },
-      }).consumer({ kafkaJS: { groupId: `broker-cases-confluent-${randomUUID()}`, fromBeginning: true } })
+      }).consumer({ kafkaJS: { groupId: `java-keys-confluent-${randomUUID()}`, fromBeginning: true } })
       const { read, dead } = await readThroughKafkaJsSerde(kind, consumer, () =>
         consumer.subscribe({ topics: [topics[kind]] }),
       )
@@ -186,7 +186,7 @@ describe("Java's LongSerializer and StringSerializer keys on the real broker", (
     async (kind) => {
       const { Consumer, MessagesStreamModes } = platformatic!
       const consumer = new Consumer({
-        groupId: `broker-cases-platformatic-${randomUUID()}`,
+        groupId: `java-keys-platformatic-${randomUUID()}`,
         clientId: 'x-serde-it',
         bootstrapBrokers: [brokers],
         registry: new Registry(client, { keys: kind, anyDeserializer: { useId: 'contentId' } }),
@@ -229,7 +229,7 @@ describe("Java's LongSerializer and StringSerializer keys on the real broker", (
         } finally {
           await stream.close()
         }
-        await reading
+        await bounded(reading, () => 'the closed stream still iterating')
       } finally {
         await consumer.close(true)
       }

@@ -15,7 +15,14 @@ function owner(i: number, n: number): Record<string, unknown> {
     seenMicros: String(1_704_067_200_000_123n + BigInt(i + n)),
     avatar: Buffer.from([0x80, i, 0xff, n]).toString('hex'),
     tier: (i + n) % 2 === 0 ? 'FREE' : 'PRO',
+    badge: badge(i, n, (bytes) => bytes.toString('hex')),
   }
+}
+
+/** `badge`, of `["null", "int", "bytes"]`: null, an int or bytes by turns, the bytes as `written` gives them. */
+function badge<T>(i: number, n: number, written: (bytes: Buffer) => T): null | number | T {
+  const turn = (i + n) % 3
+  return turn === 0 ? null : turn === 1 ? i * 10 + n : written(Buffer.from([i, 0xfe, n]))
 }
 
 /**
@@ -30,6 +37,7 @@ export function expectedAccountCanonical(i: number): Record<string, unknown> {
     token: Buffer.from([i, 0x00, 0xff, 0xfb, 0xef, 0xbe]).toString('hex'),
     owner: owner(i, 0),
     backup: i % 2 === 0 ? null : owner(i, 1),
+    when: i % 3 === 0 ? String(1_690_000_000_000 + i) : i % 3 === 1 ? null : owner(i, 2),
   }
 }
 
@@ -43,13 +51,14 @@ function ownerJson(i: number, n: number): ExactJson {
     seenMicros: 1_704_067_200_000_123 + i + n,
     avatar: Buffer.from([0x80, i, 0xff, n]).toString('base64'),
     tier: (i + n) % 2 === 0 ? 'FREE' : 'PRO',
+    badge: badge(i, n, (bytes) => bytes.toString('base64')),
   }
 }
 
 /**
  * Record `i` as `x-serde consume --json` prints it (read with `parseExactJson`): a long beyond 2^53 exact (a
  * bigint), timestamps and dates as ISO text, a timestamp-micros (no JavaScript type holds it) as its number, bytes as
- * base64, a union as the bare value.
+ * base64, a union as the bare value (in `badge` and `when` a string stands for bytes or a timestamp).
  */
 export function expectedAccountJson(i: number): ExactJson {
   return {
@@ -59,5 +68,6 @@ export function expectedAccountJson(i: number): ExactJson {
     token: Buffer.from([i, 0x00, 0xff, 0xfb, 0xef, 0xbe]).toString('base64'),
     owner: ownerJson(i, 0),
     backup: i % 2 === 0 ? null : ownerJson(i, 1),
+    when: i % 3 === 0 ? new Date(1_690_000_000_000 + i).toISOString() : i % 3 === 1 ? null : ownerJson(i, 2),
   }
 }

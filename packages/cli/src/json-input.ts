@@ -111,7 +111,9 @@ function avroValue(
 
 /**
  * A union: `null` is null; `{ "branch": value }` (the wrapped form `consume` prints where branches are ambiguous) is
- * converted by that branch; a bare value by the one branch other than null when there is one.
+ * converted by that branch; a bare value by the one branch other than null when there is one, else by the one branch
+ * whose JSON form it has (`consume` prints bytes, fixed, timestamps and dates as strings: in `["null", "int",
+ * "bytes"]` a string is the bytes' base64). A bare value that several branches could be is handed over as it is.
  */
 function avroUnion(
   branches: readonly unknown[],
@@ -130,7 +132,64 @@ function avroUnion(
     }
   }
   const others = branches.filter((b) => b !== 'null')
-  return others.length === 1 ? avroValue(others[0], value, named, namespace) : value
+  if (others.length === 1) return avroValue(others[0], value, named, namespace)
+  const kind = jsonKindOf(value)
+  const takers = others.filter((b) => jsonKindsOf(b, named, namespace).has(kind))
+  return takers.length === 1 ? avroValue(takers[0], value, named, namespace) : value
+}
+
+type JsonKind = 'string' | 'number' | 'boolean' | 'array' | 'object'
+
+function jsonKindOf(value: Exclude<ExactJson, null>): JsonKind {
+  if (typeof value === 'bigint') return 'number'
+  if (Array.isArray(value)) return 'array'
+  return typeof value as JsonKind
+}
+
+/** The kinds of JSON value that stand for a value of this (non-union) type, as `consume --json` prints them. */
+function jsonKindsOf(
+  schema: unknown,
+  named: Map<string, unknown>,
+  namespace: string | undefined,
+): ReadonlySet<JsonKind> {
+  if (typeof schema === 'string') {
+    switch (schema) {
+      case 'null':
+        return new Set()
+      case 'boolean':
+        return new Set(['boolean'])
+      case 'int':
+      case 'long':
+      case 'float':
+      case 'double':
+        return new Set(['number'])
+      case 'bytes':
+      case 'string':
+        return new Set(['string'])
+    }
+    const target = named.get(fullName(schema, namespace)) ?? named.get(schema)
+    return target === undefined ? new Set() : jsonKindsOf(target, named, namespace)
+  }
+  if (typeof schema !== 'object' || schema === null || Array.isArray(schema)) return new Set()
+  const node = schema as Record<string, unknown>
+  const type = node.type
+  const logical = node.logicalType
+  if (logical === 'timestamp-millis' || logical === 'local-timestamp-millis' || logical === 'date') {
+    return new Set(['number', 'string'])
+  }
+  if (logical === 'decimal') return new Set(['number', 'string'])
+  switch (type) {
+    case 'enum':
+    case 'fixed':
+      return new Set(['string'])
+    case 'record':
+    case 'error':
+    case 'map':
+      return new Set(['object'])
+    case 'array':
+      return new Set(['array'])
+  }
+  return jsonKindsOf(type, named, namespace)
 }
 
 function branchName(branch: unknown, namespace: string | undefined): string | undefined {

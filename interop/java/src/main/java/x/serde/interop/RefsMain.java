@@ -48,6 +48,9 @@ final class RefsMain {
     owner.put("seenMicros", 1_704_067_200_000_123L + i + n);
     owner.put("avatar", ByteBuffer.wrap(new byte[] {(byte) 0x80, (byte) i, (byte) 0xff, (byte) n}));
     owner.put("tier", new GenericData.EnumSymbol(schema.getField("tier").schema(), (i + n) % 2 == 0 ? "FREE" : "PRO"));
+    // ["null", "int", "bytes"]: null, an int or bytes by turns.
+    int badge = (i + n) % 3;
+    owner.put("badge", badge == 0 ? null : badge == 1 ? (Object) (i * 10 + n) : ByteBuffer.wrap(new byte[] {(byte) i, (byte) 0xfe, (byte) n}));
     return owner;
   }
 
@@ -61,6 +64,8 @@ final class RefsMain {
     r.put("token", ByteBuffer.wrap(new byte[] {(byte) i, 0, (byte) 0xff, (byte) 0xfb, (byte) 0xef, (byte) 0xbe}));
     r.put("owner", owner(ownerSchema, i, 0));
     r.put("backup", i % 2 == 0 ? null : owner(ownerSchema, i, 1));
+    // ["null", "Owner", timestamp-millis]: a timestamp, null, or a record by turns.
+    r.put("when", i % 3 == 0 ? (Object) (1_690_000_000_000L + i) : i % 3 == 1 ? null : owner(ownerSchema, i, 2));
     return r;
   }
 

@@ -1,6 +1,8 @@
 import { loadProto } from '@x/protobuf-serde'
 import type { ExactJson } from '@x/registry-client/json'
 import protobuf from 'protobufjs'
+import { fullName, namedSchema } from './avro-schema-names.js'
+import { unionShape } from './avro-unions.js'
 
 /**
  * A value read from a JSON line, turned into what the format's serializer takes: the inverse of what `consume
@@ -20,36 +22,8 @@ export const jsonSchemaInput: JsonInput = (value) => value
  * reference is converted as one written inline.
  */
 export function avroInput(schemaText: string, references: Iterable<string> = []): JsonInput {
-  const schema = JSON.parse(schemaText) as unknown
-  const named = new Map<string, unknown>()
-  for (const text of references) collectNames(JSON.parse(text) as unknown, undefined, named)
-  collectNames(schema, undefined, named)
+  const { schema, named } = namedSchema(schemaText, references)
   return (value) => avroValue(schema, value, named, undefined)
-}
-
-function fullName(name: string, namespace: string | undefined): string {
-  return name.includes('.') || namespace === undefined || namespace === '' ? name : `${namespace}.${name}`
-}
-
-function collectNames(schema: unknown, namespace: string | undefined, into: Map<string, unknown>): void {
-  if (Array.isArray(schema)) {
-    for (const branch of schema) collectNames(branch, namespace, into)
-    return
-  }
-  if (typeof schema !== 'object' || schema === null) return
-  const node = schema as Record<string, unknown>
-  let ns = namespace
-  if (typeof node.name === 'string' && ['record', 'error', 'enum', 'fixed'].includes(node.type as string)) {
-    const full = fullName(node.name, typeof node.namespace === 'string' ? node.namespace : namespace)
-    into.set(full, node)
-    ns = full.includes('.') ? full.slice(0, full.lastIndexOf('.')) : undefined
-  }
-  if (Array.isArray(node.fields)) {
-    for (const field of node.fields) collectNames((field as { type?: unknown }).type, ns, into)
-  }
-  if (node.items !== undefined) collectNames(node.items, ns, into)
-  if (node.values !== undefined) collectNames(node.values, ns, into)
-  if (typeof node.type === 'object') collectNames(node.type, ns, into)
 }
 
 const PRIMITIVES = new Set(['null', 'boolean', 'int', 'long', 'float', 'double', 'bytes', 'string'])
@@ -111,7 +85,7 @@ function avroValue(
 
 /**
  * A union: `null` is null; `{ "branch": value }` (the wrapped form `consume` prints where branches are ambiguous) is
- * converted by that branch; a bare value by the one branch other than null when there is one, else by the one branch
+ * converted by that branch, and handed over bare where `@x/avro-serde` unwraps the union; a bare value by the one branch other than null when there is one, else by the one branch
  * whose JSON form it has (`consume` prints bytes, fixed, timestamps and dates as strings: in `["null", "int",
  * "bytes"]` a string is the bytes' base64). A bare value that several branches could be is handed over as it is.
  */
@@ -128,7 +102,12 @@ function avroUnion(
       const branch = branches.find(
         (b) => branchName(b, namespace) === keys[0] || branchName(b, undefined) === keys[0],
       )
-      if (branch !== undefined) return { [keys[0]!]: avroValue(branch, value[keys[0]!]!, named, namespace) }
+      if (branch !== undefined) {
+        const inner = avroValue(branch, value[keys[0]!]!, named, namespace)
+        // The serializer takes the bare value where the deserializer gives it bare (`consume` prints such a union
+        // wrapped only where its values would print alike, as in `["string", "bytes"]`).
+        return unionShape(branches, named, namespace).unwrapped ? inner : { [keys[0]!]: inner }
+      }
     }
   }
   const others = branches.filter((b) => b !== 'null')

@@ -5,6 +5,8 @@ import type { ConsumedKafkaMessage } from '@x/kafka'
 import { KEY_TYPES, type KeyType, MessageContract, readErrorKind } from '@x/message-contract'
 import type { IdType, ReadIdSize, SchemaId } from '@x/wire-format'
 import { type Batch, type Consumer, Kafka, logLevel } from 'kafkajs'
+import { LRUCache } from 'lru-cache'
+import { avroOutput } from '../avro-json-output.js'
 import type { Config } from '../config.js'
 import { type Connection, type ConnectionFlags, connect } from '../connection.js'
 import {
@@ -21,6 +23,7 @@ import { encodingOf } from '../encoding-option.js'
 import { inCliWords } from '../flag-hints.js'
 import type { Io } from '../io.js'
 import { brokerError, type KafkaFlags, kafkaConfig } from '../kafka-connection.js'
+import { fetchImports } from '../proto-imports.js'
 import { CheckFailed, UsageError } from '../usage-error.js'
 
 export interface ConsumeFlags extends Omit<ConnectionFlags, 'group'>, KafkaFlags {
@@ -357,6 +360,8 @@ export const CLI_KEY_TYPES: readonly CliKeyType[] = [...KEY_TYPES, 'schema'] as 
 export class MessageReader {
   readonly #connection: Connection
   readonly #contract: MessageContract<unknown, unknown>
+  /** How each Avro schema id's values print (`avroOutput`), loaded once per id. */
+  readonly #avroOutputs = new LRUCache<string, Promise<(value: unknown) => unknown>>({ max: 1000 })
 
   constructor(
     connection: Connection,
@@ -391,7 +396,7 @@ export class MessageReader {
           mode: framed ? 'framed' : 'headers',
           ...(await this.#artifactOf(idType, id)),
         },
-        value: decoded.value,
+        value: format === 'AVRO' ? (await this.#avroOutputOf(idType, id))(decoded.value) : decoded.value,
       }
     } catch (error) {
       if (readErrorKind(error) !== 'poison') throw error
@@ -408,6 +413,28 @@ export class MessageReader {
         raw: message.value,
       }
     }
+  }
+
+  /**
+   * How the values of the Avro schema with this id print: `avroOutput` of its text and the artifacts it references.
+   * A failed load is not kept, so that the next message asks again.
+   */
+  #avroOutputOf(idType: IdType, id: SchemaId): Promise<(value: unknown) => unknown> {
+    const key = `${idType}:${String(id)}`
+    let output = this.#avroOutputs.get(key)
+    if (output === undefined) {
+      output = (async () => {
+        const client = this.#connection.client
+        const schema =
+          idType === 'globalId' ? await client.getSchemaByGlobalId(id) : await client.getSchemaByContentId(id)
+        const references = new Map<string, string>()
+        await fetchImports(this.#connection, id, references, idType)
+        return avroOutput(schema.schema, references.values())
+      })()
+      this.#avroOutputs.set(key, output)
+      output.catch(() => this.#avroOutputs.delete(key))
+    }
+    return output
   }
 
   /** The artifact version an id names: the client's `findVersionOfId` (one search per id, cached and bounded). */

@@ -16,6 +16,12 @@ function owner(i: number, n: number): Record<string, unknown> {
     avatar: Buffer.from([0x80, i, 0xff, n]).toString('hex'),
     tier: (i + n) % 2 === 0 ? 'FREE' : 'PRO',
     badge: badge(i, n, (bytes) => bytes.toString('hex')),
+    note: note(
+      i,
+      n,
+      (bytes) => bytes.toString('hex'),
+      (text) => text,
+    ),
   }
 }
 
@@ -23,6 +29,12 @@ function owner(i: number, n: number): Record<string, unknown> {
 function badge<T>(i: number, n: number, written: (bytes: Buffer) => T): null | number | T {
   const turn = (i + n) % 3
   return turn === 0 ? null : turn === 1 ? i * 10 + n : written(Buffer.from([i, 0xfe, n]))
+}
+
+/** `note`, of `["null", "string", "bytes"]`: bytes, a string or null by turns, as `bytes` and `text` give them. */
+function note<T>(i: number, n: number, bytes: (value: Buffer) => T, text: (value: string) => T): T | null {
+  const turn = (i + n) % 3
+  return turn === 0 ? bytes(Buffer.from([n, i])) : turn === 1 ? text(`note-${i}-${n}`) : null
 }
 
 /**
@@ -38,6 +50,7 @@ export function expectedAccountCanonical(i: number): Record<string, unknown> {
     owner: owner(i, 0),
     backup: i % 2 === 0 ? null : owner(i, 1),
     when: i % 3 === 0 ? String(1_690_000_000_000 + i) : i % 3 === 1 ? null : owner(i, 2),
+    memo: i % 2 === 0 ? String(1_600_000_000_000 + i) : `memo-${i}`,
   }
 }
 
@@ -52,13 +65,21 @@ function ownerJson(i: number, n: number): ExactJson {
     avatar: Buffer.from([0x80, i, 0xff, n]).toString('base64'),
     tier: (i + n) % 2 === 0 ? 'FREE' : 'PRO',
     badge: badge(i, n, (bytes) => bytes.toString('base64')),
+    // A string beside bytes: each value printed wrapped by its branch.
+    note: note<ExactJson>(
+      i,
+      n,
+      (bytes) => ({ bytes: bytes.toString('base64') }),
+      (text) => ({ string: text }),
+    ),
   }
 }
 
 /**
  * Record `i` as `x-serde consume --json` prints it (read with `parseExactJson`): a long beyond 2^53 exact (a
  * bigint), timestamps and dates as ISO text, a timestamp-micros (no JavaScript type holds it) as its number, bytes as
- * base64, a union as the bare value (in `badge` and `when` a string stands for bytes or a timestamp).
+ * base64, a union as the bare value (in `badge` and `when` a string stands for bytes or a timestamp), or wrapped
+ * by its branch where the bare values of two branches would print alike (`note`, `memo`).
  */
 export function expectedAccountJson(i: number): ExactJson {
   return {
@@ -69,5 +90,7 @@ export function expectedAccountJson(i: number): ExactJson {
     owner: ownerJson(i, 0),
     backup: i % 2 === 0 ? null : ownerJson(i, 1),
     when: i % 3 === 0 ? new Date(1_690_000_000_000 + i).toISOString() : i % 3 === 1 ? null : ownerJson(i, 2),
+    // A string beside a timestamp: each value printed wrapped by its branch (`long` for the timestamp).
+    memo: i % 2 === 0 ? { long: new Date(1_600_000_000_000 + i).toISOString() } : { string: `memo-${i}` },
   }
 }

@@ -51,6 +51,9 @@ final class RefsMain {
     // ["null", "int", "bytes"]: null, an int or bytes by turns.
     int badge = (i + n) % 3;
     owner.put("badge", badge == 0 ? null : badge == 1 ? (Object) (i * 10 + n) : ByteBuffer.wrap(new byte[] {(byte) i, (byte) 0xfe, (byte) n}));
+    // ["null", "string", "bytes"]: bytes, a string or null by turns.
+    int note = (i + n) % 3;
+    owner.put("note", note == 0 ? ByteBuffer.wrap(new byte[] {(byte) n, (byte) i}) : note == 1 ? "note-" + i + "-" + n : null);
     return owner;
   }
 
@@ -66,6 +69,8 @@ final class RefsMain {
     r.put("backup", i % 2 == 0 ? null : owner(ownerSchema, i, 1));
     // ["null", "Owner", timestamp-millis]: a timestamp, null, or a record by turns.
     r.put("when", i % 3 == 0 ? (Object) (1_690_000_000_000L + i) : i % 3 == 1 ? null : owner(ownerSchema, i, 2));
+    // ["null", "string", timestamp-millis]: a timestamp or a string by turns.
+    r.put("memo", i % 2 == 0 ? (Object) (1_600_000_000_000L + i) : "memo-" + i);
     return r;
   }
 

@@ -1,5 +1,8 @@
+import type { IdType, SchemaId } from '@x/wire-format'
 import { fullName, namedSchema } from './avro-schema-names.js'
 import { type UnionShape, unionShape, valueKindOf } from './avro-unions.js'
+import type { Connection } from './connection.js'
+import { fetchImports } from './proto-imports.js'
 
 /**
  * What `consume` prints of a value an Avro schema (its JSON text, and the texts of the artifacts it references)
@@ -15,6 +18,20 @@ export function avroOutput(
   const { schema, named } = namedSchema(schemaText, references)
   if (!hasPrintedWrapped(schema, named, undefined, new Set())) return (value) => value
   return (value) => printable(schema, value, named, undefined)
+}
+
+/** {@link avroOutput} of the Avro schema with this id: its text and those of the artifacts it references. */
+export async function avroOutputOfId(
+  connection: Pick<Connection, 'client'>,
+  idType: IdType,
+  id: SchemaId,
+): Promise<(value: unknown) => unknown> {
+  const client = connection.client
+  const schema =
+    idType === 'globalId' ? await client.getSchemaByGlobalId(id) : await client.getSchemaByContentId(id)
+  const references = new Map<string, string>()
+  await fetchImports(connection, id, references, idType)
+  return avroOutput(schema.schema, references.values())
 }
 
 function recordNamespace(node: Record<string, unknown>, namespace: string | undefined): string | undefined {

@@ -6,7 +6,7 @@ import { KEY_TYPES, type KeyType, MessageContract, readErrorKind } from '@x/mess
 import type { IdType, ReadIdSize, SchemaId } from '@x/wire-format'
 import { type Batch, type Consumer, Kafka, logLevel } from 'kafkajs'
 import { LRUCache } from 'lru-cache'
-import { avroOutput } from '../avro-json-output.js'
+import { avroOutputOfId } from '../avro-json-output.js'
 import type { Config } from '../config.js'
 import { type Connection, type ConnectionFlags, connect } from '../connection.js'
 import {
@@ -23,7 +23,6 @@ import { encodingOf } from '../encoding-option.js'
 import { inCliWords } from '../flag-hints.js'
 import type { Io } from '../io.js'
 import { brokerError, type KafkaFlags, kafkaConfig } from '../kafka-connection.js'
-import { fetchImports } from '../proto-imports.js'
 import { CheckFailed, UsageError } from '../usage-error.js'
 
 export interface ConsumeFlags extends Omit<ConnectionFlags, 'group'>, KafkaFlags {
@@ -423,14 +422,7 @@ export class MessageReader {
     const key = `${idType}:${String(id)}`
     let output = this.#avroOutputs.get(key)
     if (output === undefined) {
-      output = (async () => {
-        const client = this.#connection.client
-        const schema =
-          idType === 'globalId' ? await client.getSchemaByGlobalId(id) : await client.getSchemaByContentId(id)
-        const references = new Map<string, string>()
-        await fetchImports(this.#connection, id, references, idType)
-        return avroOutput(schema.schema, references.values())
-      })()
+      output = avroOutputOfId(this.#connection, idType, id)
       this.#avroOutputs.set(key, output)
       output.catch(() => this.#avroOutputs.delete(key))
     }

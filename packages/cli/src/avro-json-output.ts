@@ -1,3 +1,4 @@
+import { readErrorKind } from '@x/message-contract'
 import type { IdType, SchemaId } from '@x/wire-format'
 import { fullName, namedSchema } from './avro-schema-names.js'
 import { type UnionShape, unionShape, valueKindOf } from './avro-unions.js'
@@ -20,18 +21,27 @@ export function avroOutput(
   return (value) => printable(schema, value, named, undefined)
 }
 
-/** {@link avroOutput} of the Avro schema with this id: its text and those of the artifacts it references. */
+/**
+ * {@link avroOutput} of the Avro schema with this id: its text and those of the artifacts it references. A value
+ * that decoded is printed even when a reference cannot be found (then as the deserializer gave it); an outage is
+ * thrown.
+ */
 export async function avroOutputOfId(
   connection: Pick<Connection, 'client'>,
   idType: IdType,
   id: SchemaId,
 ): Promise<(value: unknown) => unknown> {
   const client = connection.client
-  const schema =
-    idType === 'globalId' ? await client.getSchemaByGlobalId(id) : await client.getSchemaByContentId(id)
-  const references = new Map<string, string>()
-  await fetchImports(connection, id, references, idType)
-  return avroOutput(schema.schema, references.values())
+  try {
+    const schema =
+      idType === 'globalId' ? await client.getSchemaByGlobalId(id) : await client.getSchemaByContentId(id)
+    const references = new Map<string, string>()
+    await fetchImports(connection, id, references, idType)
+    return avroOutput(schema.schema, references.values())
+  } catch (error) {
+    if (readErrorKind(error) === 'poison') return (value) => value
+    throw error
+  }
 }
 
 function recordNamespace(node: Record<string, unknown>, namespace: string | undefined): string | undefined {

@@ -18,12 +18,12 @@ export async function fetchImports(
       : await connection.client.getReferencesByContentId(id)
   for (const reference of references) {
     if (into.has(reference.name)) continue
+    // A reference that names no group (as Java's auto-registration writes them) is in the default group, whichever
+    // group the client is set to: the serdes resolve it there too.
     const target = await connection.client.getSchemaVersion(
       reference.artifactId,
       reference.version ?? 'branch=latest',
-      {
-        ...(reference.groupId === undefined ? {} : { groupId: reference.groupId }),
-      },
+      { groupId: reference.groupId ?? 'default' },
     )
     into.set(reference.name, target.schema)
     if (target.globalId !== undefined) await fetchImports(connection, target.globalId, into)

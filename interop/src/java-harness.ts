@@ -107,6 +107,20 @@ export async function javaProduceLongKeys(
   await java(['produce-long-keys', brokers, registryUrl, topic, mode, String(count)], 90_000)
 }
 
+/**
+ * Java writes interop/fixtures/account.avsc records 0 .. count-1 (keyed by their `id`) with Apicurio's
+ * AvroKafkaSerializer in `mode`, auto-registering the nested record and enum as artifacts of their own.
+ */
+export async function javaRefsProduce(
+  brokers: string,
+  registryUrl: string,
+  topic: string,
+  mode: JavaMode,
+  count: number,
+): Promise<void> {
+  await java(['refs-produce', brokers, registryUrl, topic, mode, String(count)], 90_000)
+}
+
 /** Java reads `count` records of `topic` from the start with Apicurio's AvroKafkaDeserializer in `mode`. */
 export async function javaConsume(
   brokers: string,

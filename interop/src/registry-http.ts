@@ -16,6 +16,17 @@ export async function latestVersion(
   )
 }
 
+export async function versionMetadata(
+  registryUrl: string,
+  groupId: string,
+  artifactId: string,
+  version: string,
+): Promise<VersionMetadata> {
+  return getJson(
+    `${registryUrl}/groups/${encodeURIComponent(groupId)}/artifacts/${encodeURIComponent(artifactId)}/versions/${encodeURIComponent(version)}`,
+  )
+}
+
 export async function listVersions(
   registryUrl: string,
   groupId: string,

@@ -105,6 +105,22 @@ describe('inspect', () => {
     ).toBe(machine.stdout)
   })
 
+  it('prints a value of a union whose bare values would print alike wrapped by its branch, as consume does', async () => {
+    await admin.registerSchema(
+      'notes-value',
+      { type: 'record', name: 'Note', fields: [{ name: 'body', type: ['null', 'string', 'bytes'] }] },
+      { artifactType: 'AVRO' },
+    )
+    const serializer = new AvroSerializer(admin, 'notes-value')
+    const printed: string[] = []
+    for (const body of [Buffer.from([1, 2, 3]), 'AQID']) {
+      const bytes = Buffer.from(await serializer.serialize({ body }, ctx))
+      const run = await cli(['inspect', bytes.toString('hex'), '--json'], { cwd: folder.path, env })
+      printed.push(JSON.parse(run.stdout).value)
+    }
+    expect(printed).toEqual([{ body: { bytes: 'AQID' } }, { body: { string: 'AQID' } }])
+  })
+
   it('reads a bare payload with its id from --headers (headers mode)', async () => {
     const serializer = new AvroSerializer(admin, 'orders-value', {
       wireFormat: 'MESSAGE_HEADERS',

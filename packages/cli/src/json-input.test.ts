@@ -38,7 +38,8 @@ describe('JSON input', () => {
       day: new Date('2026-11-25T00:00:00.000Z'),
       maybe: Buffer.from([1]),
       again: null,
-      either: { bytes: Buffer.from([2]) },
+      // Unwrapped by the serializer (a string and bytes are told apart): handed over bare.
+      either: Buffer.from([2]),
       list: [Buffer.from([3])],
       byName: { k: Buffer.from([4, 5]) },
       price: '12.34',
@@ -57,6 +58,59 @@ describe('JSON input', () => {
       [JSON.stringify(address)],
     )
     expect(convert(json('{"home":{"pin":"AQI="}}'))).toEqual({ home: { pin: Buffer.from([1, 2]) } })
+  })
+
+  it('converts a bare value in a union of several branches by the one branch whose JSON form it has, referenced types included', () => {
+    const owner = {
+      type: 'record',
+      name: 'Owner',
+      namespace: 'refs',
+      fields: [{ name: 'since', type: { type: 'long', logicalType: 'timestamp-millis' } }],
+    }
+    const schema = {
+      type: 'record',
+      name: 'Account',
+      namespace: 'refs',
+      fields: [
+        { name: 'badge', type: ['null', 'int', 'bytes'] },
+        { name: 'when', type: ['null', 'Owner', { type: 'long', logicalType: 'timestamp-millis' }] },
+        { name: 'day', type: ['null', 'boolean', { type: 'int', logicalType: 'date' }] },
+        { name: 'hash', type: ['null', 'Owner', { type: 'fixed', name: 'Hash', size: 2 }] },
+        { name: 'price', type: ['null', 'boolean', { type: 'bytes', logicalType: 'decimal', precision: 4 }] },
+        { name: 'either', type: ['null', 'string', 'bytes'] },
+      ],
+    }
+    const convert = avroInput(JSON.stringify(schema), [JSON.stringify(owner)])
+    expect(
+      convert(
+        json(
+          '{"badge":"AQID","when":"2024-01-01T00:00:00.000Z","day":"2024-01-02T00:00:00.000Z","hash":"//8=",' +
+            '"price":"12","either":"AQID"}',
+        ),
+      ),
+    ).toEqual({
+      badge: Buffer.from([1, 2, 3]),
+      when: new Date('2024-01-01T00:00:00.000Z'),
+      day: new Date('2024-01-02T00:00:00.000Z'),
+      hash: Buffer.from([0xff, 0xff]),
+      price: '12',
+      // A string could be the string or the bytes' base64: handed over as it is, the string branch takes it.
+      either: 'AQID',
+    })
+    expect(
+      convert(
+        json(
+          '{"badge":7,"when":{"since":"2024-01-01T00:00:00.000Z"},"day":true,"hash":null,"price":null,"either":null}',
+        ),
+      ),
+    ).toEqual({
+      badge: 7,
+      when: { since: new Date('2024-01-01T00:00:00.000Z') },
+      day: true,
+      hash: null,
+      price: null,
+      either: null,
+    })
   })
 
   it('leaves what is not base64 as it is, for the serializer to refuse with its path', () => {

@@ -1,6 +1,8 @@
 import { loadProto } from '@x/protobuf-serde'
 import type { ExactJson } from '@x/registry-client/json'
 import protobuf from 'protobufjs'
+import { fullName, namedSchema } from './avro-schema-names.js'
+import { unionShape } from './avro-unions.js'
 
 /**
  * A value read from a JSON line, turned into what the format's serializer takes: the inverse of what `consume
@@ -20,36 +22,8 @@ export const jsonSchemaInput: JsonInput = (value) => value
  * reference is converted as one written inline.
  */
 export function avroInput(schemaText: string, references: Iterable<string> = []): JsonInput {
-  const schema = JSON.parse(schemaText) as unknown
-  const named = new Map<string, unknown>()
-  for (const text of references) collectNames(JSON.parse(text) as unknown, undefined, named)
-  collectNames(schema, undefined, named)
+  const { schema, named } = namedSchema(schemaText, references)
   return (value) => avroValue(schema, value, named, undefined)
-}
-
-function fullName(name: string, namespace: string | undefined): string {
-  return name.includes('.') || namespace === undefined || namespace === '' ? name : `${namespace}.${name}`
-}
-
-function collectNames(schema: unknown, namespace: string | undefined, into: Map<string, unknown>): void {
-  if (Array.isArray(schema)) {
-    for (const branch of schema) collectNames(branch, namespace, into)
-    return
-  }
-  if (typeof schema !== 'object' || schema === null) return
-  const node = schema as Record<string, unknown>
-  let ns = namespace
-  if (typeof node.name === 'string' && ['record', 'error', 'enum', 'fixed'].includes(node.type as string)) {
-    const full = fullName(node.name, typeof node.namespace === 'string' ? node.namespace : namespace)
-    into.set(full, node)
-    ns = full.includes('.') ? full.slice(0, full.lastIndexOf('.')) : undefined
-  }
-  if (Array.isArray(node.fields)) {
-    for (const field of node.fields) collectNames((field as { type?: unknown }).type, ns, into)
-  }
-  if (node.items !== undefined) collectNames(node.items, ns, into)
-  if (node.values !== undefined) collectNames(node.values, ns, into)
-  if (typeof node.type === 'object') collectNames(node.type, ns, into)
 }
 
 const PRIMITIVES = new Set(['null', 'boolean', 'int', 'long', 'float', 'double', 'bytes', 'string'])
@@ -111,7 +85,9 @@ function avroValue(
 
 /**
  * A union: `null` is null; `{ "branch": value }` (the wrapped form `consume` prints where branches are ambiguous) is
- * converted by that branch; a bare value by the one branch other than null when there is one.
+ * converted by that branch, and handed over bare where `@x/avro-serde` unwraps the union; a bare value by the one branch other than null when there is one, else by the one branch
+ * whose JSON form it has (`consume` prints bytes, fixed, timestamps and dates as strings: in `["null", "int",
+ * "bytes"]` a string is the bytes' base64). A bare value that several branches could be is handed over as it is.
  */
 function avroUnion(
   branches: readonly unknown[],
@@ -126,11 +102,73 @@ function avroUnion(
       const branch = branches.find(
         (b) => branchName(b, namespace) === keys[0] || branchName(b, undefined) === keys[0],
       )
-      if (branch !== undefined) return { [keys[0]!]: avroValue(branch, value[keys[0]!]!, named, namespace) }
+      if (branch !== undefined) {
+        const inner = avroValue(branch, value[keys[0]!]!, named, namespace)
+        // The serializer takes the bare value where the deserializer gives it bare (`consume` prints such a union
+        // wrapped only where its values would print alike, as in `["string", "bytes"]`).
+        return unionShape(branches, named, namespace).unwrapped ? inner : { [keys[0]!]: inner }
+      }
     }
   }
   const others = branches.filter((b) => b !== 'null')
-  return others.length === 1 ? avroValue(others[0], value, named, namespace) : value
+  if (others.length === 1) return avroValue(others[0], value, named, namespace)
+  const kind = jsonKindOf(value)
+  const takers = others.filter((b) => jsonKindsOf(b, named, namespace).has(kind))
+  return takers.length === 1 ? avroValue(takers[0], value, named, namespace) : value
+}
+
+type JsonKind = 'string' | 'number' | 'boolean' | 'array' | 'object'
+
+function jsonKindOf(value: Exclude<ExactJson, null>): JsonKind {
+  if (typeof value === 'bigint') return 'number'
+  if (Array.isArray(value)) return 'array'
+  return typeof value as JsonKind
+}
+
+/** The kinds of JSON value that stand for a value of this (non-union) type, as `consume --json` prints them. */
+function jsonKindsOf(
+  schema: unknown,
+  named: Map<string, unknown>,
+  namespace: string | undefined,
+): ReadonlySet<JsonKind> {
+  if (typeof schema === 'string') {
+    switch (schema) {
+      case 'null':
+        return new Set()
+      case 'boolean':
+        return new Set(['boolean'])
+      case 'int':
+      case 'long':
+      case 'float':
+      case 'double':
+        return new Set(['number'])
+      case 'bytes':
+      case 'string':
+        return new Set(['string'])
+    }
+    const target = named.get(fullName(schema, namespace)) ?? named.get(schema)
+    return target === undefined ? new Set() : jsonKindsOf(target, named, namespace)
+  }
+  if (typeof schema !== 'object' || schema === null || Array.isArray(schema)) return new Set()
+  const node = schema as Record<string, unknown>
+  const type = node.type
+  const logical = node.logicalType
+  if (logical === 'timestamp-millis' || logical === 'local-timestamp-millis' || logical === 'date') {
+    return new Set(['number', 'string'])
+  }
+  if (logical === 'decimal') return new Set(['number', 'string'])
+  switch (type) {
+    case 'enum':
+    case 'fixed':
+      return new Set(['string'])
+    case 'record':
+    case 'error':
+    case 'map':
+      return new Set(['object'])
+    case 'array':
+      return new Set(['array'])
+  }
+  return jsonKindsOf(type, named, namespace)
 }
 
 function branchName(branch: unknown, namespace: string | undefined): string | undefined {

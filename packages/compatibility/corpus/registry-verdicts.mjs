@@ -4,7 +4,18 @@
 
 import { createHash } from 'node:crypto'
 
-const CONTENT_TYPES = { JSON: 'application/json', PROTOBUF: 'application/x-protobuf' }
+const CONTENT_TYPES = {
+  AVRO: 'application/json',
+  JSON: 'application/json',
+  PROTOBUF: 'application/x-protobuf',
+}
+
+/** A first version of each format that every VALIDITY level accepts. */
+const VALID = {
+  AVRO: '"string"',
+  JSON: '{"type":"object"}',
+  PROTOBUF: 'syntax = "proto3";\nmessage Valid { string a = 1; }\n',
+}
 
 async function call(base, method, path, body) {
   const response = await fetch(`${base}${path}`, {
@@ -112,4 +123,34 @@ export async function recordAll(base, group, format, cases, concurrency = 4) {
   }
   await Promise.all(Array.from({ length: concurrency }, worker))
   return out
+}
+
+/**
+ * The registry's answer to one VALIDITY case: an artifact is created with a valid first version, its VALIDITY rule
+ * set to the case's level (FULL unless it says), and the schema sent as a new version with dryRun=true.
+ * `{ status, title?, causes }`.
+ */
+export async function validityVerdictOf(base, group, testCase, cache, nonce) {
+  const format = testCase.format
+  const references = await referenceList(base, group, format, testCase.references, cache)
+  const artifactId = `${testCase.id}-${nonce}`
+  const created = await call(base, 'POST', `/groups/${group}/artifacts`, {
+    artifactId,
+    artifactType: format,
+    firstVersion: { content: content(format, VALID[format], []) },
+  })
+  if (created.status !== 200)
+    return { setupFailed: `create: ${created.status} ${JSON.stringify(created.json)}` }
+  const rule = await call(base, 'POST', `/groups/${group}/artifacts/${artifactId}/rules`, {
+    ruleType: 'VALIDITY',
+    config: testCase.level ?? 'FULL',
+  })
+  if (rule.status !== 204 && rule.status !== 200)
+    return { setupFailed: `rule: ${rule.status} ${JSON.stringify(rule.json)}` }
+  const tried = await call(base, 'POST', `/groups/${group}/artifacts/${artifactId}/versions?dryRun=true`, {
+    content: content(format, testCase.schema, references),
+  })
+  if (tried.status === 200) return { status: 200, causes: [] }
+  const body = tried.json ?? {}
+  return { status: tried.status, title: body.title, causes: Array.isArray(body.causes) ? body.causes : [] }
 }

@@ -1,3 +1,5 @@
+import type { ValidityLevel } from './validate-schema.js'
+
 /**
  * One incompatibility or validity problem: where (in the data-error path notation of `@x/errors`, `fields[1].type`,
  * `''` for the schema itself) and a sentence saying what is wrong.
@@ -24,8 +26,8 @@ export interface RegistryCause {
 
 /** What one format's checker does; the levels and the transitive walk are applied on top of it. */
 export interface FormatChecker {
-  /** Syntax/validity problems of one schema (Apicurio's VALIDITY rule, FULL level), given its references by name. */
-  validate(schema: string, references: Record<string, string>): CompatibilityIssue[]
+  /** Syntax/validity problems of one schema (Apicurio's VALIDITY rule at `level`), given its references by name. */
+  validate(schema: string, references: Record<string, string>, level: ValidityLevel): CompatibilityIssue[]
   /** Differences that make `proposed` unable to read data written with `existing` (the backward direction, as Apicurio's checkers compute `findCompatibilityDifferences(existing, proposed)`). */
   backwardIssues(existing: string, proposed: string, references: Record<string, string>): CompatibilityIssue[]
 }

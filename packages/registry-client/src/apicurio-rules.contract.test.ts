@@ -355,6 +355,92 @@ describe('VALIDITY', () => {
     expect(valid.status).toBe(200)
   })
 
+  it('refuses under FULL a JSON Schema everit cannot load, with the keyword and message as its cause', async () => {
+    const json = await artifact('{"type":"object"}', undefined, 'JSON')
+    await call('POST', `/groups/${target.group}/artifacts/${json}/rules`, {
+      ruleType: 'VALIDITY',
+      config: 'FULL',
+    })
+    const refusals: [string, { description: string; context: string }][] = [
+      [
+        '{"properties": {"a": {"type": "strin"}}}',
+        { description: 'unknown type: [strin]', context: '#/properties/a' },
+      ],
+      [
+        '{"type": "object", "required": [1]}',
+        { description: 'expected type: String, found: Integer', context: '#/required/0' },
+      ],
+      [
+        '{"definitions": {"a": {}}, "properties": {"x": {"$ref": "#/definitions/b"}}}',
+        { description: 'key [b] not found', context: '#/definitions' },
+      ],
+    ]
+    for (const [content, cause] of refusals) {
+      const refused = await version(json, content)
+      expect([content, refused.status, data(refused)]).toEqual([
+        content,
+        400,
+        {
+          causes: [cause],
+          detail: `Syntax or semantic violation for JSON Schema artifact. Causes: ${cause.description} at ${cause.context}`,
+          title: 'Syntax or semantic violation for JSON Schema artifact.',
+          status: 400,
+          name: 'RuleViolationException',
+        },
+      ])
+    }
+    for (const content of [
+      '[1, 2]',
+      '"text"',
+      '{"$schema": "https://json-schema.org/draft/2020-12/schema", "type": "strin"}',
+    ])
+      expect([content, (await version(json, content)).status]).toEqual([content, 200])
+  })
+
+  it('checks only that a JSON Schema is JSON under SYNTAX_ONLY, listing no cause', async () => {
+    const json = await artifact('{"type":"object"}', undefined, 'JSON')
+    await call('POST', `/groups/${target.group}/artifacts/${json}/rules`, {
+      ruleType: 'VALIDITY',
+      config: 'SYNTAX_ONLY',
+    })
+    expect((await version(json, '{"type": 5}')).status).toBe(200)
+    const refused = await version(json, '{"type": ')
+    expect([refused.status, data(refused).title, data(refused).causes]).toEqual([
+      400,
+      'Syntax violation for JSON Schema artifact.',
+      [],
+    ])
+  })
+
+  it('refuses under FULL a .proto that does not link: an undefined type, a number used twice, an import nothing provides', async () => {
+    const proto = await artifact('syntax = "proto3";\nmessage M { string a = 1; }\n', undefined, 'PROTOBUF')
+    await call('POST', `/groups/${target.group}/artifacts/${proto}/rules`, {
+      ruleType: 'VALIDITY',
+      config: 'FULL',
+    })
+    const refusals = [
+      'syntax = "proto3";\nmessage M { string a = 1; Missing b = 2; }\n',
+      'syntax = "proto3";\nmessage M { string a = 1; int32 b = 1; }\n',
+      'syntax = "proto3";\nmessage M { message N { Missing m = 1; } N n = 1; }\n',
+      'syntax = "proto3";\nmessage M { map<string, Missing> m = 1; }\n',
+      'syntax = "proto3";\nmessage M { string a = 1; }\nservice S { rpc Get (Missing) returns (M); }\n',
+      'syntax = "proto3";\nimport "other.proto";\nmessage M { string a = 1; }\n',
+      'syntax = "proto3";\nmessage M { google.protobuf.Timestamp t = 1; }\n',
+    ]
+    for (const content of refusals) {
+      const refused = await version(proto, content, true, 'application/x-protobuf')
+      expect([content, refused.status, data(refused).title, data(refused).causes]).toEqual([
+        content,
+        400,
+        'Syntax violation for Protobuf artifact.',
+        [],
+      ])
+    }
+    const valid =
+      'syntax = "proto3";\nimport "google/protobuf/timestamp.proto";\nmessage M { google.protobuf.Timestamp t = 1; message N { string s = 1; } N n = 2; map<string, N> m = 3; }\n'
+    expect((await version(proto, valid, true, 'application/x-protobuf')).status).toBe(200)
+  })
+
   it('applies a global rule to the first version of a new artifact, and nothing is created', async () => {
     expect((await call('POST', '/admin/rules', { ruleType: 'VALIDITY', config: 'FULL' })).status).toBe(204)
     try {

@@ -11,7 +11,8 @@ export interface AvroTypeOptions {
 
 type Kind = ValueKind
 
-interface Rendered {
+/** A type as rendered: its TypeScript, what it takes on write, and its branch name in a wrapped union. */
+export interface Rendered {
   ts: string
   /** What the type takes on write: decides whether an `auto` union is unwrapped (as `@x/avro-serde` does). */
   kinds: readonly Kind[]
@@ -129,7 +130,8 @@ export function avroToTypeScript(
   return lines.join('\n')
 }
 
-function primitive(type: string, longs: 'auto' | 'number' | 'bigint'): Rendered {
+/** A primitive type rendered under the `longs` option (its kinds are those `@x/avro-serde` writes). */
+export function primitive(type: string, longs: 'auto' | 'number' | 'bigint'): Rendered {
   switch (type) {
     case 'null':
       return { ts: 'null', kinds: ['null'], branch: 'null' }
@@ -153,7 +155,7 @@ function primitive(type: string, longs: 'auto' | 'number' | 'bigint'): Rendered 
 }
 
 /** A built-in logical type the deserializer maps, when the annotation is valid (else the underlying type applies). */
-function logicalType(object: Record<string, unknown>, type: unknown): Rendered | undefined {
+export function logicalType(object: Record<string, unknown>, type: unknown): Rendered | undefined {
   const name = object.logicalType as string
   const on = (wanted: string) => type === wanted
   switch (name) {

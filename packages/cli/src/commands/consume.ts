@@ -5,6 +5,8 @@ import type { ConsumedKafkaMessage } from '@x/kafka'
 import { KEY_TYPES, type KeyType, MessageContract, readErrorKind } from '@x/message-contract'
 import type { IdType, ReadIdSize, SchemaId } from '@x/wire-format'
 import { type Batch, type Consumer, Kafka, logLevel } from 'kafkajs'
+import { LRUCache } from 'lru-cache'
+import { avroOutputOfId } from '../avro-json-output.js'
 import type { Config } from '../config.js'
 import { type Connection, type ConnectionFlags, connect } from '../connection.js'
 import {
@@ -357,6 +359,8 @@ export const CLI_KEY_TYPES: readonly CliKeyType[] = [...KEY_TYPES, 'schema'] as 
 export class MessageReader {
   readonly #connection: Connection
   readonly #contract: MessageContract<unknown, unknown>
+  /** How each Avro schema id's values print (`avroOutput`), loaded once per id. */
+  readonly #avroOutputs = new LRUCache<string, Promise<(value: unknown) => unknown>>({ max: 1000 })
 
   constructor(
     connection: Connection,
@@ -391,7 +395,7 @@ export class MessageReader {
           mode: framed ? 'framed' : 'headers',
           ...(await this.#artifactOf(idType, id)),
         },
-        value: decoded.value,
+        value: format === 'AVRO' ? (await this.#avroOutputOf(idType, id))(decoded.value) : decoded.value,
       }
     } catch (error) {
       if (readErrorKind(error) !== 'poison') throw error
@@ -408,6 +412,21 @@ export class MessageReader {
         raw: message.value,
       }
     }
+  }
+
+  /**
+   * How the values of the Avro schema with this id print: `avroOutput` of its text and the artifacts it references.
+   * A failed load is not kept, so that the next message asks again.
+   */
+  #avroOutputOf(idType: IdType, id: SchemaId): Promise<(value: unknown) => unknown> {
+    const key = `${idType}:${String(id)}`
+    let output = this.#avroOutputs.get(key)
+    if (output === undefined) {
+      output = avroOutputOfId(this.#connection, idType, id)
+      this.#avroOutputs.set(key, output)
+      output.catch(() => this.#avroOutputs.delete(key))
+    }
+    return output
   }
 
   /** The artifact version an id names: the client's `findVersionOfId` (one search per id, cached and bounded). */

@@ -7,6 +7,7 @@ import { ProtobufDeserializer } from '@x/protobuf-serde'
 import type { RegisteredSchema } from '@x/registry-client'
 import { withOtherIdHint } from '@x/serde-core'
 import { decodeFrame, type IdSize, type IdType, isIdType, SerializationContext } from '@x/wire-format'
+import { avroOutputOfId } from '../avro-json-output.js'
 import { Connection, type ConnectionFlags } from '../connection.js'
 import { encodingOf } from '../encoding-option.js'
 import type { Io } from '../io.js'
@@ -123,10 +124,15 @@ export async function inspect(input: string | undefined, flags: InspectFlags, io
   if (deserializer === undefined)
     throw new UsageError(`Cannot decode ${artifactType} artifacts (AVRO, JSON, PROTOBUF only)`)
   const ctx = new SerializationContext(flags.topic ?? 'inspect', found.field)
-  const value =
+  const decoded =
     found.framing === 'headers'
       ? await deserializer.deserializeMessage({ payload: bytes, headers }, ctx)
       : await deserializer.deserialize(bytes, ctx)
+  // Printed as consume prints it: a union whose bare values would print alike, wrapped by branch.
+  const value =
+    artifactType === 'AVRO'
+      ? (await avroOutputOfId(connection, found.idType, BigInt(found.id)))(decoded)
+      : decoded
   if (flags.json) {
     io.stdout(
       `${toJsonText(

@@ -1,10 +1,13 @@
 import { AvroSerializer } from '@x/avro-serde'
 import { RegistryClient } from '@x/registry-client'
+import { parseExactJson } from '@x/registry-client/json'
 import { InMemoryRegistry } from '@x/registry-testing'
 import { SerializationContext, WireFormat } from '@x/wire-format'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { Connection } from '../connection.js'
 import type { Io } from '../io.js'
+import { avroInput } from '../json-input.js'
+import { toJsonText } from '../json-output.js'
 import { MessageReader } from './consume.js'
 
 // What consume makes of each consumed message (KafkaJS's shape), against InMemoryRegistry: the broker's part is the
@@ -177,6 +180,62 @@ describe('MessageReader', () => {
     const asFour = await new MessageReader(connection, 'globalId').read('orders', 0, message(value))
     expect(asFour.error).toMatchObject({ name: 'DeserializationError' })
     expect((asFour.error as { message: string }).message).toContain('idSize')
+  })
+
+  it('prints each value of a union whose branches would print alike wrapped, inside referenced types too, so that produce writes it back byte for byte', async () => {
+    const owner = {
+      type: 'record',
+      name: 'Owner',
+      namespace: 'refs',
+      fields: [
+        { name: 'note', type: ['null', 'string', 'bytes'] },
+        { name: 'badge', type: ['null', 'int', 'bytes'] },
+      ],
+    }
+    const registered = await admin.registerSchema('refs.Owner', owner, { artifactType: 'AVRO' })
+    const account = {
+      type: 'record',
+      name: 'Account',
+      namespace: 'refs',
+      fields: [
+        { name: 'owners', type: { type: 'array', items: 'refs.Owner' } },
+        { name: 'seen', type: ['null', 'string', { type: 'long', logicalType: 'timestamp-millis' }] },
+        { name: 'count', type: ['int', 'long'] },
+      ],
+    }
+    await admin.registerSchema('accounts-value', account, {
+      artifactType: 'AVRO',
+      references: [{ name: 'refs.Owner', artifactId: 'refs.Owner', version: registered.version! }],
+    })
+    const serializer = new AvroSerializer(admin, 'accounts-value')
+    const ctx = new SerializationContext('accounts')
+    const values = [
+      {
+        owners: [
+          { note: Buffer.from([1, 2, 3]), badge: Buffer.from([4]) },
+          { note: 'AQID', badge: 7 },
+        ],
+        seen: new Date('2024-01-01T00:00:00.000Z'),
+        count: { long: 5 },
+      },
+      { owners: [{ note: null, badge: null }], seen: '2024-01-01T00:00:00.000Z', count: { int: 6 } },
+    ]
+    const reader = new MessageReader(connection, 'globalId')
+    // What produce converts a printed line with: the artifact's schema and the texts it references.
+    const convert = avroInput((await admin.getSchema('accounts-value')).schema, [JSON.stringify(owner)])
+    const printed: string[] = []
+    for (const value of values) {
+      const bytes = Buffer.from(await serializer.serialize(value, ctx))
+      const line = await reader.read('accounts', 0, message(bytes))
+      const text = toJsonText(line.value, 0)
+      printed.push(text)
+      expect(Buffer.from(await serializer.serialize(convert(parseExactJson(text).value), ctx))).toEqual(bytes)
+    }
+    expect(printed).toEqual([
+      '{"owners":[{"note":{"bytes":"AQID"},"badge":"BA=="},{"note":{"string":"AQID"},"badge":7}],' +
+        '"seen":{"long":"2024-01-01T00:00:00.000Z"},"count":{"long":5}}',
+      '{"owners":[{"note":null,"badge":null}],"seen":{"string":"2024-01-01T00:00:00.000Z"},"count":{"int":6}}',
+    ])
   })
 
   it('throws an outage instead of making it an error line', async () => {

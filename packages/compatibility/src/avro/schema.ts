@@ -1,41 +1,65 @@
 /**
- * Apache Avro's schema parser (`Schema.Parser`) as far as its compatibility check needs it: named types, references
- * to names, fields with their defaults and aliases. No validation beyond what naming needs.
+ * Apache Avro 1.12's schema parser (`Schema.Parser`): named types, references to names, fields with their defaults
+ * and aliases, and what the parser refuses (illegal names, duplicate fields and symbols, a default that does not fit
+ * its type, an undefined name).
  */
 
-export type Props = [string, unknown][]
+/** A schema's or field's custom properties (`logicalType`, `precision`, any other), in the order written. */
+export type AvroProps = [string, unknown][]
 
-export interface Named {
+/** What a record, enum or fixed has: its name and namespace (`null` for none), doc, aliases and properties. */
+export interface AvroNamed {
+  /** The simple name, `Order`. */
   readonly name: string
+  /** The namespace, `com.example`; `null` for none. */
   readonly namespace: string | null
+  /** The `doc` text, when it is a string. */
   doc?: string | undefined
+  /** The `aliases` as written. */
   aliases?: unknown
-  props: Props
+  /** The custom properties. */
+  props: AvroProps
 }
 
+/** One field of a record; `default` is absent when the field has none (`{ value: null }` for a null default). */
 export interface AvroField {
+  /** The field's name. */
   name: string
+  /** The field's type. */
   type: AvroType
+  /** The `doc` text, when it is a string. */
   doc?: string | undefined
+  /** The default as written, wrapped so that a `null` default is told from none. */
   default?: { value: unknown } | undefined
+  /** The sort `order` when it is not `ascending`. */
   order?: string | undefined
+  /** The `aliases` as written. */
   aliases?: unknown
-  props: Props
+  /** The custom properties. */
+  props: AvroProps
 }
 
+/** A parsed Avro schema; a name used before or after its definition is a `ref`, its `target` set once parsed. */
 export type AvroType =
-  | { kind: 'primitive'; type: string; props: Props }
-  | ({ kind: 'record'; error: boolean; fields: AvroField[] } & Named)
-  | ({ kind: 'enum'; symbols: unknown; default?: unknown } & Named)
-  | ({ kind: 'fixed'; size: unknown } & Named)
-  | { kind: 'array'; items: AvroType; props: Props }
-  | { kind: 'map'; values: AvroType; props: Props }
+  | { kind: 'primitive'; type: string; props: AvroProps }
+  | ({ kind: 'record'; error: boolean; fields: AvroField[] } & AvroNamed)
+  | ({ kind: 'enum'; symbols: unknown; default?: unknown } & AvroNamed)
+  | ({ kind: 'fixed'; size: unknown } & AvroNamed)
+  | { kind: 'array'; items: AvroType; props: AvroProps }
+  | { kind: 'map'; values: AvroType; props: AvroProps }
   | { kind: 'union'; types: AvroType[] }
   | { kind: 'ref'; fullName: string; target?: AvroType | undefined }
 
-/** A failure Avro would report; `exception` is the Java class name Apicurio puts in its 500 answer. */
-export class AvroSchemaError extends Error {
+/**
+ * A text Avro's parser refuses, thrown by {@link parseAvro}: a `TypeError` (code `INVALID_CONFIG`, the argument is
+ * not an Avro schema) whose `exception` is the Java class name of Avro's error, which Apicurio puts in its answers.
+ */
+export class AvroSchemaError extends TypeError {
+  /** `AvroSchemaError`. */
   override name = 'AvroSchemaError'
+  /** The stable code of a misused argument. */
+  readonly code = 'INVALID_CONFIG'
+  /** Avro's exception: `SchemaParseException`, `AvroTypeException` (an undefined name, a bad default) or `AvroRuntimeException` (a duplicate field). */
   readonly exception: 'SchemaParseException' | 'AvroTypeException' | 'AvroRuntimeException'
   constructor(exception: AvroSchemaError['exception'], message: string) {
     super(message)
@@ -61,7 +85,8 @@ const FIELD_RESERVED = new Set(['default', 'doc', 'name', 'order', 'type', 'alia
 
 /**
  * Parses `text` with the types of `referenced` (schema texts, dependencies first) already known, as Apicurio seeds
- * one `Schema.Parser` with the referenced schemas before the main one.
+ * one `Schema.Parser` with the referenced schemas before the main one. Throws an {@link AvroSchemaError} for a text
+ * Avro 1.12's parser refuses.
  */
 export function parseAvro(text: string, referenced: readonly string[] = []): AvroType {
   const names = new Map<string, AvroType>()
@@ -249,7 +274,7 @@ function nameRef(
   return ref
 }
 
-function propsOf(object: Record<string, unknown>, reserved: ReadonlySet<string>): Props {
+function propsOf(object: Record<string, unknown>, reserved: ReadonlySet<string>): AvroProps {
   return Object.entries(object).filter(([key]) => !reserved.has(key))
 }
 

@@ -94,13 +94,47 @@ describe('jsonSchemaChecker', () => {
     ])
   })
 
-  it('says a text that is not a JSON Schema object is not valid', () => {
-    expect(jsonSchemaChecker.validate('{"type": "string"}', {})).toEqual([])
-    expect(jsonSchemaChecker.validate('[1]', {})).toEqual([
-      { path: '', message: 'The schema is not valid JSON Schema: The proposed schema is not a JSON object.' },
+  it('refuses what everit cannot load, with the cause the registry lists, and lets other JSON documents but null through', () => {
+    expect(jsonSchemaChecker.validate('{"type": "string"}', {}, 'FULL')).toEqual([])
+    expect(jsonSchemaChecker.validate('[1]', {}, 'FULL')).toEqual([])
+    expect(jsonSchemaChecker.validate('{"type": "text"}', {}, 'FULL')).toEqual([
+      {
+        path: '',
+        message: 'The schema is not valid JSON Schema: unknown type: [text] at #.',
+        cause: { description: 'unknown type: [text]', context: '#' },
+      },
     ])
-    expect(jsonSchemaChecker.validate('{"type": "text"}', {})).toEqual([
-      { path: '', message: 'The schema is not valid JSON Schema: #: unknown type: [text].' },
+    expect(jsonSchemaChecker.validate('{"properties": {"a": {"minLength": "3"}}}', {}, 'FULL')).toEqual([
+      {
+        path: 'properties.a.minLength',
+        message:
+          'The schema is not valid JSON Schema: expected type: Integer, found: String at #/properties/a/minLength.',
+        cause: { description: 'expected type: Integer, found: String', context: '#/properties/a/minLength' },
+      },
     ])
+  })
+
+  it('follows every $ref when validating, and names the pointer step that finds nothing', () => {
+    expect(
+      jsonSchemaChecker
+        .validate('{"definitions": {"a": {}}, "properties": {"x": {"$ref": "#/definitions/b"}}}', {}, 'FULL')
+        .map((issue) => issue.cause),
+    ).toEqual([{ description: 'key [b] not found', context: '#/definitions' }])
+    expect(
+      jsonSchemaChecker
+        .validate('{"definitions": {"a": {"type": 5}}, "$ref": "#/definitions/a"}', {}, 'FULL')
+        .map((issue) => issue.cause),
+    ).toEqual([
+      {
+        description: 'expected type is one of JsonArray or String, found: Integer',
+        context: '#/definitions/a/type',
+      },
+    ])
+  })
+
+  it('only asks for JSON at SYNTAX_ONLY, where the registry lists no cause', () => {
+    expect(jsonSchemaChecker.validate('{"type": 5}', {}, 'SYNTAX_ONLY')).toEqual([])
+    const issues = jsonSchemaChecker.validate('{"type": ', {}, 'SYNTAX_ONLY')
+    expect(issues.map((issue) => [issue.path, issue.cause])).toEqual([['', undefined]])
   })
 })

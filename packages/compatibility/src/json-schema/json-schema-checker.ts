@@ -1,5 +1,7 @@
 import type { CompatibilityIssue, FormatChecker } from '../format-checker.js'
 import { ParseCache } from '../parse-cache.js'
+import { pointerToPath } from '../pointer-path.js'
+import type { ValidityLevel } from '../validate-schema.js'
 import { DiffContext } from './diff-context.js'
 import { diffSchema } from './diff-schema.js'
 import { isBackwardCompatible } from './diff-types.js'
@@ -7,7 +9,7 @@ import { issueOf } from './issue-of.js'
 import { loadSchema, SchemaLoadError } from './load-schema.js'
 import { isInternalFragment, referencesOf, resolveUri } from './references.js'
 import type { LoadedSchema } from './schema-model.js'
-import { type SpecVersion, specVersionOf } from './spec-version.js'
+import { idKeyword, type SpecVersion, specVersionOf } from './spec-version.js'
 
 type Document = Record<string, unknown>
 
@@ -77,25 +79,89 @@ function loadFresh(text: string, role: string, references: Readonly<Record<strin
   return loadSchema(root, '', undefined, { version: comparisonVersion(root), useDefaults: false, documents })
 }
 
-/** The schema as Apicurio's validity rule reads it: draft 7 unless `$schema` names another draft. */
-function validityIssues(text: string): CompatibilityIssue[] {
+const INVALID = 'The schema is not valid JSON Schema'
+
+/** One validity problem, with the cause the registry lists for it. */
+function invalid(description: string, context: string): CompatibilityIssue {
+  const where = context === '' ? '' : ` at ${context}`
+  return {
+    path: context.startsWith('#/') ? pointerToPath(context.slice(1)) : '',
+    message: `${INVALID}: ${description.replace(/\.$/, '')}${where}.`,
+    cause: { description, context },
+  }
+}
+
+/**
+ * The schema as Apicurio's validity rule reads it. `SYNTAX_ONLY`: it must be JSON (the registry lists no cause). `FULL`: it is loaded as everit
+ * loads it (draft 7 unless `$schema` names another draft, every `$ref` followed, a reference not given standing for
+ * any schema); a document that is not an object passes, except `null`; 2019-09 is refused and 2020-12 passes. The
+ * registry lists one cause: everit's message split at its location, or `JSON schema not valid: …` with no location.
+ */
+function validityIssues(
+  text: string,
+  references: Readonly<Record<string, string>>,
+  level: ValidityLevel,
+): CompatibilityIssue[] {
+  let root: unknown
   try {
-    const root = parseDocument(text, 'proposed')
-    const url = root.$schema
-    if (typeof url === 'string' && /draft\/2019-09/.test(url)) {
-      return [{ path: '', message: 'The schema is not valid JSON Schema: version 2019-09 is not supported.' }]
-    }
-    if (typeof url === 'string' && /draft\/2020-12/.test(url)) return []
-    const version = (typeof url === 'string' ? specVersionOf(url) : undefined) ?? 'DRAFT_7'
+    root = JSON.parse(text)
+  } catch (error) {
+    // at SYNTAX_ONLY the registry lists no cause
+    if (level === 'SYNTAX_ONLY')
+      return [{ path: '', message: `${INVALID}: it is not JSON: ${(error as Error).message}.` }]
+    return [invalid(`JSON schema not valid: ${(error as Error).message}`, '')]
+  }
+  if (level === 'SYNTAX_ONLY') return []
+  if (root === null)
+    return [
+      invalid(
+        'JSON schema not valid: Cannot invoke "org.json.JSONObject.length()" because "obj" is null',
+        '',
+      ),
+    ]
+  if (typeof root !== 'object' || Array.isArray(root)) return []
+  const document = root as Document
+  const url = document.$schema
+  if (typeof url === 'string' && /draft\/2019-09/.test(url))
+    return [invalid('JSON schema not valid: JSON schema version 2019-09 is not supported yet.', '')]
+  if (typeof url === 'string' && /draft\/2020-12/.test(url)) return []
+  const version = (typeof url === 'string' ? specVersionOf(url) : undefined) ?? 'DRAFT_7'
+  const idValue = document[idKeyword(version)]
+  const id = typeof idValue === 'string' ? resolveUri(undefined, idValue) : undefined
+  const found = [...referencesOf(document, id)]
+  const unused = Object.keys(references).filter((name) => !found.includes(name))
+  if (unused.length > 0) {
+    return [
+      invalid(
+        `JSON schema not valid: There are unused references recorded for this content. Make sure you have not made a typo, otherwise remove the unused reference record(s). References in the content: ${found.join(', ')}. Unused reference records: ${unused.join(', ')}.`,
+        '',
+      ),
+    ]
+  }
+  try {
     const documents = new Map<string, unknown>()
-    for (const reference of referencesOf(root, undefined))
-      if (!reference.startsWith('#')) documents.set(reference, {})
-    loadSchema(root, '', undefined, { version, useDefaults: true, documents })
+    for (const reference of found) {
+      if (isInternalFragment(reference, id)) continue
+      const given = references[reference]
+      documents.set(reference, given === undefined ? {} : JSON.parse(given))
+    }
+    loadSchema(document, '', undefined, { version, useDefaults: true, documents, resolveReferences: true })
     return []
   } catch (error) {
-    if (!(error instanceof SchemaLoadError)) throw error
+    if (!(error instanceof SchemaLoadError)) {
+      if (error instanceof SyntaxError) return [invalid(`JSON schema not valid: ${error.message}`, '')]
+      throw error
+    }
+    // everit's message starts with the schema's location: `#/properties/a`, or `a.json` for another document's root
+    const colon = error.message.indexOf(': ')
+    const location = colon === -1 ? '' : error.message.slice(0, colon)
+    if (!location.includes('#')) return [invalid(`JSON schema not valid: ${error.message}`, '')]
+    const description = error.message
+      .slice(colon + 2)
+      .replaceAll('JSONArray', 'JsonArray')
+      .replaceAll('JSONObject', 'JsonObject')
     return [
-      { path: '', message: `The schema is not valid JSON Schema: ${error.message.replace(/\.$/, '')}.` },
+      invalid(description, location.endsWith('#') && location !== '#' ? location.slice(0, -1) : location),
     ]
   }
 }
@@ -107,8 +173,8 @@ function validityIssues(text: string): CompatibilityIssue[] {
  * are found, and those Apicurio marks as not backward compatible are the issues.
  */
 export const jsonSchemaChecker: FormatChecker = {
-  validate(schema) {
-    return validityIssues(schema)
+  validate(schema, references, level) {
+    return validityIssues(schema, references, level)
   },
   backwardIssues(existing, proposed, references) {
     const before = loadForComparison(existing, 'existing', references)

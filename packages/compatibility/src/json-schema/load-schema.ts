@@ -1,5 +1,5 @@
 import { canonicalJson } from './canonical-json.js'
-import { evaluatePointer, fragmentOf, resolveUri, withoutFragment } from './references.js'
+import { evaluatePointer, fragmentOf, PointerError, resolveUri, withoutFragment } from './references.js'
 import type {
   ArrayNode,
   CombinedNode,
@@ -33,6 +33,12 @@ export interface LoadOptions {
   readonly useDefaults: boolean
   /** The documents external references may name, by absolute URI. */
   readonly documents: ReadonlyMap<string, unknown>
+  /**
+   * Whether each referenced schema is loaded as soon as its `$ref` is (the validity rule), rather than when first
+   * compared.
+   * @default false
+   */
+  readonly resolveReferences?: boolean
 }
 
 interface Where {
@@ -61,6 +67,15 @@ function kindOf(value: unknown): string {
   return 'Boolean'
 }
 
+/** Compiles a `pattern` as everit does when loading; a pattern that does not compile cannot be loaded. */
+function checkPattern(pattern: string): void {
+  try {
+    new RegExp(pattern)
+  } catch (error) {
+    throw new SchemaLoadError((error as Error).message)
+  }
+}
+
 function decimal(value: number): string {
   return String(value)
 }
@@ -83,6 +98,7 @@ export function loadSchema(
 class Loader {
   readonly #options: LoadOptions
   readonly #targets = new Map<string, () => LoadedSchema>()
+  readonly #resolving = new Set<string>()
 
   constructor(options: LoadOptions) {
     this.#options = options
@@ -99,6 +115,10 @@ class Loader {
       )
     }
     const id = value[idKeyword(this.#options.version)]
+    if (id !== undefined && typeof id !== 'string')
+      throw new SchemaLoadError(
+        `${location}/${idKeyword(this.#options.version)}: expected type: String, found: ${kindOf(id)}`,
+      )
     if (typeof id === 'string') where = { ...where, scope: resolveUri(where.scope, id) }
     if (Object.hasOwn(value, '$ref')) return this.#reference(value, where, location)
     const consumed = new Set<string>()
@@ -192,9 +212,11 @@ class Loader {
       consumed.add('type')
       const type = json.type
       if (Array.isArray(type)) {
-        const subschemas = type.map((name) => {
+        const subschemas = type.map((name, index) => {
           if (typeof name !== 'string')
-            throw new SchemaLoadError(`${location}/type: expected type: String, found: ${kindOf(name)}`)
+            throw new SchemaLoadError(
+              `${location}/type/${index}: expected type: String, found: ${kindOf(name)}`,
+            )
           return this.#explicit(name, json, where, location, consumed)
         })
         parts.push({
@@ -296,6 +318,7 @@ class Loader {
     if (pattern !== undefined && typeof pattern !== 'string') {
       throw new SchemaLoadError(`${location}/pattern: expected type: String, found: ${kindOf(pattern)}`)
     }
+    if (pattern !== undefined) checkPattern(pattern)
     const format = json.format
     if (format !== undefined && typeof format !== 'string') {
       throw new SchemaLoadError(`${location}/format: expected type: String, found: ${kindOf(format)}`)
@@ -372,9 +395,11 @@ class Loader {
       const list = json.required
       if (!Array.isArray(list))
         throw new SchemaLoadError(`${location}/required: expected type: JSONArray, found: ${kindOf(list)}`)
-      for (const name of list) {
+      for (const [index, name] of list.entries()) {
         if (typeof name !== 'string')
-          throw new SchemaLoadError(`${location}/required: expected type: String, found: ${kindOf(name)}`)
+          throw new SchemaLoadError(
+            `${location}/required/${index}: expected type: String, found: ${kindOf(name)}`,
+          )
         required.push(name)
       }
     }
@@ -400,6 +425,10 @@ class Loader {
             names.add(item)
           }
           propertyDependencies.set(name, names)
+        } else if (typeof dep !== 'boolean' && !isObject(dep)) {
+          throw new SchemaLoadError(
+            `${location}/dependencies/${escapeStep(name)}: expected type is one of Boolean or JSONArray or JSONObject, found: ${kindOf(dep)}`,
+          )
         } else {
           schemaDependencies.set(name, this.#child(dep, where, 'dependencies', name))
         }
@@ -447,7 +476,11 @@ class Loader {
     if (Object.hasOwn(json, 'items')) {
       const raw = json.items
       if (Array.isArray(raw)) items = raw.map((item, index) => this.#child(item, where, 'items', index))
-      else allItems = this.#child(raw, where, 'items')
+      else if (typeof raw === 'boolean' || isObject(raw)) allItems = this.#child(raw, where, 'items')
+      else
+        throw new SchemaLoadError(
+          `${location}/items: expected type is one of Boolean or JSONArray or JSONObject, found: ${kindOf(raw)}`,
+        )
     }
     const contains =
       version !== 'DRAFT_4' && Object.hasOwn(json, 'contains')
@@ -479,6 +512,11 @@ class Loader {
     if (target === undefined) {
       target = this.#target(ref, absolute, where)
       this.#targets.set(absolute, target)
+      if (this.#options.resolveReferences === true && !this.#resolving.has(absolute)) {
+        this.#resolving.add(absolute)
+        target()
+        this.#resolving.delete(absolute)
+      }
     }
     return { kind: 'ref', raw: json, tag: 'ref', location, unprocessed: {}, target }
   }
@@ -510,7 +548,14 @@ class Loader {
     } else {
       throw new SchemaLoadError(`External JSON Schema resolution is disabled (${absolute})`)
     }
-    const { value, pointer } = evaluatePointer(found.document, found.fragment)
+    let value: unknown
+    let pointer: string
+    try {
+      ;({ value, pointer } = evaluatePointer(found.document, found.fragment))
+    } catch (error) {
+      if (!(error instanceof PointerError)) throw error
+      throw new SchemaLoadError(`${found.documentName}#${error.parent}: key [${error.step}] not found`)
+    }
     let loaded: LoadedSchema | undefined
     return () => {
       loaded ??= this.load(value, {

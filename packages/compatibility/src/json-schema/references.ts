@@ -56,19 +56,33 @@ export function referencesOf(node: unknown, id: string | undefined, found = new 
   return found
 }
 
-/** The value a JSON pointer fragment (`#/definitions/a`) names in `document`, or an error. */
+/** A JSON pointer step that names nothing: the step and the pointer of the value it was looked up in. */
+export class PointerError extends Error {
+  override readonly name = 'PointerError'
+  readonly step: string
+  readonly parent: string
+  constructor(fragment: string, step: string, parent: string) {
+    super(`the JSON pointer ${JSON.stringify(fragment)} names nothing in its document`)
+    this.step = step
+    this.parent = parent
+  }
+}
+
+/** The value a JSON pointer fragment (`#/definitions/a`) names in `document`, or a {@link PointerError}. */
 export function evaluatePointer(document: unknown, fragment: string): { value: unknown; pointer: string } {
   const pointer = fragment.startsWith('#') ? fragment.slice(1) : fragment
   if (pointer === '') return { value: document, pointer: '' }
   let value: unknown = document
+  let parent = ''
   for (const raw of pointer.slice(1).split('/')) {
     const step = decodeURIComponent(raw).replaceAll('~1', '/').replaceAll('~0', '~')
     if (Array.isArray(value) && /^\d+$/.test(step)) value = value[Number(step)]
     else if (value !== null && typeof value === 'object' && Object.hasOwn(value, step)) {
       value = (value as Record<string, unknown>)[step]
     } else {
-      throw new Error(`the JSON pointer ${JSON.stringify(fragment)} names nothing in its document`)
+      throw new PointerError(fragment, step, parent)
     }
+    parent += `/${raw}`
   }
   return { value, pointer }
 }

@@ -50,6 +50,20 @@ describe('parseProto', () => {
     expect(file.messages[0]?.reserved).toEqual([[10, 536_870_911], 'old'])
   })
 
+  it('lists imports with whether they are public, and extend blocks with their fields', () => {
+    const file = parseProto(
+      'syntax = "proto3";\nimport public "a.proto";\nimport weak "b.proto";\nimport "google/protobuf/descriptor.proto";\nextend google.protobuf.FieldOptions { string tag = 50000; }\n',
+    )
+    expect(file.imports).toEqual([
+      { path: 'a.proto', isPublic: true },
+      { path: 'b.proto', isPublic: false },
+      { path: 'google/protobuf/descriptor.proto', isPublic: false },
+    ])
+    expect(
+      file.extends.map((item) => [item.target, item.fields.map((f) => `${f.type} ${f.name}=${f.tag}`)]),
+    ).toEqual([['google.protobuf.FieldOptions', ['string tag=50000']]])
+  })
+
   it('reads enums with negative and hexadecimal numbers, and services with streams and option bodies', () => {
     const file = parseProto(
       'syntax = "proto3";\nenum E { option allow_alias = true; A = 0; B = -1; C = 0x10; }\nmessage M {}\nservice S {\n  rpc Call (stream M) returns (M) { option deprecated = true; }\n}\n',
@@ -62,6 +76,8 @@ describe('parseProto', () => {
           ['B', -1],
           ['C', 16],
         ],
+        allowAlias: true,
+        reserved: [],
       },
     ])
     expect(file.services).toEqual([

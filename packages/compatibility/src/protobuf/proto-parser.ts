@@ -1,8 +1,8 @@
 /**
  * A .proto reader that keeps what Apicurio's parser (Square Wire's `ProtoParser`) keeps and refuses what it refuses:
  * fields as written (duplicates included, the last one winning in the indexes), their labels and 1-based positions,
- * `reserved`, enums, services; `group` fields, extensions and options are read over and not indexed. Imports are not
- * followed.
+ * `reserved`, enums, services, imports and `extend` blocks; `group` fields, extension ranges and most options are
+ * read over and not indexed. Imports are listed, not followed.
  */
 
 /** A .proto text Wire cannot parse. */
@@ -20,6 +20,8 @@ export interface FieldElement {
   /** `line:column`, both 1-based. */
   readonly location: string
   readonly defaultValue: string | null
+  /** Whether the default was written as a quoted string. */
+  readonly defaultQuoted: boolean
   readonly jsonName: string | null
   /** The other options, each as Wire prints an option element. */
   readonly options: readonly string[]
@@ -34,12 +36,32 @@ export interface MessageElement {
   readonly reserved: (string | [number, number])[]
   readonly messages: MessageElement[]
   readonly enums: EnumElement[]
+  /** The `oneof` names, in order. */
+  readonly oneofs: string[]
+  /** The `extend` blocks declared inside the message. */
+  readonly extends: ExtendElement[]
 }
 
 /** One enum: its constants in order. */
 export interface EnumElement {
   readonly name: string
   readonly constants: [name: string, tag: number][]
+  /** Whether `option allow_alias = true;` is set. */
+  readonly allowAlias: boolean
+  /** Reserved names and number ranges (both ends included). */
+  readonly reserved: (string | [number, number])[]
+}
+
+/** One `extend` block: the extended type as written and the fields it adds. */
+export interface ExtendElement {
+  readonly target: string
+  readonly fields: FieldElement[]
+}
+
+/** One `import`: the path and whether it is `public`. */
+export interface ImportElement {
+  readonly path: string
+  readonly isPublic: boolean
 }
 
 /** One RPC: request and response types as written. */
@@ -59,6 +81,8 @@ export interface ProtoFileElement {
   readonly messages: MessageElement[]
   readonly enums: EnumElement[]
   readonly services: { name: string; rpcs: RpcElement[] }[]
+  readonly imports: ImportElement[]
+  readonly extends: ExtendElement[]
 }
 
 interface Token {
@@ -230,13 +254,15 @@ class Parser {
 
 function parseOptions(parser: Parser): {
   defaultValue: string | null
+  defaultQuoted: boolean
   jsonName: string | null
   options: string[]
 } {
   let defaultValue: string | null = null
+  let defaultQuoted = false
   let jsonName: string | null = null
   const options: string[] = []
-  if (!parser.accept('[')) return { defaultValue, jsonName, options }
+  if (!parser.accept('[')) return { defaultValue, defaultQuoted, jsonName, options }
   for (;;) {
     let name = ''
     let parenthesized = false
@@ -257,8 +283,10 @@ function parseOptions(parser: Parser): {
         else if (token.kind === 'symbol' && token.text === '}') depth--
       }
     }
-    if (name === 'default' && !parenthesized) defaultValue = value.text
-    else if (name === 'json_name' && !parenthesized) jsonName = value.text
+    if (name === 'default' && !parenthesized) {
+      defaultValue = value.text
+      defaultQuoted = value.kind === 'string'
+    } else if (name === 'json_name' && !parenthesized) jsonName = value.text
     else {
       const kind =
         value.kind === 'string'
@@ -275,7 +303,7 @@ function parseOptions(parser: Parser): {
     if (parser.accept(']')) break
     parser.expect(',')
   }
-  return { defaultValue, jsonName, options }
+  return { defaultValue, defaultQuoted, jsonName, options }
 }
 
 const LABELS = { required: 'REQUIRED', optional: 'OPTIONAL', repeated: 'REPEATED' } as const
@@ -314,7 +342,7 @@ function parseField(parser: Parser, first: Token, inOneof: boolean): FieldElemen
   const tag = parseInteger(tagToken.text, tagToken)
   if (tag < 1 || tag > MAX_TAG)
     throw new ProtoSyntaxError(`field tag ${tag} out of range at ${tagToken.line}:${tagToken.column}`)
-  const { defaultValue, jsonName, options } = parseOptions(parser)
+  const { defaultValue, defaultQuoted, jsonName, options } = parseOptions(parser)
   parser.expect(';')
   return {
     name,
@@ -323,6 +351,7 @@ function parseField(parser: Parser, first: Token, inOneof: boolean): FieldElemen
     label,
     location: `${first.line}:${first.column}`,
     defaultValue,
+    defaultQuoted,
     jsonName,
     options,
   }
@@ -351,11 +380,20 @@ function parseEnum(parser: Parser): EnumElement {
   const name = parser.word().text
   parser.expect('{')
   const constants: [string, number][] = []
+  const reserved: (string | [number, number])[] = []
+  let allowAlias = false
   while (!parser.accept('}')) {
     const first = parser.next()
     if (first.kind === 'symbol' && first.text === ';') continue
-    if (first.text === 'option' || first.text === 'reserved') {
+    if (first.text === 'option') {
+      if (parser.peek()?.text === 'allow_alias' && parser.peek(1)?.text === '=') {
+        allowAlias = parser.peek(2)?.text === 'true'
+      }
       parser.skipStatement()
+      continue
+    }
+    if (first.text === 'reserved') {
+      reserved.push(...parseReserved(parser))
       continue
     }
     parser.expect('=')
@@ -364,12 +402,34 @@ function parseEnum(parser: Parser): EnumElement {
     parseOptions(parser)
     parser.expect(';')
   }
-  return { name, constants }
+  return { name, constants, allowAlias, reserved }
+}
+
+/** An `extend` block, `extend` already read. */
+function parseExtend(parser: Parser): ExtendElement {
+  const target = parser.word().text
+  const fields: FieldElement[] = []
+  parser.expect('{')
+  while (!parser.accept('}')) {
+    const first = parser.next()
+    if (first.kind === 'symbol' && first.text === ';') continue
+    const field = parseField(parser, first, false)
+    if (field !== null) fields.push(field)
+  }
+  return { target, fields }
 }
 
 function parseMessage(parser: Parser): MessageElement {
   const name = parser.word().text
-  const message: MessageElement = { name, fields: [], reserved: [], messages: [], enums: [] }
+  const message: MessageElement = {
+    name,
+    fields: [],
+    reserved: [],
+    messages: [],
+    enums: [],
+    oneofs: [],
+    extends: [],
+  }
   parser.expect('{')
   parseMessageBody(parser, message, false)
   return message
@@ -392,7 +452,7 @@ function parseMessageBody(parser: Parser, message: MessageElement, inOneof: bool
         continue
       case 'oneof':
         if (inOneof) break
-        parser.word()
+        message.oneofs.push(parser.word().text)
         parser.expect('{')
         parseMessageBody(parser, message, true)
         continue
@@ -405,8 +465,8 @@ function parseMessageBody(parser: Parser, message: MessageElement, inOneof: bool
         parser.skipStatement()
         continue
       case 'extend':
-        parser.word()
-        parser.skipBlock()
+        if (inOneof) break
+        message.extends.push(parseExtend(parser))
         continue
       default:
         break
@@ -460,6 +520,8 @@ export function parseProto(text: string): ProtoFileElement {
   const messages: MessageElement[] = []
   const enums: EnumElement[] = []
   const services: { name: string; rpcs: RpcElement[] }[] = []
+  const imports: ImportElement[] = []
+  const extendElements: ExtendElement[] = []
   while (!parser.done) {
     const first = parser.next()
     if (first.kind === 'symbol' && first.text === ';') continue
@@ -478,7 +540,19 @@ export function parseProto(text: string): ProtoFileElement {
         packageName = parser.word().text
         parser.expect(';')
         break
-      case 'import':
+      case 'import': {
+        const kind = parser.peek()
+        const isPublic = kind?.kind === 'word' && kind.text === 'public'
+        if (kind?.kind === 'word' && (kind.text === 'public' || kind.text === 'weak')) parser.next()
+        const path = parser.next()
+        if (path.kind !== 'string')
+          throw new ProtoSyntaxError(
+            `expected a string but was '${path.text}' at ${path.line}:${path.column}`,
+          )
+        parser.expect(';')
+        imports.push({ path: path.text, isPublic })
+        break
+      }
       case 'option':
       case 'edition':
         parser.skipStatement()
@@ -493,12 +567,19 @@ export function parseProto(text: string): ProtoFileElement {
         services.push(parseService(parser))
         break
       case 'extend':
-        parser.word()
-        parser.skipBlock()
+        extendElements.push(parseExtend(parser))
         break
       default:
         throw new ProtoSyntaxError(`unexpected label: ${first.text} at ${first.line}:${first.column}`)
     }
   }
-  return { syntax: parser.syntax ?? 'proto2', packageName, messages, enums, services }
+  return {
+    syntax: parser.syntax ?? 'proto2',
+    packageName,
+    messages,
+    enums,
+    services,
+    imports,
+    extends: extendElements,
+  }
 }

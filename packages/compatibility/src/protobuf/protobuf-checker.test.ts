@@ -65,8 +65,8 @@ describe('protobufChecker', () => {
   })
 
   it('says a file that does not parse is not valid, and accepts one that does', () => {
-    expect(protobufChecker.validate(v1, {})).toEqual([])
-    expect(protobufChecker.validate('message A {', {})).toEqual([
+    expect(protobufChecker.validate(v1, {}, 'FULL')).toEqual([])
+    expect(protobufChecker.validate('message A {', {}, 'FULL')).toEqual([
       { path: '', message: 'The schema is not valid Protobuf: unexpected end of file.' },
     ])
   })

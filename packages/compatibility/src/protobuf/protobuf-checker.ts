@@ -1,6 +1,7 @@
 import type { FormatChecker } from '../format-checker.js'
 import { ParseCache } from '../parse-cache.js'
 import { indexProto, type ProtoIndex } from './proto-file.js'
+import { protoLinkProblems } from './proto-linker.js'
 import { ProtoSyntaxError } from './proto-parser.js'
 import { protobufDifferences } from './protobuf-differences.js'
 
@@ -18,10 +19,13 @@ function indexOf(text: string): ProtoIndex {
 }
 
 export const protobufChecker: FormatChecker = {
-  validate(schema) {
+  validate(schema, references) {
     try {
       indexProto(schema)
-      return []
+      return protoLinkProblems(schema, references).map((problem) => ({
+        path: '',
+        message: `The schema is not valid Protobuf: ${problem}.`,
+      }))
     } catch (error) {
       if (!(error instanceof ProtoSyntaxError)) throw error
       return [{ path: '', message: `The schema is not valid Protobuf: ${error.message.replace(/\.$/, '')}.` }]

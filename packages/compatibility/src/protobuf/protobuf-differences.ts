@@ -3,24 +3,7 @@ import type { CompatibilityIssue } from '../format-checker.js'
 import type { ProtoIndex } from './proto-file.js'
 import type { FieldElement } from './proto-parser.js'
 import { NameNumberSet } from './reserved-set.js'
-
-const SCALARS = new Set([
-  'double',
-  'float',
-  'int32',
-  'int64',
-  'uint32',
-  'uint64',
-  'sint32',
-  'sint64',
-  'fixed32',
-  'fixed64',
-  'sfixed32',
-  'sfixed64',
-  'bool',
-  'string',
-  'bytes',
-])
+import { SCALARS } from './scalars.js'
 
 /** The path of a message (`Order.Line`) or one of its fields in the data-error notation. */
 function pathOf(message: string, field?: string): string {

@@ -1,5 +1,7 @@
 import { readFileSync } from 'node:fs'
+import type { SchemaFormat } from '../formats.js'
 import type { CompatibilityLevel } from '../levels.js'
+import type { ValidityLevel } from '../validate-schema.js'
 
 /** What the real registry answered for one case. */
 export interface RegistryVerdict {
@@ -45,4 +47,44 @@ export function expectedOf(item: RecordedCase): {
 } {
   if (item.exception !== undefined && item.ours !== undefined) return item.ours
   return item.registry
+}
+
+/** One recorded VALIDITY case: a schema, the rule's level, and what the registry answered a dry run with it. */
+export interface ValidityCase {
+  readonly id: string
+  readonly format: SchemaFormat
+  readonly level?: ValidityLevel
+  readonly schema: string
+  readonly references?: Readonly<Record<string, string>>
+  /** Why a cause's description is compared by its start only (a parser's own wording). */
+  readonly looseDescription?: string
+  /** Why the registry's answer is wrong; the schema is then expected to be valid. */
+  readonly registryWrong?: string
+  readonly registry: {
+    readonly status: number
+    readonly title?: string
+    readonly causes: readonly { description: string; context: string }[]
+  }
+}
+
+/** The cases of `corpus/validity-registry-verdicts.json`. */
+export function readValidityCorpus(): ValidityCase[] {
+  const url = new URL('../../corpus/validity-registry-verdicts.json', import.meta.url)
+  return (JSON.parse(readFileSync(url, 'utf8')) as { cases: ValidityCase[] }).cases
+}
+
+/** The registry's causes as comparable texts; a loose description is cut after `JSON schema not valid:`. */
+export function validityCauseKeys(
+  causes: readonly { description: string; context: string }[],
+  loose: boolean,
+): string[] {
+  return causes
+    .map((cause) =>
+      causeKey(
+        loose && cause.description.startsWith('JSON schema not valid: ')
+          ? { ...cause, description: 'JSON schema not valid: …' }
+          : cause,
+      ),
+    )
+    .sort()
 }

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto'
+import { AvroSchemaError, normalizeAvro, parseAvro, writeAvro } from '@x/compatibility/avro'
 import protobuf from 'protobufjs'
-import { AvroSchemaError, normalizeAvro, parseAvro, writeAvro } from './avro-schema.js'
 import { toJsonText } from './json-text.js'
 
 /**

@@ -1,5 +1,5 @@
+import { AvroSchemaError, parseAvro } from '@x/compatibility/avro'
 import { parseExactJson } from '@x/registry-client/json'
-import { AvroSchemaError, parseAvro } from './avro-schema.js'
 import type { StoredReference } from './content.js'
 import { rawGroupId } from './params.js'
 import { badRequest, missingParameter, RegistryProblem } from './problems.js'

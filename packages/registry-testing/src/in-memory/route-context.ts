@@ -1,4 +1,4 @@
-import { AvroSchemaError, parseAvro, writeAvro } from './avro-schema.js'
+import { AvroSchemaError, parseAvro, writeAvro } from '@x/compatibility/avro'
 import { dereferenceJson } from './json-dereference.js'
 import { RegistryProblem } from './problems.js'
 import type { RegistryStorage, StoredContent } from './storage.js'

@@ -4,6 +4,7 @@ import {
   isCompatibilityLevel,
   isSchemaFormat,
   type SchemaFormat,
+  type ValidityLevel,
   validateSchema,
 } from '@x/compatibility'
 import type { StoredReference } from './content.js'
@@ -29,7 +30,7 @@ interface Incompatibility {
 
 /**
  * Applies the rules in force (the artifact's, else its group's, else the global ones) before anything is stored,
- * as Apicurio does: `VALIDITY` (the content parses in its type; `SYNTAX_ONLY` and `FULL` alike), then
+ * as Apicurio does: `VALIDITY` (as `validateSchema` decides it at the rule's level), then
  * `COMPATIBILITY` against the latest version (or every version for `…_TRANSITIVE`), decided by `@x/compatibility` for
  * `AVRO`, `JSON` and `PROTOBUF`. A violation is a 400 `RuleViolationException` with Apicurio's causes; a schema the
  * check cannot read is a 422 `UnprocessableSchemaException`. Another artifact type with a compatibility level other
@@ -37,7 +38,7 @@ interface Incompatibility {
  */
 export function applyRules(storage: RegistryStorage, candidate: Candidate): void {
   const validity = storage.rules.effective(candidate.groupId, candidate.artifactId, 'VALIDITY')
-  if (validity !== undefined && validity !== 'NONE') checkValidity(storage, candidate)
+  if (validity !== undefined && validity !== 'NONE') checkValidity(storage, candidate, validity)
   const level = storage.rules.effective(candidate.groupId, candidate.artifactId, 'COMPATIBILITY')
   if (level === undefined || level === 'NONE' || candidate.existing.length === 0) return
   if (!isCompatibilityLevel(level)) {
@@ -57,60 +58,28 @@ export function applyRules(storage: RegistryStorage, candidate: Candidate): void
   checkCompatibilityRule(storage, candidate, level)
 }
 
-// AVRO and PROTOBUF content is read by `validateSchema`, which refuses what 3.3.3's VALIDITY rule refuses there (for
-// both the registry's causes are empty). JSON keeps its own reading: the registry's causes name the keyword and
-// everit's message, which `validateSchema` folds into one sentence.
-function checkValidity(storage: RegistryStorage, candidate: Candidate): void {
-  switch (candidate.artifactType) {
-    case 'AVRO':
-    case 'PROTOBUF': {
-      const issues = validateSchema({
-        format: candidate.artifactType,
-        schema: candidate.text,
-        references: storage.resolveReferencesByName(candidate.references),
-      })
-      if (issues.length > 0)
-        throw violation(`Syntax violation for ${FORMAT_NAMES[candidate.artifactType]} artifact.`, [])
-      return
-    }
-    case 'JSON':
-      checkJsonSchema(candidate.text)
-      return
-    default:
-      return
-  }
+/** The title of the registry's `RuleViolationException` for content its VALIDITY rule refuses. */
+function validityTitle(format: SchemaFormat, level: ValidityLevel): string {
+  if (format !== 'JSON') return `Syntax violation for ${FORMAT_NAMES[format]} artifact.`
+  return level === 'FULL'
+    ? 'Syntax or semantic violation for JSON Schema artifact.'
+    : 'Syntax violation for JSON Schema artifact.'
 }
 
-function checkJsonSchema(text: string): void {
-  const title = 'Syntax or semantic violation for JSON Schema artifact.'
-  let schema: unknown
-  try {
-    schema = JSON.parse(text)
-  } catch (error) {
-    throw violation(title, [
-      { description: `JSON schema not valid: ${(error as Error).message}`, context: '' },
-    ])
-  }
-  if (typeof schema === 'boolean') return
-  if (typeof schema !== 'object' || schema === null || Array.isArray(schema)) {
-    throw violation(title, [{ description: 'expected type: JSONObject or Boolean', context: '#' }])
-  }
-  const type = (schema as Record<string, unknown>).type
-  if (type !== undefined && typeof type !== 'string' && !Array.isArray(type)) {
-    throw violation(title, [
-      {
-        description: `expected type is one of JsonArray or String, found: ${javaTypeName(type)}`,
-        context: '#/type',
-      },
-    ])
-  }
-}
-
-function javaTypeName(value: unknown): string {
-  if (typeof value === 'number') return Number.isInteger(value) ? 'Integer' : 'BigDecimal'
-  if (typeof value === 'boolean') return 'Boolean'
-  if (value === null) return 'Null'
-  return 'JsonObject'
+// `validateSchema` refuses what 3.3.3's VALIDITY rule refuses at the level; its issues carry the registry's causes
+// (JSON Schema's keyword and everit's message; none for Avro and Protobuf).
+function checkValidity(storage: RegistryStorage, candidate: Candidate, rule: string): void {
+  if (!isSchemaFormat(candidate.artifactType)) return
+  const level: ValidityLevel = rule === 'SYNTAX_ONLY' ? 'SYNTAX_ONLY' : 'FULL'
+  const issues = validateSchema({
+    format: candidate.artifactType,
+    schema: candidate.text,
+    references: storage.resolveReferencesByName(candidate.references),
+    level,
+  })
+  if (issues.length === 0) return
+  const causes = issues.flatMap((issue) => (issue.cause === undefined ? [] : [issue.cause]))
+  throw violation(validityTitle(candidate.artifactType, level), causes)
 }
 
 function checkCompatibilityRule(

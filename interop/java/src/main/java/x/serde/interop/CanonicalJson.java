@@ -5,6 +5,7 @@ import java.util.Collection;
 import java.util.Map;
 import java.util.TreeMap;
 import org.apache.avro.Schema;
+import org.apache.avro.generic.GenericData;
 import org.apache.avro.generic.GenericRecord;
 
 /**
@@ -68,14 +69,8 @@ final class CanonicalJson {
         }
         out.append('}');
       }
-      case UNION -> {
-        Schema branch = null;
-        for (Schema s : schema.getTypes()) {
-          if (value == null ? s.getType() == Schema.Type.NULL : s.getType() != Schema.Type.NULL) branch = s;
-        }
-        if (branch == null) throw new IllegalArgumentException("no union branch for " + value);
-        append(out, branch, value);
-      }
+      // The branch Avro itself writes the value with (a union may have several branches besides null).
+      case UNION -> append(out, schema.getTypes().get(GenericData.get().resolveUnion(schema, value)), value);
       default -> throw new IllegalArgumentException("unsupported Avro type " + schema.getType());
     }
   }

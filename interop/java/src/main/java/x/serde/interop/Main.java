@@ -66,6 +66,7 @@ public final class Main {
     if (args.length > 0 && args[0].startsWith("json-")) return JsonMain.run(args);
     if (args.length > 0 && args[0].startsWith("avro-json-")) return AvroJsonMain.run(args);
     if (args.length > 0 && args[0].startsWith("proto-")) return ProtoMain.run(args);
+    if (args.length > 0 && args[0].startsWith("refs-")) return RefsMain.run(args);
     if (args.length != 6) {
       System.err.println("usage: produce|produce-long-keys|consume <brokers> <registryUrl> <topic> <default|globalId|headers> <count>");
       return 2;

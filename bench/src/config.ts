@@ -36,7 +36,7 @@ Environment:
   BENCH_WARMUP_SECONDS=0.3  warm-up seconds per case and round
   BENCH_QUICK=1             smoke run: 1 round, 0.05 s warm-up and measure, every case in one process (same as --quick)
   BENCH_FILTER=<regex>      only cases whose name matches (plus their ceilings)
-  BENCH_CPU_PROF=<dir>      run every worker with node --cpu-prof, profiles written to <dir>
+  BENCH_CPU_PROF=<dir>      run every worker and start-up process with node --cpu-prof, profiles written to <dir>
   BENCH_JSON=<file>         also write every round's raw figures to <file>
   BENCH_REPEAT_TOLERANCE=0.03  how tight --repeat makes a ratio: its interquartile range within ±3 % of its median`
 

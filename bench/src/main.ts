@@ -311,7 +311,11 @@ async function main(): Promise<void> {
     console.log(renderCold(cold))
     console.log(renderCompatibility(measureCompatibility(config.quick ? 2 : 4)))
     const startupLoad = loadNow()
-    const startup: StartupResult[] = await measureStartup(await startupTarget(env), config.quick ? 3 : 10)
+    const startup: StartupResult[] = await measureStartup(
+      await startupTarget(env),
+      config.quick ? 3 : 10,
+      config.cpuProfDir,
+    )
     const startupMd = renderStartup(startup, `${startupLoad} before, ${loadNow()} after`)
     console.log(startupMd)
 

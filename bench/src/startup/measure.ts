@@ -39,12 +39,20 @@ const IMPORTS = [
   { library: 'import:avsc', label: "`require('avsc')`" },
 ] as const
 
-async function sample(library: string, target: StartupTarget): Promise<StartupSample> {
+async function sample(
+  library: string,
+  target: StartupTarget,
+  profile: { dir: string; name: string } | undefined,
+): Promise<StartupSample> {
   const url = library.startsWith('ours') ? target.url : target.confluentUrl
   const hex = Buffer.from(target.frame).toString('hex')
+  const profiling =
+    profile === undefined
+      ? []
+      : ['--cpu-prof', `--cpu-prof-dir=${profile.dir}`, `--cpu-prof-name=${profile.name}.cpuprofile`]
   const { stdout } = await run(
     process.execPath,
-    [CHILD.pathname, library, url, target.groupId, hex, target.topic],
+    [...profiling, CHILD.pathname, library, url, target.groupId, hex, target.topic],
     {
       timeout: 60_000,
     },
@@ -58,14 +66,23 @@ async function sample(library: string, target: StartupTarget): Promise<StartupSa
 
 /**
  * Runs every kind of start-up process `runs` times, each a fresh `node`, rotating their order each run so that a
- * change in the machine's load falls on all of them alike.
+ * change in the machine's load falls on all of them alike. With `cpuProfDir`, each process also writes a CPU profile
+ * there (`startup.<library>.<run>.cpuprofile`; the profiler's own cost is then in the figures).
  */
-export async function measureStartup(target: StartupTarget, runs: number): Promise<StartupResult[]> {
+export async function measureStartup(
+  target: StartupTarget,
+  runs: number,
+  cpuProfDir?: string,
+): Promise<StartupResult[]> {
   const results: StartupResult[] = [...WHOLE, ...IMPORTS].map((kind) => ({ ...kind, samples: [] }))
   for (let round = 0; round < runs; round++) {
     for (let i = 0; i < results.length; i++) {
       const result = results[(i + round) % results.length]!
-      result.samples.push(await sample(result.library, target))
+      const profile =
+        cpuProfDir === undefined
+          ? undefined
+          : { dir: cpuProfDir, name: `startup.${result.library.replace(':', '-')}.${round + 1}` }
+      result.samples.push(await sample(result.library, target, profile))
     }
   }
   return results

@@ -85,6 +85,8 @@ export interface ConsumerResult {
   messages: number
   seconds: number
   cpuMicros: number
+  /** Wall milliseconds from the clock's start to the first message handled (its lookups and first-use costs). */
+  firstMs: number
   /** The `seq` of the last value read (N − 1), proving it was decoded. */
   lastSeq: number
 }

@@ -21,7 +21,10 @@ import type { Phase } from './types.js'
  */
 
 /** Reads `count` messages of `topic` once; gives the timed figures and the last `seq`. */
-type ReadTopic = (topic: string, count: number) => Promise<{ phase: Phase; lastSeq: number }>
+type ReadTopic = (
+  topic: string,
+  count: number,
+) => Promise<{ phase: Phase; firstMs: number; lastSeq: number }>
 
 interface Reader {
   read: ReadTopic
@@ -97,9 +100,11 @@ async function platformaticReader(setup: ConsumerSetup, row: ConsumerRow): Promi
       let seen = 0
       let lastSeq = -1
       let phase: Phase | undefined
+      let firstMs = 0
       try {
         for await (const m of stream) {
           lastSeq = (m.value as { seq: number }).seq
+          if (seen === 0) firstMs = meter.elapsedMs()
           if (++seen === count) {
             phase = ended(meter, count)
             break
@@ -110,7 +115,7 @@ async function platformaticReader(setup: ConsumerSetup, row: ConsumerRow): Promi
         await consumer.close(true)
       }
       if (phase === undefined) throw new Error(`consumed ${seen} of ${count} messages from ${topic}`)
-      return { phase, lastSeq }
+      return { phase, firstMs, lastSeq }
     },
     close,
   }
@@ -189,6 +194,7 @@ async function kafkajsReader(setup: ConsumerSetup, row: ConsumerRow): Promise<Re
       let seen = 0
       let lastSeq = -1
       let phase: Phase | undefined
+      let firstMs = 0
       let done: (error?: unknown) => void = () => {}
       const finished = new Promise<void>((resolve, reject) => {
         done = (error) => (error === undefined ? resolve() : reject(error))
@@ -199,6 +205,7 @@ async function kafkajsReader(setup: ConsumerSetup, row: ConsumerRow): Promise<Re
         },
         (value) => {
           lastSeq = value.seq
+          if (seen === 0) firstMs = meter.elapsedMs()
           if (++seen === count) {
             phase = ended(meter, count)
             done()
@@ -224,7 +231,7 @@ async function kafkajsReader(setup: ConsumerSetup, row: ConsumerRow): Promise<Re
       } finally {
         await consumer.disconnect()
       }
-      return { phase: phase!, lastSeq }
+      return { phase: phase!, firstMs, lastSeq }
     },
     close,
   }
@@ -241,10 +248,10 @@ async function run(setup: ConsumerSetup): Promise<ConsumerResult> {
       if (warm.lastSeq !== setup.warmup - 1)
         throw new Error(`the warm-up read seq ${warm.lastSeq} last, expected ${setup.warmup - 1}`)
     }
-    const { phase, lastSeq } = await reader.read(setup.topic, setup.messages)
+    const { phase, firstMs, lastSeq } = await reader.read(setup.topic, setup.messages)
     if (lastSeq !== setup.messages - 1)
       throw new Error(`the last message read back has seq ${lastSeq}, expected ${setup.messages - 1}`)
-    return { row: setup.row, format: setup.format, start: setup.start, round: 0, ...phase, lastSeq }
+    return { row: setup.row, format: setup.format, start: setup.start, round: 0, ...phase, firstMs, lastSeq }
   } finally {
     await reader.close()
   }

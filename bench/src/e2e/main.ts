@@ -209,7 +209,7 @@ async function runConsumers(
     produced.topics,
     (job, result) =>
       process.stderr.write(
-        `round ${job.round}/${config.consumerRounds}  ${`${job.format}/${job.row.name}/${job.start}`.padEnd(36)} ${Math.round(result.messages / result.seconds).toLocaleString('en-US')} msg/s (${(result.cpuMicros / result.messages).toFixed(1)} µs CPU/msg)\n`,
+        `round ${job.round}/${config.consumerRounds}  ${`${job.format}/${job.row.name}/${job.start}`.padEnd(36)} ${Math.round(result.messages / result.seconds).toLocaleString('en-US')} msg/s (${(result.cpuMicros / result.messages).toFixed(1)} µs CPU/msg; first message after ${result.firstMs.toFixed(1)} ms)\n`,
       ),
     execArgv,
   )

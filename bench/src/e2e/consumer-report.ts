@@ -17,6 +17,9 @@ export interface PairFigures {
   theirsRate: number
   oursCpu: number
   theirsCpu: number
+  /** Median milliseconds from the clock's start to the first message handled. */
+  oursFirstMs: number
+  theirsFirstMs: number
   /** Ours ÷ theirs in messages/s, taken within each round that ran both, then the median over those rounds. */
   ratio: number
   /** The per-round ratios, in round order. */
@@ -47,6 +50,8 @@ export function pairFigures(
     theirsRate: median(peer.map(rate)),
     oursCpu: median(mine.map((r) => r.cpuMicros / r.messages)),
     theirsCpu: median(peer.map((r) => r.cpuMicros / r.messages)),
+    oursFirstMs: median(mine.map((r) => r.firstMs)),
+    theirsFirstMs: median(peer.map((r) => r.firstMs)),
     ratio: median(ratios),
     ratios,
   }
@@ -62,9 +67,9 @@ export function renderConsumers(results: readonly ConsumerResult[], warmup: numb
     if (!results.some((r) => r.format === format)) continue
     out.push(`#### ${FORMAT_TITLES[format]}: consumers from a fresh process`, '')
     out.push(
-      '| ours vs theirs | start | ours msg/s | theirs msg/s | ours CPU µs/msg | theirs CPU µs/msg | **ours ÷ theirs** (msg/s, median of rounds) | each round |',
+      '| ours vs theirs | start | ours msg/s | theirs msg/s | ours CPU µs/msg | theirs CPU µs/msg | ours first message, ms | theirs first message, ms | **ours ÷ theirs** (msg/s, median of rounds) | each round |',
     )
-    out.push('| --- | --- | ---: | ---: | ---: | ---: | ---: | --- |')
+    out.push('| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |')
     for (const pair of pairs) {
       const [ours, theirs] = CONSUMER_ROWS.filter((row) => row.pair === pair)
       for (const start of STARTS) {
@@ -72,7 +77,7 @@ export function renderConsumers(results: readonly ConsumerResult[], warmup: numb
         if (f === undefined) continue
         const when = start === 'cold' ? 'cold' : `after ${integer.format(warmup)}`
         out.push(
-          `| ${ours!.label} vs ${theirs!.label} | ${when} | ${integer.format(f.oursRate)} | ${integer.format(f.theirsRate)} | ${f.oursCpu.toFixed(1)} | ${f.theirsCpu.toFixed(1)} | **${f.ratio.toFixed(2)}×** | ${f.ratios.map((r) => r.toFixed(2)).join(' ')} |`,
+          `| ${ours!.label} vs ${theirs!.label} | ${when} | ${integer.format(f.oursRate)} | ${integer.format(f.theirsRate)} | ${f.oursCpu.toFixed(1)} | ${f.theirsCpu.toFixed(1)} | ${integer.format(f.oursFirstMs)} | ${integer.format(f.theirsFirstMs)} | **${f.ratio.toFixed(2)}×** | ${f.ratios.map((r) => r.toFixed(2)).join(' ')} |`,
         )
       }
     }
@@ -93,4 +98,6 @@ export const CONSUMERS_METHOD = `- **Consumers from a fresh process.** One topic
   decoded), theirs a plain loop \`for (const m of batch.messages) handle(await registry.decode(m.value))\`.
 - **Rounds.** Ours and theirs of a pair run one after the other, ours first in odd rounds and theirs first in even
   ones; each round starts one pair further along. The ratio is taken within each round, and the median of the rounds'
-  ratios is given (each round's beside it); msg/s and CPU are medians over rounds.`
+  ratios is given (each round's beside it); msg/s, CPU and the first message's wait (from the clock's start to the
+  first message handled: the lookup and first-use costs, and for Platformatic the decoding of its whole first
+  fetch) are medians over rounds.`

@@ -21,10 +21,7 @@ import type { Phase } from './types.js'
  */
 
 /** Reads `count` messages of `topic` once; gives the timed figures and the last `seq`. */
-type ReadTopic = (
-  topic: string,
-  count: number,
-) => Promise<{ phase: Phase; firstMs: number; lastSeq: number }>
+type ReadTopic = (topic: string, count: number) => Promise<{ phase: Phase; firstMs: number; lastSeq: number }>
 
 interface Reader {
   read: ReadTopic

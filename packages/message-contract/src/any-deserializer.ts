@@ -113,6 +113,7 @@ const OPTION_NAMES = [
   'rules',
 ] as const
 const PROTOBUF_OPTIONS = ['framing', 'longs', 'enums', 'defaults', 'unknownFields'] as const
+const SCHEMA_KINDS: readonly SchemaKind[] = Object.freeze(['AVRO', 'JSON', 'PROTOBUF'])
 /** Bound of the id → format cache when the client does not say its own. */
 const DEFAULT_BOUND = 1000
 
@@ -236,6 +237,33 @@ export class AnyDeserializer<T = unknown> {
     }
     const reader = await this.#readerFor(await this.#kindOf(idType, schemaId))
     await reader.prepare(schemaId, ctx, idType)
+  }
+
+  /**
+   * Loads the readers of `formats` (and their libraries: avsc, ajv, protobufjs) now, so that the first message of
+   * each format waits for its schema's lookup only. Makes no request. The adapters call it in the background once
+   * constructed (a consumer's connection and group join leave the time); a reader that fails to load is loaded again
+   * when a message of its format arrives.
+   *
+   * @param formats - The formats to load. @default all three
+   * @throws (rejects) what loading a format's library throws; TypeError (code `INVALID_CONFIG`) for a format not
+   *   one of `'AVRO'`, `'JSON'`, `'PROTOBUF'`.
+   */
+  async preload(formats: readonly SchemaKind[] = SCHEMA_KINDS): Promise<void> {
+    for (const kind of formats) {
+      if (!SCHEMA_KINDS.includes(kind)) {
+        throw invalidConfigError(
+          `${OWNER}.preload: formats must be 'AVRO', 'JSON' or 'PROTOBUF', got ${describeValue(kind)}`,
+        )
+      }
+    }
+    // One after the other: the first format is ready soonest, rather than all three late.
+    for (const kind of formats) await this.#readerFor(kind)
+  }
+
+  /** Whether the reader of `format` is loaded (by `preload`, `prepare` or a message of that format). */
+  isLoaded(format: SchemaKind): boolean {
+    return this.#readers[format] !== undefined
   }
 
   /** The format of a schema id when it is known already (`prepare` or a message of it), else `undefined`. */

@@ -67,6 +67,24 @@ export interface MessageContractOptions<V, K> {
   rules?: RulesOptions
   /** How keys are written and read ({@link KeyHandling}). @default 'string' */
   keys?: KeyHandling<K>
+  /**
+   * Load the format readers of the `AnyDeserializer` that reads values (avsc, ajv, protobufjs) in the background
+   * once constructed, on the next turn of the event loop, so that a consumer's first message waits for its schema's
+   * lookup only; `false` loads each when a message of its format first arrives. Nothing is loaded ahead when
+   * `deserializer` is given.
+   * @default true
+   */
+  preload?: boolean
+}
+
+/**
+ * Starts loading every format's reader on the next turn of the event loop (unreferenced: it keeps no process alive);
+ * a failure is left for the first message of that format to meet again.
+ */
+function preloadSoon(any: AnyDeserializer<unknown>): void {
+  setImmediate(() => {
+    any.preload().catch(() => {})
+  }).unref()
 }
 
 /** A consumed message decoded: the same shape from every adapter and the CLI. */
@@ -127,6 +145,7 @@ export class MessageContract<V = unknown, K = never> {
     }
     const any = new AnyDeserializer<V>(client, anyOptions)
     this.#any = any
+    if (options.preload !== false && options.deserializer === undefined) preloadSoon(any)
     this.#values = options.deserializer ?? any
     this.#keys = keys
     this.#keyType = typeof keys === 'string' ? keys : undefined

@@ -162,6 +162,19 @@ describe('AnyDeserializer', () => {
     expect(registry.requests.length - before).toBe(1)
   })
 
+  it('stops preloading before the next format once its signal is aborted', async () => {
+    const reader = new AnyDeserializer(client)
+    const controller = new AbortController()
+    const loading = reader.preload(['AVRO', 'JSON'], { signal: controller.signal })
+    controller.abort()
+    await expect(loading).rejects.toMatchObject({ name: 'AbortError' })
+    expect([reader.isLoaded('AVRO'), reader.isLoaded('JSON')]).toEqual([true, false])
+    await expect(reader.preload(['PROTOBUF'], { signal: controller.signal })).rejects.toMatchObject({
+      name: 'AbortError',
+    })
+    expect(reader.isLoaded('PROTOBUF')).toBe(false)
+  })
+
   it('refuses to preload a format it does not read', async () => {
     const reader = new AnyDeserializer(client)
     const error = await reader.preload(['AVRO', 'OPENAPI' as never]).catch((e: unknown) => e)

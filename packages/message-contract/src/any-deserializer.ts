@@ -240,16 +240,21 @@ export class AnyDeserializer<T = unknown> {
   }
 
   /**
-   * Loads the readers of `formats` (and their libraries: avsc, ajv, protobufjs) now, so that the first message of
-   * each format waits for its schema's lookup only. Makes no request. The adapters call it in the background once
-   * constructed (a consumer's connection and group join leave the time); a reader that fails to load is loaded again
-   * when a message of its format arrives.
+   * Loads the readers of `formats` (and their libraries: avsc, ajv, protobufjs) now, one after the other, so that
+   * the first message of each format waits for its schema's lookup only. Makes no request. `MessageContract` calls
+   * it in the background once constructed (a consumer's connection and group join leave the time) and aborts it when
+   * the first message needs the registry; a reader that fails to load is loaded again when a message of its format
+   * arrives.
    *
    * @param formats - The formats to load. @default all three
-   * @throws (rejects) what loading a format's library throws; TypeError (code `INVALID_CONFIG`) for a format not
-   *   one of `'AVRO'`, `'JSON'`, `'PROTOBUF'`.
+   * @param options - `signal`: stops before the next format once aborted (the one loading finishes).
+   * @throws (rejects) what loading a format's library throws; the signal's reason once aborted; TypeError (code
+   *   `INVALID_CONFIG`) for a format not one of `'AVRO'`, `'JSON'`, `'PROTOBUF'`.
    */
-  async preload(formats: readonly SchemaKind[] = SCHEMA_KINDS): Promise<void> {
+  async preload(
+    formats: readonly SchemaKind[] = SCHEMA_KINDS,
+    options: { signal?: AbortSignal } = {},
+  ): Promise<void> {
     for (const kind of formats) {
       if (!SCHEMA_KINDS.includes(kind)) {
         throw invalidConfigError(
@@ -258,7 +263,10 @@ export class AnyDeserializer<T = unknown> {
       }
     }
     // One after the other: the first format is ready soonest, rather than all three late.
-    for (const kind of formats) await this.#readerFor(kind)
+    for (const kind of formats) {
+      options.signal?.throwIfAborted()
+      await this.#readerFor(kind)
+    }
   }
 
   /** Whether the reader of `format` is loaded (by `preload`, `prepare` or a message of that format). */

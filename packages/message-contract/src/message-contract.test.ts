@@ -27,9 +27,24 @@ describe('MessageContract', () => {
     expect(preload).not.toHaveBeenCalled()
     await nextTurn()
     expect(preload).toHaveBeenCalledTimes(1)
-    expect(preload.mock.calls[0]).toEqual([])
+    expect(preload.mock.calls[0]![0]).toBeUndefined()
+    expect(preload.mock.calls[0]![1]!.signal!.aborted).toBe(false)
     await preload.mock.results[0]!.value
     expect(registry.requests.length).toBe(before)
+    await client.close()
+  })
+
+  it('stops preloading once a message needs the registry, so that its lookup has the process to itself', async () => {
+    const preload = vi.spyOn(AnyDeserializer.prototype, 'preload')
+    const client = new RegistryClient({ url: registry.url, groupId: 'default' })
+    const contract = new MessageContract(client)
+    const unknownId = Buffer.from([0, 0, 0, 0x7f, 0x7f, 2])
+    const read = contract.decode('t', null, unknownId, {}).catch((error: unknown) => error)
+    await nextTurn()
+    expect(preload).toHaveBeenCalledTimes(1)
+    expect(preload.mock.calls[0]![1]!.signal!.aborted).toBe(true)
+    await expect(preload.mock.results[0]!.value).rejects.toMatchObject({ name: 'AbortError' })
+    expect(await read).toMatchObject({ name: 'SchemaNotFoundError' })
     await client.close()
   })
 

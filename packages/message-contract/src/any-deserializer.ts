@@ -122,7 +122,8 @@ const DEFAULT_BOUND = 1000
  * its schema id, so that one consumer reads a topic whatever its producers chose. The id comes from the message's
  * frame or Apicurio id header, as every deserializer reads it; the format is learnt from the id's lookup (one
  * request per id for the life of the client: the format's reader then finds the schema in the client's cache), and
- * the format's library (avsc, ajv, protobufjs) is loaded only when a message of that format first arrives.
+ * the format's library (avsc, ajv, protobufjs) is loaded when a message of that format first arrives, or ahead by
+ * `preload` (which `MessageContract`, beneath the adapters, calls in the background).
  *
  * Errors are those of the format's deserializer, with the failed message recorded on them for dead-letter
  * handlers (`failedMessageOf` in `@x/errors`); an id whose artifact is of another type (`OPENAPI`, …) is a

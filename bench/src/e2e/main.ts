@@ -3,12 +3,17 @@ import { writeFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { cpus, loadavg } from 'node:os'
 import { RegistryClient } from '@x/registry-client'
-import type { Kafka as KafkaType } from 'kafkajs'
+import type { Admin, Kafka as KafkaType } from 'kafkajs'
 import { platformaticPackage } from '../peers/platformatic.js'
+import { type E2eConfig, readConfig, USAGE, writesResults } from './config.js'
+import { renderConsumers } from './consumer-report.js'
+import { produceConsumerTopics, runConsumerJobs } from './consumer-runs.js'
+import { consumerSchedule } from './consumer-schedule.js'
+import { CONSUMER_FORMATS, type ConsumerResult } from './consumer-types.js'
 import { SCHEMAS } from './formats.js'
-import { openInfra } from './infra.js'
-import { E2E_METHOD, type E2eRun, renderE2e } from './report.js'
-import { saveE2e } from './results.js'
+import { type Infra, openInfra } from './infra.js'
+import { type ConsumersRun, type E2eRun, renderE2e } from './report.js'
+import { loadE2e, saveE2e } from './results.js'
 import { FORMATS, type Format, ROWS, type RowResult, type WorkerMessage, type WorkerSetup } from './types.js'
 import { writeE2eOutputs } from './write.js'
 
@@ -17,59 +22,10 @@ import { writeE2eOutputs } from './write.js'
  * registry support, side by side in one run (see report.ts for the method). Node 22+ (Platformatic 2.x).
  */
 
-const USAGE = `pnpm bench:e2e [--quick] [--filter=<regex>] [--help]   (runs on Node 24: scripts/with-node.sh)
-
-  --quick                 smoke run: 2 000 messages per row, 200 to warm up; writes nothing
-  --filter=<regex>        only rows whose '<format>/<row>' matches (e.g. avro/, /kafkajs); writes nothing
-Environment:
-  E2E_MESSAGES=100000     messages per row and format
-  E2E_WARMUP=5000         warm-up messages per row and format (own topic, not timed)
-  E2E_ROUNDS=3            rounds (every other one in reverse order); medians over rounds
-  E2E_JSON=<file>         also write the raw results to <file>
-  REGISTRY_URL=http://host:port/apis/registry/v3   use this Apicurio 3 instead of starting 3.3.3
-  KAFKA_BROKERS=host:port                          use this broker instead of starting Kafka 3.9`
-
-const GROUP = 'bench-e2e'
+const GROUP = 'e2e-bench-e2e'
 const WORKER = new URL('./worker.js', import.meta.url)
 /** A worker may take this long per 1 000 messages, plus a minute (joins, warm-up, closing). */
 const WORKER_MS_PER_1000 = 3000
-
-interface Config {
-  quick: boolean
-  filter: RegExp | undefined
-  messages: number
-  warmup: number
-  rounds: number
-  jsonFile: string | undefined
-}
-
-function count(name: string, text: string | undefined, fallback: number): number {
-  if (text === undefined || text === '') return fallback
-  const value = Number(text)
-  if (!Number.isInteger(value) || value <= 0)
-    throw new TypeError(`${name} must be a positive integer, got '${text}'`)
-  return value
-}
-
-function readConfig(argv: readonly string[], env: NodeJS.ProcessEnv): Config | 'help' {
-  let quick = false
-  let filter: RegExp | undefined
-  for (const arg of argv) {
-    if (arg === '--') continue
-    if (arg === '--help' || arg === '-h') return 'help'
-    if (arg === '--quick') quick = true
-    else if (arg.startsWith('--filter=')) filter = new RegExp(arg.slice('--filter='.length))
-    else throw new TypeError(`Unknown argument '${arg}'\n\n${USAGE}`)
-  }
-  return {
-    quick,
-    filter,
-    messages: count('E2E_MESSAGES', env.E2E_MESSAGES, quick ? 2000 : 100_000),
-    warmup: count('E2E_WARMUP', env.E2E_WARMUP, quick ? 200 : 5000),
-    rounds: count('E2E_ROUNDS', env.E2E_ROUNDS, quick ? 1 : 3),
-    jsonFile: env.E2E_JSON || undefined,
-  }
-}
 
 function versions(): string {
   const require = createRequire(import.meta.url)
@@ -141,6 +97,134 @@ function runWorker(setup: WorkerSetup): Promise<RowResult> {
   })
 }
 
+/** The rows that produce and consume in one process after a warm-up, `rounds` rounds; their results. */
+async function runRows(
+  config: E2eConfig,
+  infra: Infra,
+  admin: Admin,
+  ids: Record<Format, { globalId: number; contentId: number }>,
+  run: string,
+  topics: string[],
+): Promise<RowResult[]> {
+  const jobs: WorkerSetup[][] = []
+  const mine: string[] = []
+  for (let round = 1; round <= config.rounds; round++) {
+    const order: WorkerSetup[] = []
+    for (const format of FORMATS) {
+      for (const row of ROWS) {
+        if (config.filter !== undefined && !config.filter.test(`${format}/${row.name}`)) continue
+        const topic = `bench-e2e-${run}-r${round}-${format}-${row.name.replace('+', '-')}`
+        order.push({
+          row: row.name,
+          format,
+          brokers: infra.brokers,
+          registryUrl: infra.registryUrl,
+          ccompatUrl: infra.ccompatUrl,
+          groupId: GROUP,
+          artifactId: SCHEMAS[format].artifactId,
+          ...ids[format],
+          messages: config.messages,
+          warmup: config.warmup,
+          topic,
+          warmTopic: `${topic}-warm`,
+        })
+        mine.push(topic, `${topic}-warm`)
+      }
+    }
+    jobs.push(round % 2 === 1 ? order : order.reverse())
+  }
+  if (mine.length === 0) return []
+  topics.push(...mine)
+  await admin.createTopics({
+    topics: mine.map((topic) => ({ topic, numPartitions: 1 })),
+    waitForLeaders: true,
+  })
+  console.log(
+    `${mine.length / 2} runs: ${config.messages.toLocaleString('en-US')} messages each (after ${config.warmup.toLocaleString('en-US')} to warm up), each in a fresh process\n`,
+  )
+  const results: RowResult[] = []
+  for (const [index, order] of jobs.entries()) {
+    for (const setup of order) {
+      const result = await runWorker(setup)
+      results.push(result)
+      const line =
+        'unsupported' in result
+          ? `unsupported: ${result.unsupported}`
+          : `produce ${Math.round(result.produce.messages / result.produce.seconds).toLocaleString('en-US')} msg/s, consume ${Math.round(result.consume.messages / result.consume.seconds).toLocaleString('en-US')} msg/s (${(result.consume.cpuMicros / result.consume.messages).toFixed(1)} µs CPU/msg; without decoding ${(result.raw.cpuMicros / result.raw.messages).toFixed(1)})`
+      process.stderr.write(
+        `round ${index + 1}/${config.rounds}  ${`${setup.format}/${setup.row}`.padEnd(34)} ${line}\n`,
+      )
+    }
+  }
+  console.log(`\n${renderE2e(results)}`)
+  return results
+}
+
+/** The consumer rounds: every consumer a fresh process reading the same topic, cold and after a warm-up. */
+async function runConsumers(
+  config: E2eConfig,
+  infra: Infra,
+  admin: Admin,
+  kafka: KafkaType,
+  ids: Record<Format, { globalId: number; contentId: number }>,
+  run: string,
+  topics: string[],
+): Promise<ConsumersRun | undefined> {
+  const filter = config.filter
+  const jobs = consumerSchedule(
+    CONSUMER_FORMATS,
+    config.consumerRounds,
+    filter === undefined ? undefined : (job) => filter.test(`${job.format}/${job.row.name}/${job.start}`),
+  )
+  if (jobs.length === 0) return undefined
+  const loadBefore = loadavg()[0]!.toFixed(2)
+  const formats = CONSUMER_FORMATS.filter((format) => jobs.some((job) => job.format === format))
+  const produced = await produceConsumerTopics({
+    infra,
+    admin,
+    kafka,
+    formats,
+    ids,
+    schemas: SCHEMAS,
+    groupId: GROUP,
+    run,
+    messages: config.messages,
+    warmup: config.warmup,
+  })
+  topics.push(...produced.created)
+  console.log(
+    `\nConsumer rounds: ${jobs.length} fresh processes, each reading the same ${config.messages.toLocaleString('en-US')} messages of its format (cold, or after ${config.warmup.toLocaleString('en-US')})\n`,
+  )
+  const execArgv = config.cpuProf === undefined ? [] : ['--cpu-prof', `--cpu-prof-dir=${config.cpuProf}`]
+  const results: ConsumerResult[] = await runConsumerJobs(
+    jobs,
+    {
+      brokers: infra.brokers,
+      registryUrl: infra.registryUrl,
+      ccompatUrl: infra.ccompatUrl,
+      groupId: GROUP,
+      messages: config.messages,
+      warmup: config.warmup,
+    },
+    produced.topics,
+    (job, result) =>
+      process.stderr.write(
+        `round ${job.round}/${config.consumerRounds}  ${`${job.format}/${job.row.name}/${job.start}`.padEnd(36)} ${Math.round(result.messages / result.seconds).toLocaleString('en-US')} msg/s (${(result.cpuMicros / result.messages).toFixed(1)} µs CPU/msg; first message after ${result.firstMs.toFixed(1)} ms)\n`,
+      ),
+    execArgv,
+  )
+  console.log(`\n${renderConsumers(results, config.warmup)}`)
+  const when = new Date().toISOString().slice(0, 16).replace('T', ' ')
+  return {
+    when: `${when} UTC`,
+    messages: config.messages,
+    warmup: config.warmup,
+    rounds: config.consumerRounds,
+    load: `load average before ${loadBefore}, after ${loadavg()[0]!.toFixed(2)}`,
+    results,
+  }
+}
+
 async function main(): Promise<void> {
   const config = readConfig(process.argv.slice(2), process.env)
   if (config === 'help') {
@@ -175,85 +259,59 @@ async function main(): Promise<void> {
     const ids = await registerSchemas(infra.registryUrl)
     await admin.connect()
     const run = Date.now().toString(36)
-    const jobs: WorkerSetup[][] = []
-    for (let round = 1; round <= config.rounds; round++) {
-      const order: WorkerSetup[] = []
-      for (const format of FORMATS) {
-        for (const row of ROWS) {
-          if (config.filter !== undefined && !config.filter.test(`${format}/${row.name}`)) continue
-          const topic = `bench-e2e-${run}-r${round}-${format}-${row.name.replace('+', '-')}`
-          order.push({
-            row: row.name,
-            format,
-            brokers: infra.brokers,
-            registryUrl: infra.registryUrl,
-            ccompatUrl: infra.ccompatUrl,
-            groupId: GROUP,
-            artifactId: SCHEMAS[format].artifactId,
-            ...ids[format],
-            messages: config.messages,
-            warmup: config.warmup,
-            topic,
-            warmTopic: `${topic}-warm`,
-          })
-          topics.push(topic, `${topic}-warm`)
-        }
-      }
-      jobs.push(round % 2 === 1 ? order : order.reverse())
-    }
-    if (topics.length === 0) throw new Error(`--filter=${config.filter} matches no row`)
-    await admin.createTopics({
-      topics: topics.map((topic) => ({ topic, numPartitions: 1 })),
-      waitForLeaders: true,
-    })
-    console.log(
-      `${topics.length / 2} runs: ${config.messages.toLocaleString('en-US')} messages each (after ${config.warmup.toLocaleString('en-US')} to warm up), each in a fresh process\n`,
-    )
-    const results: RowResult[] = []
-    for (const [index, order] of jobs.entries()) {
-      for (const setup of order) {
-        const result = await runWorker(setup)
-        results.push(result)
-        const line =
-          'unsupported' in result
-            ? `unsupported: ${result.unsupported}`
-            : `produce ${Math.round(result.produce.messages / result.produce.seconds).toLocaleString('en-US')} msg/s, consume ${Math.round(result.consume.messages / result.consume.seconds).toLocaleString('en-US')} msg/s (${(result.consume.cpuMicros / result.consume.messages).toFixed(1)} µs CPU/msg; without decoding ${(result.raw.cpuMicros / result.raw.messages).toFixed(1)})`
-        process.stderr.write(
-          `round ${index + 1}/${config.rounds}  ${`${setup.format}/${setup.row}`.padEnd(34)} ${line}\n`,
-        )
-      }
-    }
-    const table = renderE2e(results)
-    console.log(`\n${table}`)
+    const results = config.parts.rows ? await runRows(config, infra, admin, ids, run, topics) : []
+    const consumers = config.parts.consumers
+      ? await runConsumers(config, infra, admin, kafka, ids, run, topics)
+      : undefined
+    if (results.length === 0 && consumers === undefined)
+      throw new Error(`--filter=${config.filter} matches no row`)
     const took = ((Date.now() - started) / 1000).toFixed(1)
     const load = `load average before ${loadBefore}, after ${loadavg()[0]!.toFixed(2)}`
     console.log(
       `Every message produced was consumed back (counts and the last seq checked). Took ${took} s; ${load}.`,
     )
-    if (!config.quick && config.filter === undefined) {
+    if (writesResults(config)) {
       const when = new Date().toISOString().slice(0, 16).replace('T', ' ')
-      const e2e: E2eRun = {
-        node: process.version,
-        when: `${when} UTC`,
-        machine: machine(),
-        versions: versions().replace(
-          'Apicurio Registry 3 (`/system/info` below)',
-          `Apicurio Registry ${info.version ?? '3'}`,
-        ),
-        messages: config.messages,
-        rounds: config.rounds,
-        load,
-        results,
-      }
+      const saved = loadE2e()
+      const e2e: E2eRun = config.parts.rows
+        ? {
+            node: process.version,
+            when: `${when} UTC`,
+            machine: machine(),
+            versions: versions().replace(
+              'Apicurio Registry 3 (`/system/info` below)',
+              `Apicurio Registry ${info.version ?? '3'}`,
+            ),
+            messages: config.messages,
+            rounds: config.rounds,
+            load,
+            results,
+            ...(saved?.consumers === undefined ? {} : { consumers: saved.consumers }),
+          }
+        : {
+            ...(saved ?? {
+              node: process.version,
+              when: `${when} UTC`,
+              machine: machine(),
+              versions: versions(),
+              messages: config.messages,
+              rounds: 0,
+              load,
+              results: [],
+            }),
+          }
+      if (consumers !== undefined) e2e.consumers = { ...consumers, node: process.version }
       saveE2e(e2e)
       writeE2eOutputs(e2e)
       console.log(
-        '\nWrote bench/results/e2e-node-24.json, and its table into BENCHMARKS.md and bench/chart.svg.',
+        '\nWrote bench/results/e2e-node-24.json, and its tables into BENCHMARKS.md and bench/chart.svg.',
       )
     }
     if (config.jsonFile !== undefined)
-      writeFileSync(config.jsonFile, `${JSON.stringify({ config, results }, null, 2)}\n`)
-    void E2E_METHOD
+      writeFileSync(
+        config.jsonFile,
+        `${JSON.stringify({ config, results, consumers: consumers?.results ?? [] }, null, 2)}\n`,
+      )
   } finally {
     if (topics.length > 0) await admin.deleteTopics({ topics }).catch(() => {})
     await admin.disconnect().catch(() => {})

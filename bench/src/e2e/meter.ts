@@ -14,6 +14,11 @@ export class Meter {
     return this.#cpu !== undefined
   }
 
+  /** Wall milliseconds since `begin`. */
+  elapsedMs(): number {
+    return Number(process.hrtime.bigint() - this.#wall) / 1e6
+  }
+
   end(messages: number): Phase {
     const wall = process.hrtime.bigint() - this.#wall
     const cpu = process.cpuUsage(this.#cpu)

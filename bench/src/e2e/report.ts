@@ -1,4 +1,16 @@
+import type { ConsumerResult } from './consumer-types.js'
 import { FORMAT_TITLES, FORMATS, type Phase, ROWS, type RowResult } from './types.js'
+
+/** The consumer rounds of a run (fresh processes, cold and after a warm-up, ours and theirs on the same topic). */
+export interface ConsumersRun {
+  node?: string
+  when: string
+  messages: number
+  warmup: number
+  rounds: number
+  load: string
+  results: ConsumerResult[]
+}
 
 /** What a full run keeps in bench/results/e2e-node-<major>.json and BENCHMARKS.md renders. */
 export interface E2eRun {
@@ -12,6 +24,8 @@ export interface E2eRun {
   load: string
   /** Each round's results (rows of a round in a fresh process each). */
   results: RowResult[]
+  /** The consumer rounds, when they ran (a run of the rows alone keeps the saved ones). */
+  consumers?: ConsumersRun
 }
 
 const integer = new Intl.NumberFormat('en-US', { maximumFractionDigits: 0 })

@@ -250,6 +250,29 @@ describe('the eachMessage and eachBatch wrappers', () => {
     expect(failedMessageOf(dead[0]?.error)?.payload).toEqual(Buffer.from([1, 2, 3]))
   })
 
+  it('eachMessage calls the handler at once for a message of a cached id, a poison one still dead-lettered', async () => {
+    const serde = avroSerde()
+    const good = consumed(await serde.encodeMessage('orders', { key: 'o-1', value: { id: 3 } }), '0')
+    const handled: unknown[] = []
+    const dead: string[] = []
+    const each = serde.eachMessage(async ({ decoded }) => void handled.push(decoded.value), {
+      deadLetter: (letter) => void dead.push(letter.message.offset),
+    })
+    // The first message of an id waits for its lookup; the next ones need no Promise before the handler.
+    await each({ topic: 'orders', partition: 0, message: good })
+    const pending = each({ topic: 'orders', partition: 0, message: { ...good, offset: '1' } })
+    expect(handled).toEqual([{ id: 3 }, { id: 3 }])
+    await pending
+    const bad = {
+      ...good,
+      value: Buffer.concat([good.value!.subarray(0, 5), Buffer.from([0x80])]),
+      offset: '2',
+    }
+    await each({ topic: 'orders', partition: 0, message: bad })
+    expect(dead).toEqual(['2'])
+    expect(handled).toHaveLength(2)
+  })
+
   it('read a healthy Avro value whose key Java wrote with LongSerializer (42L: 00 … 2a) with zero dead letters', async () => {
     const value = await new AvroSerializer(client, 'orders-value', {
       autoRegister: true,

@@ -225,7 +225,10 @@ export class KafkaJsSerde<V = unknown, K = string> {
     return async (payload) => {
       let decoded: DecodedMessage<V, K>
       try {
-        decoded = await this.decodeMessage(payload.topic, payload.partition, payload.message)
+        // A message whose ids are cached is decoded at once, without a Promise to await.
+        decoded =
+          this.#decodeNow(payload.topic, payload.partition, payload.message) ??
+          (await this.decodeMessage(payload.topic, payload.partition, payload.message))
       } catch (error) {
         await deadLetterOrThrow(error, payload.topic, payload.partition, payload.message, options)
         return

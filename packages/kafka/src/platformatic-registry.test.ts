@@ -200,6 +200,57 @@ describe('ApicurioSchemaRegistry, driven as @platformatic/kafka drives it', () =
     }
   })
 
+  it("looks a cold id's schema and its artifact up side by side: two requests in flight at once", async () => {
+    const writer = new ApicurioSchemaRegistry(client, {
+      serializer: new AvroSerializer(client, {
+        artifactResolver: new TopicIdStrategy(),
+        autoRegister: true,
+        schema: ORDER,
+      }),
+    })
+    const produced = await produce(writer, { topic: 'side-by-side', value: { id: 4 }, headers: new Map() })
+    let inFlight = 0
+    let most = 0
+    const paths: string[] = []
+    const slowFetch: typeof fetch = async (input, init) => {
+      inFlight++
+      most = Math.max(most, inFlight)
+      paths.push(
+        String(input)
+          .replace(/^.*\/v3/, '')
+          .replace(/\?.*$/, ''),
+      )
+      try {
+        await new Promise((resolve) => setTimeout(resolve, 50))
+        return await fetch(input, init)
+      } finally {
+        inFlight--
+      }
+    }
+    const readerClient = new RegistryClient({ url: registry.url, groupId: 'default', fetch: slowFetch })
+    try {
+      const reader = new ApicurioSchemaRegistry(readerClient)
+      const raw = {
+        topic: 'side-by-side',
+        partition: 0,
+        key: null,
+        value: produced.value!,
+        headers: new Map(),
+      }
+      await runHook(reader.getBeforeDeserializationHook(), raw.value, 'value', raw)
+      expect(paths.sort()).toEqual([expect.stringMatching(/^\/ids\/globalIds\/\d+$/), '/search/versions'])
+      expect(most).toBe(2)
+      const read = await consume(reader, 'side-by-side', { value: produced.value!, headers: new Map() })
+      expect(read.value).toEqual({ id: 4 })
+      expect(read.metadata).toMatchObject({
+        schemas: { value: { artifact: { artifactId: 'side-by-side-value' } } },
+      })
+      expect(paths).toHaveLength(2)
+    } finally {
+      await readerClient.close()
+    }
+  })
+
   it('leaves a poison record to the synchronous deserializer, which refuses it as that message’s error', async () => {
     const reg = new ApicurioSchemaRegistry(client)
     const bad = { value: Buffer.from([0, 0, 0x0f, 0x42, 0x3f, 1]), headers: new Map<Buffer, Buffer>() }

@@ -369,11 +369,21 @@ export class ApicurioSchemaRegistry<V = unknown> {
     known.set(id, found ?? 'none')
   }
 
-  /** Fetches what the deserializers need for a consumed id: its schema, once per id, and its artifact. */
+  /**
+   * Fetches what the deserializers need for a consumed id: its schema, once per id, and its artifact, side by side
+   * (a cold consumer's first message waits for one round trip, not two). The schema's failure is the one that
+   * counts: a poison id is left to the deserializer whatever its artifact's search gave.
+   */
   async #prepareConsumed(topic: string, field: Field, found: ConsumedId, payload: Buffer): Promise<void> {
+    const prepared = this.#contract.prepare(topic, field, found.idType, found.id)
+    const artifact = this.#findArtifact(found.idType, found.id).then(
+      () => undefined,
+      (error: unknown) => ({ error }),
+    )
     try {
-      await this.#contract.prepare(topic, field, found.idType, found.id)
-      await this.#findArtifact(found.idType, found.id)
+      await prepared
+      const failed = await artifact
+      if (failed !== undefined) throw failed.error
     } catch (error) {
       if (readErrorKind(error) !== 'poison') throw error
       this.#unreadable.set(payload, error)

@@ -136,6 +136,56 @@ describe('AnyDeserializer', () => {
     expect(failedMessageOf(error)?.payload).toBe(note)
   })
 
+  it('preloads the format readers without a request, and a message then waits for its id lookup only', async () => {
+    const { avro } = await frames()
+    const reader = new AnyDeserializer(client)
+    expect([reader.isLoaded('AVRO'), reader.isLoaded('JSON'), reader.isLoaded('PROTOBUF')]).toEqual([
+      false,
+      false,
+      false,
+    ])
+    const before = registry.requests.length
+    await reader.preload(['AVRO'])
+    expect([reader.isLoaded('AVRO'), reader.isLoaded('JSON'), reader.isLoaded('PROTOBUF')]).toEqual([
+      true,
+      false,
+      false,
+    ])
+    await reader.preload()
+    expect([reader.isLoaded('AVRO'), reader.isLoaded('JSON'), reader.isLoaded('PROTOBUF')]).toEqual([
+      true,
+      true,
+      true,
+    ])
+    expect(registry.requests.length).toBe(before)
+    expect(await reader.deserialize(avro, ctx)).toEqual({ id: 7 })
+    expect(registry.requests.length - before).toBe(1)
+  })
+
+  it('stops preloading before the next format once its signal is aborted', async () => {
+    const reader = new AnyDeserializer(client)
+    const controller = new AbortController()
+    const loading = reader.preload(['AVRO', 'JSON'], { signal: controller.signal })
+    controller.abort()
+    await expect(loading).rejects.toMatchObject({ name: 'AbortError' })
+    expect([reader.isLoaded('AVRO'), reader.isLoaded('JSON')]).toEqual([true, false])
+    await expect(reader.preload(['PROTOBUF'], { signal: controller.signal })).rejects.toMatchObject({
+      name: 'AbortError',
+    })
+    expect(reader.isLoaded('PROTOBUF')).toBe(false)
+  })
+
+  it('refuses to preload a format it does not read', async () => {
+    const reader = new AnyDeserializer(client)
+    const error = await reader.preload(['AVRO', 'OPENAPI' as never]).catch((e: unknown) => e)
+    expect(error).toBeInstanceOf(TypeError)
+    expect(error).toMatchObject({ code: 'INVALID_CONFIG' })
+    expect((error as Error).message).toBe(
+      "AnyDeserializer.preload: formats must be 'AVRO', 'JSON' or 'PROTOBUF', got string \"OPENAPI\"",
+    )
+    expect(reader.isLoaded('AVRO')).toBe(false)
+  })
+
   it('decodes without a Promise once prepared, and says what to prepare before', async () => {
     const { avro, proto } = await frames()
     const reader = new AnyDeserializer(client)

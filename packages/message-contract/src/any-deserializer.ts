@@ -113,6 +113,7 @@ const OPTION_NAMES = [
   'rules',
 ] as const
 const PROTOBUF_OPTIONS = ['framing', 'longs', 'enums', 'defaults', 'unknownFields'] as const
+const SCHEMA_KINDS: readonly SchemaKind[] = Object.freeze(['AVRO', 'JSON', 'PROTOBUF'])
 /** Bound of the id → format cache when the client does not say its own. */
 const DEFAULT_BOUND = 1000
 
@@ -121,7 +122,8 @@ const DEFAULT_BOUND = 1000
  * its schema id, so that one consumer reads a topic whatever its producers chose. The id comes from the message's
  * frame or Apicurio id header, as every deserializer reads it; the format is learnt from the id's lookup (one
  * request per id for the life of the client: the format's reader then finds the schema in the client's cache), and
- * the format's library (avsc, ajv, protobufjs) is loaded only when a message of that format first arrives.
+ * the format's library (avsc, ajv, protobufjs) is loaded when a message of that format first arrives, or ahead by
+ * `preload` (which `MessageContract`, beneath the adapters, calls in the background).
  *
  * Errors are those of the format's deserializer, with the failed message recorded on them for dead-letter
  * handlers (`failedMessageOf` in `@x/errors`); an id whose artifact is of another type (`OPENAPI`, …) is a
@@ -236,6 +238,41 @@ export class AnyDeserializer<T = unknown> {
     }
     const reader = await this.#readerFor(await this.#kindOf(idType, schemaId))
     await reader.prepare(schemaId, ctx, idType)
+  }
+
+  /**
+   * Loads the readers of `formats` (and their libraries: avsc, ajv, protobufjs) now, one after the other, so that
+   * the first message of each format waits for its schema's lookup only. Makes no request. `MessageContract` calls
+   * it in the background once constructed (a consumer's connection and group join leave the time) and aborts it when
+   * the first message needs the registry; a reader that fails to load is loaded again when a message of its format
+   * arrives.
+   *
+   * @param formats - The formats to load. @default all three
+   * @param options - `signal`: stops before the next format once aborted (the one loading finishes).
+   * @throws (rejects) what loading a format's library throws; the signal's reason once aborted; TypeError (code
+   *   `INVALID_CONFIG`) for a format not one of `'AVRO'`, `'JSON'`, `'PROTOBUF'`.
+   */
+  async preload(
+    formats: readonly SchemaKind[] = SCHEMA_KINDS,
+    options: { signal?: AbortSignal } = {},
+  ): Promise<void> {
+    for (const kind of formats) {
+      if (!SCHEMA_KINDS.includes(kind)) {
+        throw invalidConfigError(
+          `${OWNER}.preload: formats must be 'AVRO', 'JSON' or 'PROTOBUF', got ${describeValue(kind)}`,
+        )
+      }
+    }
+    // One after the other: the first format is ready soonest, rather than all three late.
+    for (const kind of formats) {
+      options.signal?.throwIfAborted()
+      await this.#readerFor(kind)
+    }
+  }
+
+  /** Whether the reader of `format` is loaded (by `preload`, `prepare` or a message of that format). */
+  isLoaded(format: SchemaKind): boolean {
+    return this.#readers[format] !== undefined
   }
 
   /** The format of a schema id when it is known already (`prepare` or a message of it), else `undefined`. */

@@ -67,6 +67,24 @@ export interface MessageContractOptions<V, K> {
   rules?: RulesOptions
   /** How keys are written and read ({@link KeyHandling}). @default 'string' */
   keys?: KeyHandling<K>
+  /**
+   * Load the format readers of the `AnyDeserializer` that reads values (avsc, ajv, protobufjs) in the background
+   * once constructed, on the next turn of the event loop, so that a consumer's first message waits for its schema's
+   * lookup only; `false` loads each when a message of its format first arrives. Nothing is loaded ahead when
+   * `deserializer` is given.
+   * @default true
+   */
+  preload?: boolean
+}
+
+/**
+ * Starts loading every format's reader on the next turn of the event loop (unreferenced: it keeps no process alive),
+ * until `signal` is aborted; a failure is left for the first message of that format to meet again.
+ */
+function preloadSoon(any: AnyDeserializer<unknown>, signal: AbortSignal): void {
+  setImmediate(() => {
+    any.preload(undefined, { signal }).catch(() => {})
+  }).unref()
 }
 
 /** A consumed message decoded: the same shape from every adapter and the CLI. */
@@ -105,6 +123,8 @@ export class MessageContract<V = unknown, K = never> {
   readonly #keyType: KeyType | undefined
   readonly #keyReader: MessageDeserializer<unknown> | undefined
   readonly #longs: KeyLongs
+  /** Aborts the background preload once a message needs the registry: its lookup then has the process to itself. */
+  #preloading: AbortController | undefined
 
   /**
    * @param client - The registry client (`RegistryClient`) of the `AnyDeserializer`.
@@ -127,6 +147,10 @@ export class MessageContract<V = unknown, K = never> {
     }
     const any = new AnyDeserializer<V>(client, anyOptions)
     this.#any = any
+    if (options.preload !== false && options.deserializer === undefined) {
+      this.#preloading = new AbortController()
+      preloadSoon(any, this.#preloading.signal)
+    }
     this.#values = options.deserializer ?? any
     this.#keys = keys
     this.#keyType = typeof keys === 'string' ? keys : undefined
@@ -230,6 +254,7 @@ export class MessageContract<V = unknown, K = never> {
     const record = headers as MessageHeaders | undefined
     const reader = this.#readerOf(field, record)
     if (reader === undefined) return { value: this.#plainKey(topic, bytes, record), schema: null }
+    this.#stopPreloading()
     try {
       const ruled = applyIdHeaderRules(
         { payload: bytes, headers: record },
@@ -276,6 +301,7 @@ export class MessageContract<V = unknown, K = never> {
 
   /** Looks up and caches what the reader of `field` needs for an id (its format and schema). */
   async prepare(topic: string, field: MessageField, idType: IdType, id: SchemaId): Promise<void> {
+    this.#stopPreloading()
     const reader = field === 'value' ? this.#values : (this.#keyReader ?? this.#any)
     await reader.prepare?.(id, contextFor(topic, field), idType)
   }
@@ -299,6 +325,13 @@ export class MessageContract<V = unknown, K = never> {
   /** The key type keys are written and read as, or `undefined` for keys of a serde of their own. */
   get keyType(): KeyType | undefined {
     return this.#keyType
+  }
+
+  #stopPreloading(): void {
+    if (this.#preloading !== undefined) {
+      this.#preloading.abort()
+      this.#preloading = undefined
+    }
   }
 
   /** Who reads a field: the value deserializer; for keys, their serde, or the `AnyDeserializer` when an id header names the key's schema; `undefined` for a key read by its type. */

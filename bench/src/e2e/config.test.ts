@@ -1,0 +1,54 @@
+import { describe, expect, it } from 'vitest'
+import { readConfig, writesResults } from './config.js'
+
+describe('pnpm bench:e2e arguments', () => {
+  it('runs both parts by default: 100 000 messages, 5 000 to warm up, 3 rounds of rows and 5 of consumers', () => {
+    expect(readConfig([], {})).toEqual({
+      quick: false,
+      filter: undefined,
+      parts: { rows: true, consumers: true },
+      messages: 100_000,
+      warmup: 5000,
+      rounds: 3,
+      consumerRounds: 5,
+      cpuProf: undefined,
+      jsonFile: undefined,
+    })
+  })
+
+  it('makes a quick run short: 2 000 messages, 200 to warm up, one round of each part', () => {
+    const config = readConfig(['--', '--quick'], {})
+    expect(config).toMatchObject({ messages: 2000, warmup: 200, rounds: 1, consumerRounds: 1 })
+    expect(writesResults(config as Exclude<typeof config, 'help'>)).toBe(false)
+  })
+
+  it('runs one part when asked, and takes counts from the environment', () => {
+    const config = readConfig(['--part=consumers', '--cpu-prof=/tmp/p'], {
+      E2E_MESSAGES: '20000',
+      E2E_CONSUMER_ROUNDS: '7',
+    })
+    expect(config).toMatchObject({
+      parts: { rows: false, consumers: true },
+      messages: 20_000,
+      consumerRounds: 7,
+      cpuProf: '/tmp/p',
+    })
+    expect(readConfig(['--part=rows'], {})).toMatchObject({ parts: { rows: true, consumers: false } })
+    expect(writesResults(readConfig(['--part=rows'], {}) as never)).toBe(true)
+    expect(writesResults(config as never)).toBe(false)
+    expect(writesResults(readConfig(['--filter=avro/'], {}) as never)).toBe(false)
+  })
+
+  it('refuses an unknown argument or part, and a count that is not a positive integer', () => {
+    expect(() => readConfig(['--part=all'], {})).toThrow(TypeError)
+    expect(() => readConfig(['--part=all'], {})).toThrow(/^Unknown argument '--part=all'/)
+    expect(() => readConfig(['--cpu-prof='], {})).toThrow(/^Unknown argument '--cpu-prof='/)
+    expect(() => readConfig([], { E2E_CONSUMER_ROUNDS: '0' })).toThrow(
+      "E2E_CONSUMER_ROUNDS must be a positive integer, got '0'",
+    )
+    expect(() => readConfig([], { E2E_MESSAGES: '1.5' })).toThrow(
+      "E2E_MESSAGES must be a positive integer, got '1.5'",
+    )
+    expect(readConfig(['--help'], {})).toBe('help')
+  })
+})

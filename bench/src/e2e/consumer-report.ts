@@ -1,0 +1,103 @@
+import { CONSUMER_ROWS, type ConsumerResult, STARTS } from './consumer-types.js'
+import { FORMAT_TITLES, FORMATS } from './types.js'
+
+/** The median of `values` (the mean of the middle two for an even count); `NaN` for none. */
+export function median(values: readonly number[]): number {
+  if (values.length === 0) return Number.NaN
+  const sorted = [...values].sort((a, b) => a - b)
+  const mid = sorted.length >> 1
+  return sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2
+}
+
+const rate = (r: ConsumerResult) => r.messages / r.seconds
+
+/** One pair of rows, a format and a start: each side's median messages/s and the median of the per-round ratios. */
+export interface PairFigures {
+  oursRate: number
+  theirsRate: number
+  oursCpu: number
+  theirsCpu: number
+  /** Median milliseconds from the clock's start to the first message handled. */
+  oursFirstMs: number
+  theirsFirstMs: number
+  /** Ours ÷ theirs in messages/s, taken within each round that ran both, then the median over those rounds. */
+  ratio: number
+  /** The per-round ratios, in round order. */
+  ratios: number[]
+}
+
+export function pairFigures(
+  results: readonly ConsumerResult[],
+  pair: string,
+  format: string,
+  start: string,
+): PairFigures | undefined {
+  const ours = CONSUMER_ROWS.find((row) => row.pair === pair && row.support === 'ours')
+  const theirs = CONSUMER_ROWS.find((row) => row.pair === pair && row.support === 'theirs')
+  if (ours === undefined || theirs === undefined) throw new TypeError(`no consumer pair named '${pair}'`)
+  const of = (name: string) =>
+    results.filter((r) => r.row === name && r.format === format && r.start === start)
+  const mine = of(ours.name)
+  const peer = of(theirs.name)
+  if (mine.length === 0 || peer.length === 0) return undefined
+  const ratios: number[] = []
+  for (const o of [...mine].sort((a, b) => a.round - b.round)) {
+    const t = peer.find((r) => r.round === o.round)
+    if (t !== undefined) ratios.push(rate(o) / rate(t))
+  }
+  return {
+    oursRate: median(mine.map(rate)),
+    theirsRate: median(peer.map(rate)),
+    oursCpu: median(mine.map((r) => r.cpuMicros / r.messages)),
+    theirsCpu: median(peer.map((r) => r.cpuMicros / r.messages)),
+    oursFirstMs: median(mine.map((r) => r.firstMs)),
+    theirsFirstMs: median(peer.map((r) => r.firstMs)),
+    ratio: median(ratios),
+    ratios,
+  }
+}
+
+const integer = new Intl.NumberFormat('en-US', { maximumFractionDigits: 0 })
+
+/** One table per format: each pair cold and warm, its medians and ours ÷ theirs (above 1: ours ahead). */
+export function renderConsumers(results: readonly ConsumerResult[], warmup: number): string {
+  const out: string[] = []
+  const pairs = [...new Set(CONSUMER_ROWS.map((row) => row.pair))]
+  for (const format of FORMATS) {
+    if (!results.some((r) => r.format === format)) continue
+    out.push(`#### ${FORMAT_TITLES[format]}: consumers from a fresh process`, '')
+    out.push(
+      '| ours vs theirs | start | ours msg/s | theirs msg/s | ours CPU µs/msg | theirs CPU µs/msg | ours first message, ms | theirs first message, ms | **ours ÷ theirs** (msg/s, median of rounds) | each round |',
+    )
+    out.push('| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |')
+    for (const pair of pairs) {
+      const [ours, theirs] = CONSUMER_ROWS.filter((row) => row.pair === pair)
+      for (const start of STARTS) {
+        const f = pairFigures(results, pair, format, start)
+        if (f === undefined) continue
+        const when = start === 'cold' ? 'cold' : `after ${integer.format(warmup)}`
+        out.push(
+          `| ${ours!.label} vs ${theirs!.label} | ${when} | ${integer.format(f.oursRate)} | ${integer.format(f.theirsRate)} | ${f.oursCpu.toFixed(1)} | ${f.theirsCpu.toFixed(1)} | ${integer.format(f.oursFirstMs)} | ${integer.format(f.theirsFirstMs)} | **${f.ratio.toFixed(2)}×** | ${f.ratios.map((r) => r.toFixed(2)).join(' ')} |`,
+        )
+      }
+    }
+    out.push('')
+  }
+  return out.join('\n')
+}
+
+export const CONSUMERS_METHOD = `- **Consumers from a fresh process.** One topic per format is produced once (kafkajs-SR's \`encode(contentId,
+  value)\`, checked byte for byte against ours with \`useId: 'contentId'\` first), and every consumer reads that same
+  topic: the same frames for ours and theirs. Each consumer is a fresh \`node\` process that loads its client and
+  registry support, joins a new group and reads the topic from the start; *cold*: straight away, *after N*: after
+  reading N messages of a warm-up topic (the same frames) with the same registry support. Timed from the first
+  message reaching the registry support (KafkaJS: the first \`eachMessage\` or \`eachBatch\` call; Platformatic: the
+  first call of its registry's hook or deserializers) to the last one handled, so the schema's lookup, lazy loading
+  and compiling fall inside. Ours reads with \`useId: 'contentId'\` on the v3 API; theirs on the ccompat API. JSON is
+  validated on read by every row. \`eachBatch\`: ours is \`KafkaJsSerde.eachBatch\` (the handler gets the batch
+  decoded), theirs a plain loop \`for (const m of batch.messages) handle(await registry.decode(m.value))\`.
+- **Rounds.** Ours and theirs of a pair run one after the other, ours first in odd rounds and theirs first in even
+  ones; each round starts one pair further along. The ratio is taken within each round, and the median of the rounds'
+  ratios is given (each round's beside it); msg/s, CPU and the first message's wait (from the clock's start to the
+  first message handled: the lookup and first-use costs, and for Platformatic the decoding of its whole first
+  fetch) are medians over rounds.`

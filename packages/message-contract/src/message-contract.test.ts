@@ -1,0 +1,74 @@
+import { setImmediate as nextTurn } from 'node:timers/promises'
+import { RegistryClient } from '@x/registry-client'
+import { InMemoryRegistry } from '@x/registry-testing'
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
+import { AnyDeserializer, MessageContract } from './index.js'
+
+let registry: InMemoryRegistry
+
+beforeAll(async () => {
+  registry = await InMemoryRegistry.start()
+})
+
+afterAll(async () => {
+  await registry.close()
+})
+
+afterEach(() => {
+  vi.restoreAllMocks()
+})
+
+describe('MessageContract', () => {
+  it('starts loading every format reader on the next turn of the event loop, making no request', async () => {
+    const preload = vi.spyOn(AnyDeserializer.prototype, 'preload')
+    const client = new RegistryClient({ url: registry.url, groupId: 'default' })
+    const before = registry.requests.length
+    new MessageContract(client)
+    expect(preload).not.toHaveBeenCalled()
+    await nextTurn()
+    expect(preload).toHaveBeenCalledTimes(1)
+    expect(preload.mock.calls[0]![0]).toBeUndefined()
+    expect(preload.mock.calls[0]![1]!.signal!.aborted).toBe(false)
+    await preload.mock.results[0]!.value
+    expect(registry.requests.length).toBe(before)
+    await client.close()
+  })
+
+  it('stops preloading once a message needs the registry, so that its lookup has the process to itself', async () => {
+    const preload = vi.spyOn(AnyDeserializer.prototype, 'preload')
+    const client = new RegistryClient({ url: registry.url, groupId: 'default' })
+    const contract = new MessageContract(client)
+    const unknownId = Buffer.from([0, 0, 0, 0x7f, 0x7f, 2])
+    const read = contract.decode('t', null, unknownId, {}).catch((error: unknown) => error)
+    await nextTurn()
+    expect(preload).toHaveBeenCalledTimes(1)
+    expect(preload.mock.calls[0]![1]!.signal!.aborted).toBe(true)
+    await expect(preload.mock.results[0]!.value).rejects.toMatchObject({ name: 'AbortError' })
+    expect(await read).toMatchObject({ name: 'SchemaNotFoundError' })
+    await client.close()
+  })
+
+  it('loads nothing ahead with preload false, or when values have a deserializer of their own', async () => {
+    const preload = vi.spyOn(AnyDeserializer.prototype, 'preload')
+    const client = new RegistryClient({ url: registry.url, groupId: 'default' })
+    new MessageContract(client, { preload: false })
+    new MessageContract(client, {
+      deserializer: { deserializeMessage: async () => 'value' },
+    })
+    await nextTurn()
+    await nextTurn()
+    expect(preload).not.toHaveBeenCalled()
+    await client.close()
+  })
+
+  it('swallows a preload that fails: no unhandled rejection, nothing thrown at the constructor', async () => {
+    const failure = new Error('cannot load')
+    const preload = vi.spyOn(AnyDeserializer.prototype, 'preload').mockRejectedValueOnce(failure)
+    const client = new RegistryClient({ url: registry.url, groupId: 'default' })
+    new MessageContract(client)
+    await nextTurn()
+    expect(preload).toHaveBeenCalledTimes(1)
+    await expect(preload.mock.results[0]!.value).rejects.toBe(failure)
+    await client.close()
+  })
+})

@@ -33,14 +33,18 @@ afterAll(() => {
 })
 
 /**
- * A Confluent client of the ccompat API. `failing`: for a test of how Confluent's serdes fail, with no retry and a
- * 10 s timeout per request, so the test waits on no retry schedule of Confluent's client (3 retries with backoff up to
- * 20 s by default, for the 500 Apicurio answers there).
+ * A Confluent client of the ccompat API, every request of it bounded by a 10 s timeout: Apicurio 3.3.3 now and then
+ * leaves a ccompat lookup unanswered (seen on the first `GET /schemas/ids/{id}` of a fresh registry, for content
+ * registered through both APIs), and Confluent's client sets no timeout of its own, so such a request would wait for
+ * ever; with the timeout, Confluent's client sends it again and the answer comes. `failing`: for a test of how
+ * Confluent's serdes fail, with no retry either, so the test waits on no retry schedule of Confluent's client (3
+ * retries with backoff up to 20 s by default, for the 500 Apicurio answers there).
  */
 function confluentClient(failing = false): SchemaRegistryClient {
   const c = new SchemaRegistryClient({
     baseURLs: [ccompatUrl],
-    ...(failing ? { maxRetries: 0, createAxiosDefaults: { timeout: PEER_TIMEOUT_MS } } : {}),
+    createAxiosDefaults: { timeout: PEER_TIMEOUT_MS },
+    ...(failing ? { maxRetries: 0 } : {}),
   })
   confluentClients.push(c)
   return c

@@ -5,6 +5,10 @@ import type { Rule } from './types.js'
 
 const PREFIX = 'CEL evaluation error: '
 
+/** The outcomes of a condition that holds or not, shared: a message passing a condition allocates none. */
+const TRUE: RuleOutcome = Object.freeze({ value: true })
+const FALSE: RuleOutcome = Object.freeze({ value: false })
+
 /**
  * Compiles a CEL rule read in Apicurio's dialect: each top-level field of the record is a variable of type `dyn`,
  * a name that is not a field is a compile error (reported with the registry's wording), and an evaluation error is
@@ -19,7 +23,7 @@ export function compileCelRule(rule: Rule, evaluator: CelEvaluator): CompiledRul
     const outcome: RuleOutcome = {
       error: `${PREFIX}CEL compilation failed: parse failed: ${messageOf(error)}`,
     }
-    return { rule, run: () => outcome }
+    return { rule, run: () => outcome, fields: [] }
   }
   const references = program.references
   const parseIssue = program.issues.find((issue) => issue.stage === 'parse')
@@ -27,11 +31,12 @@ export function compileCelRule(rule: Rule, evaluator: CelEvaluator): CompiledRul
     const outcome: RuleOutcome = {
       error: `${PREFIX}CEL compilation failed: parse failed: ${located(expr, parseIssue.message, parseIssue.offset)}`,
     }
-    return { rule, run: () => outcome }
+    return { rule, run: () => outcome, fields: [] }
   }
   const checkIssues = program.issues
   return {
     rule,
+    fields: references.map((reference) => reference.name),
     run(record) {
       const variables: Record<string, unknown> = {}
       let undeclared: CelReference[] | undefined
@@ -46,7 +51,10 @@ export function compileCelRule(rule: Rule, evaluator: CelEvaluator): CompiledRul
       if (undeclared !== undefined || checkIssues.length > 0)
         return { error: checkMessage(expr, undeclared ?? [], checkIssues) }
       try {
-        return { value: fromCelValue(program.evaluate(variables)) }
+        const value = program.evaluate(variables)
+        if (value === true) return TRUE
+        if (value === false) return FALSE
+        return { value: fromCelValue(value) }
       } catch (error) {
         return { error: `${PREFIX}CEL evaluation failed: ${messageOf(error)}` }
       }

@@ -9,6 +9,11 @@ export interface CompiledRule {
   readonly rule: Rule
   /** Evaluates the rule's expression on `record`. */
   run(record: Record<string, unknown>): RuleOutcome
+  /**
+   * The top-level fields of the record the rule reads (a CEL expression's references); absent when it may read any
+   * (a JSONata expression is given the whole record). `run` gives the same outcome on a record holding only these.
+   */
+  readonly fields?: readonly string[]
 }
 
 /** A ruleset whose CEL and JSONata rules are compiled; rules of other types are kept and skipped when run. */

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { mergeRuleSets } from './merge-rule-sets.js'
+import { toRuleRecord } from './rule-record.js'
 import { RulesEngine } from './rules-engine.js'
 import { comparable, exactParse, loadCorpus, runCase } from './test-support/differential.js'
 import type { ExecuteResult } from './types.js'
@@ -34,4 +35,35 @@ describe('the engine against the answers recorded from Apicurio Registry 3.3.3',
     const registry = exactParse(testCase.answerJson) as ExecuteResult
     expect(comparable(ours)).toEqual(comparable(registry))
   })
+})
+
+describe('a record holding only the fields the rules read', () => {
+  const executeCases = corpus.filter((testCase) => testCase.kind === 'execute')
+  const narrowed = executeCases.filter((testCase) => {
+    const compiled = engine.compile(mergeRuleSets(undefined, testCase.artifactRuleSet, testCase.ruleSet))
+    return engine.fieldsRead(compiled, testCase.mode!) !== undefined
+  })
+
+  it('covers the CEL cases of the corpus, most of them with fields left out', () => {
+    expect(narrowed.length).toBeGreaterThan(150)
+    const leftOut = narrowed.filter((testCase) => {
+      const compiled = engine.compile(mergeRuleSets(undefined, testCase.artifactRuleSet, testCase.ruleSet))
+      const record = exactParse(testCase.recordJson) as Record<string, unknown>
+      const picked = toRuleRecord(record, engine.fieldsRead(compiled, testCase.mode!))
+      return Object.keys(picked).length < Object.keys(record).length
+    })
+    expect(leftOut.length).toBeGreaterThan(narrowed.length / 2)
+  })
+
+  it.each(narrowed.map((testCase) => [testCase.id, testCase] as const))(
+    'gives the same answer, messages included, as the whole record for %s',
+    (_id, testCase) => {
+      const compiled = engine.compile(mergeRuleSets(undefined, testCase.artifactRuleSet, testCase.ruleSet))
+      const record = exactParse(testCase.recordJson) as Record<string, unknown>
+      const fields = engine.fieldsRead(compiled, testCase.mode!)
+      const whole = engine.execute(compiled, { mode: testCase.mode!, record: toRuleRecord(record) })
+      const picked = toRuleRecord(record, fields)
+      expect(engine.execute(compiled, { mode: testCase.mode!, record: picked })).toEqual(whole)
+    },
+  )
 })

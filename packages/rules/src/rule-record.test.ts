@@ -47,6 +47,38 @@ describe('toRuleRecord', () => {
   })
 })
 
+describe('toRuleRecord with the fields the rules read', () => {
+  it('converts only the named own enumerable fields, as the whole conversion writes them', () => {
+    const record = Object.create({ inherited: 1 }) as Record<string, unknown>
+    Object.assign(record, { at: new Date(Date.UTC(2024, 0, 1)), big: 9007199254740993n, missing: undefined })
+    Object.defineProperty(record, 'hidden', { value: 2, enumerable: false })
+    let calls = 0
+    record.other = {
+      toJSON() {
+        calls++
+        return 'x'
+      },
+    }
+    expect(toRuleRecord(record, ['at', 'big', 'missing', 'hidden', 'inherited', 'absent'])).toEqual({
+      at: '2024-01-01T00:00:00.000Z',
+      big: 9007199254740993n,
+    })
+    expect(calls).toBe(0)
+    expect(toRuleRecord(record)).toEqual({
+      at: '2024-01-01T00:00:00.000Z',
+      big: 9007199254740993n,
+      other: 'x',
+    })
+    expect(calls).toBe(1)
+  })
+
+  it('converts a value with toJSON, or a Map, whole: its fields are known only once converted', () => {
+    const message = { toJSON: () => ({ a: 1, b: 2 }) }
+    expect(toRuleRecord(message, ['a'])).toEqual({ a: 1, b: 2 })
+    expect(toRuleRecord(new Map([['a', 1]]), ['b'])).toEqual({ a: 1 })
+  })
+})
+
 describe('protobufWellKnownJson', () => {
   it('writes Timestamp and Duration in proto3 JSON text with 0, 3, 6 or 9 fraction digits', () => {
     expect(protobufWellKnownJson('google.protobuf.Timestamp', { seconds: 1735689600, nanos: 0 })).toBe(

@@ -5,9 +5,14 @@
  * it stays a `bigint`: an exact CEL `int`), an object with `toJSON` (Protobuf well-known types, Long values) what
  * `toJSON` returns; `undefined`, functions and symbols are left out of objects, as JSON leaves them out, and a number
  * that is not finite becomes `null`.
+ *
+ * With `fields` (what `RulesEngine#fieldsRead` answers for a ruleset), only those top-level fields are converted and
+ * the others are left out: the record rules see is the same for each field they read, and a record of many fields
+ * costs what its read fields cost.
  * @throws TypeError when `value` is not an object (a record is a JSON object).
  */
-export function toRuleRecord(value: unknown): Record<string, unknown> {
+export function toRuleRecord(value: unknown, fields?: readonly string[]): Record<string, unknown> {
+  if (fields !== undefined && isPlainRecord(value)) return pick(value, fields)
   const record = toRuleValue(value)
   if (typeof record !== 'object' || record === null || Array.isArray(record)) {
     throw new TypeError(
@@ -15,6 +20,30 @@ export function toRuleRecord(value: unknown): Record<string, unknown> {
     )
   }
   return record as Record<string, unknown>
+}
+
+/** An object whose own enumerable fields are its JSON fields: not a list, map, date, bytes or `toJSON` holder. */
+function isPlainRecord(value: unknown): value is Record<string, unknown> {
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    !Array.isArray(value) &&
+    !(value instanceof Map) &&
+    !(value instanceof Date) &&
+    !(value instanceof Uint8Array) &&
+    typeof (value as { toJSON?: unknown }).toJSON !== 'function'
+  )
+}
+
+/** The named fields of `value` converted as `toRuleObject` converts every field (own enumerable ones only). */
+function pick(value: Record<string, unknown>, fields: readonly string[]): Record<string, unknown> {
+  const object: Record<string, unknown> = {}
+  for (const key of fields) {
+    if (!Object.prototype.propertyIsEnumerable.call(value, key)) continue
+    const converted = toRuleValue(value[key])
+    if (converted !== undefined) object[key] = converted
+  }
+  return object
 }
 
 function toRuleValue(value: unknown): unknown {

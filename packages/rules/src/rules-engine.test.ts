@@ -104,6 +104,42 @@ describe('RulesEngine#execute', () => {
   })
 })
 
+describe('RulesEngine#fieldsRead', () => {
+  const cel = (name: string, expr: string, mode: Rule['mode'], disabled?: boolean): Rule => ({
+    name,
+    kind: 'CONDITION',
+    type: 'CEL',
+    mode,
+    expr,
+    ...(disabled === undefined ? {} : { disabled }),
+  })
+
+  it('names each top-level field the CEL rules of a mode and WRITEREAD read, once, and no bound variable', () => {
+    const compiled = engine.compile({
+      domainRules: [
+        cel('a', 'total > 0.0 && items.all(i, i.qty > 0)', 'WRITE'),
+        cel('b', 'has(customer.email) && total < 1000.0', 'WRITEREAD'),
+        cel('c', 'status == "x"', 'READ'),
+        cel('d', 'secret == ""', 'WRITE', true),
+        { name: 'e', kind: 'CONDITION', type: 'OTHER', mode: 'WRITE', expr: 'anything' },
+      ],
+    })
+    expect(engine.fieldsRead(compiled, 'WRITE')).toEqual(['total', 'items', 'customer'])
+    expect(engine.fieldsRead(compiled, 'READ')).toEqual(['customer', 'total', 'status'])
+  })
+
+  it('answers undefined when a JSONata rule of the mode may read any field, and [] for a mode with no rule', () => {
+    const compiled = engine.compile({
+      domainRules: [cel('a', 'total > 0.0', 'WRITE'), up('mask', '$merge([$, {"note": "***"}])')],
+    })
+    expect(engine.fieldsRead(compiled, 'WRITE')).toEqual(['total'])
+    expect(engine.fieldsRead(compiled, 'UPGRADE')).toBeUndefined()
+    expect(engine.fieldsRead(compiled, 'READ')).toEqual([])
+    const jsonataWrite = engine.compile({ domainRules: [{ ...up('t', '$'), mode: 'WRITEREAD' }] })
+    expect(engine.fieldsRead(jsonataWrite, 'READ')).toBeUndefined()
+  })
+})
+
 describe('RulesEngine#migrate', () => {
   const chain = [
     {

@@ -74,11 +74,24 @@ export class RulesEngine {
    * yields `true`; an evaluation error fails the rule with its message; a failure whose action is `ERROR` stops.
    */
   execute(compiled: CompiledRuleSet, input: ExecuteInput): ExecuteResult {
-    return run(
-      compiled.domainRules,
-      (rule) => rule.mode === input.mode || rule.mode === 'WRITEREAD',
-      input.record,
-    )
+    return run(compiled.domainRules, input.mode, true, input.record)
+  }
+
+  /**
+   * The top-level fields of a record that the domain rules of `mode` (and `WRITEREAD`) read, each once: running
+   * {@link execute} on a record holding only these fields (as `toRuleRecord(value, fields)` makes it) gives the same
+   * verdict, violations and transformed record as on the whole record. `undefined` when a rule may read any field
+   * (a JSONata rule), so the whole record is needed.
+   */
+  fieldsRead(compiled: CompiledRuleSet, mode: ExecuteMode): readonly string[] | undefined {
+    const fields = new Set<string>()
+    for (const compiledRule of compiled.domainRules) {
+      if (compiledRule === null || compiledRule.rule.disabled === true) continue
+      if (compiledRule.rule.mode !== mode && compiledRule.rule.mode !== 'WRITEREAD') continue
+      if (compiledRule.fields === undefined) return undefined
+      for (const field of compiledRule.fields) fields.add(field)
+    }
+    return [...fields]
   }
 
   /**
@@ -100,7 +113,7 @@ export class RulesEngine {
     const violations: RuleViolation[] = []
     for (let index = from; index !== to; ) {
       index += step
-      const hop = run(chain[index]!.ruleSet.migrationRules, (rule) => rule.mode === mode, record)
+      const hop = run(chain[index]!.ruleSet.migrationRules, mode, false, record)
       executedRules += hop.executedRules
       failedRules += hop.failedRules
       violations.push(...hop.violations)
@@ -123,16 +136,19 @@ export class RulesEngine {
   }
 }
 
+/** Runs the rules of `mode` (and, with `writeRead`, of `WRITEREAD`) on `record`, in order. */
 function run(
   rules: readonly (CompiledRule | null)[],
-  applies: (rule: Rule) => boolean,
+  mode: string,
+  writeRead: boolean,
   record: Record<string, unknown>,
 ): ExecuteResult {
   let transformed: Record<string, unknown> | undefined
   let executedRules = 0
   const violations: RuleViolation[] = []
   for (const compiled of rules) {
-    if (compiled === null || compiled.rule.disabled === true || !applies(compiled.rule)) continue
+    if (compiled === null || compiled.rule.disabled === true) continue
+    if (compiled.rule.mode !== mode && !(writeRead && compiled.rule.mode === 'WRITEREAD')) continue
     executedRules++
     const outcome = compiled.run(transformed ?? record)
     const { rule } = compiled

@@ -33,7 +33,7 @@ const NEEDED = ['getMergedRuleset', 'getVersionRuleset', 'listVersions'] as cons
 /** The engine module, imported once per process and only when some serde enables rules. */
 let engineModule: Promise<typeof import('@x/rules')> | undefined
 /** Its `toRuleRecord`: a decoded value of any format as the registry sees the same record. */
-let toRuleRecord: ((value: unknown) => Record<string, unknown>) | undefined
+let toRuleRecord: ((value: unknown, fields?: readonly string[]) => Record<string, unknown>) | undefined
 
 function loadEngine(): Promise<typeof import('@x/rules')> {
   engineModule ??= import('@x/rules')
@@ -43,10 +43,28 @@ function loadEngine(): Promise<typeof import('@x/rules')> {
 /** A ruleset as fetched: compiled once, or `null` when it could not be fetched and failures let messages through. */
 type Loaded<T> = { readonly value: T | null }
 
+/**
+ * A version's compiled ruleset and the top-level fields its `WRITE` and its `READ` rules read (`undefined`: the
+ * whole record), so that only those fields of a record are converted for the rules.
+ */
+interface RulesetEntry {
+  readonly compiled: CompiledRuleSet
+  readonly writeFields: readonly string[] | undefined
+  readonly readFields: readonly string[] | undefined
+}
+
 const EMPTY: RuleSet = { domainRules: [], migrationRules: [] }
 
+/** Cache keys by coordinates object: a serde passes the same object for every message of a version. */
+const KEYS = new WeakMap<VersionCoordinates, string>()
+
 function keyOf(coordinates: VersionCoordinates): string {
-  return JSON.stringify([coordinates.groupId, coordinates.artifactId, coordinates.version])
+  let key = KEYS.get(coordinates)
+  if (key === undefined) {
+    key = JSON.stringify([coordinates.groupId, coordinates.artifactId, coordinates.version])
+    KEYS.set(coordinates, key)
+  }
+  return key
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {
@@ -60,7 +78,8 @@ function isRecord(value: unknown): value is Record<string, unknown> {
  * meets (fetched once, compiled once, kept `cacheTtlMs` and then refreshed in the background, the last one kept
  * while the registry is unreachable), the migration chains towards `targetVersion`, and the synchronous run of both
  * on a record. Nothing here is loaded unless the serde's `rules.enabled` is true. The rules see each value as
- * `toRuleRecord` of `@x/rules` makes it (the JSON the registry would be sent for it); a `WRITE` transform's result is
+ * `toRuleRecord` of `@x/rules` makes it (the JSON the registry would be sent for it; only the fields the rules read
+ * when none of them is a JSONata rule); a `WRITE` transform's result is
  * turned back into the codec's values (its `fromRuleRecord`) and encoded, a `READ` transform's result is handed out
  * as it is; without a transform the value itself goes on.
  */
@@ -68,10 +87,12 @@ export class ContractRules {
   readonly #client: RulesPort
   readonly #options: NormalizedRulesOptions
   /** Compiled rulesets by version; with a TTL an expired one is still served while one background load replaces it. */
-  readonly #rulesets: SingleFlightCache<Loaded<CompiledRuleSet>>
+  readonly #rulesets: SingleFlightCache<Loaded<RulesetEntry>>
   /** Migration chains by (writer version, target version), cached like the rulesets. */
   readonly #chains: SingleFlightCache<Loaded<VersionRuleSet[]>>
   readonly #ttlMs: number | undefined
+  /** The coordinates of `targetVersion` beside each writer version's, made once (their cache key is kept by object). */
+  readonly #targets = new WeakMap<VersionCoordinates, VersionCoordinates>()
   #engine: RulesEngine | undefined
 
   constructor(client: RegistryPort, options: NormalizedRulesOptions, owner: string, bound: number) {
@@ -132,9 +153,12 @@ export class ContractRules {
    */
   write(coordinates: VersionCoordinates, record: unknown, codec?: SchemaCodec): unknown {
     if (!isRecord(record)) return record
-    const compiled = this.#ruleset(coordinates)
-    if (compiled === null || compiled.domainRules.length === 0) return record
-    const result = this.#engine!.execute(compiled, { mode: 'WRITE', record: toRuleRecord!(record) })
+    const entry = this.#ruleset(coordinates)
+    if (entry === null || entry.compiled.domainRules.length === 0) return record
+    const result = this.#engine!.execute(entry.compiled, {
+      mode: 'WRITE',
+      record: toRuleRecord!(record, entry.writeFields),
+    })
     const written = this.#verdict('WRITE', result, record)
     if (written === record || codec?.fromRuleRecord === undefined) return written
     return codec.fromRuleRecord(written as Record<string, unknown>)
@@ -168,9 +192,12 @@ export class ContractRules {
         if (result.transformedRecord !== undefined) seen = result.transformedRecord
       }
     }
-    const compiled = this.#ruleset(this.#readRulesOf(coordinates, true))
-    if (compiled === null || compiled.domainRules.length === 0) return current
-    const result = this.#engine!.execute(compiled, { mode: 'READ', record: seen ?? toRuleRecord!(current) })
+    const entry = this.#ruleset(this.#readRulesOf(coordinates, true))
+    if (entry === null || entry.compiled.domainRules.length === 0) return current
+    const result = this.#engine!.execute(entry.compiled, {
+      mode: 'READ',
+      record: seen ?? toRuleRecord!(current, entry.readFields),
+    })
     return this.#verdict('READ', result, current)
   }
 
@@ -181,9 +208,13 @@ export class ContractRules {
 
   /** The version whose rules a record is checked by: the target version when it is migrated there. */
   #readRulesOf(coordinates: VersionCoordinates, reading: boolean): VersionCoordinates {
-    return this.#migrates(coordinates, reading)
-      ? { ...coordinates, version: this.#options.targetVersion! }
-      : coordinates
+    if (!this.#migrates(coordinates, reading)) return coordinates
+    let target = this.#targets.get(coordinates)
+    if (target === undefined) {
+      target = { ...coordinates, version: this.#options.targetVersion! }
+      this.#targets.set(coordinates, target)
+    }
+    return target
   }
 
   #chainKey(coordinates: VersionCoordinates): string {
@@ -195,7 +226,7 @@ export class ContractRules {
     ])
   }
 
-  #ruleset(coordinates: VersionCoordinates): CompiledRuleSet | null {
+  #ruleset(coordinates: VersionCoordinates): RulesetEntry | null {
     return this.#cached(this.#rulesets, keyOf(coordinates), 'ruleset')
   }
 
@@ -220,7 +251,7 @@ export class ContractRules {
     return result.transformedRecord ?? record
   }
 
-  async #loadRuleset(key: string): Promise<Loaded<CompiledRuleSet>> {
+  async #loadRuleset(key: string): Promise<Loaded<RulesetEntry>> {
     const [groupId, artifactId, version] = JSON.parse(key) as [string, string, string]
     let ruleset: RuleSet
     try {
@@ -229,7 +260,15 @@ export class ContractRules {
       if (this.#options.failOnError) throw error
       return { value: null }
     }
-    return { value: this.#engine!.compile(ruleset ?? EMPTY) }
+    const engine = this.#engine!
+    const compiled = engine.compile(ruleset ?? EMPTY)
+    return {
+      value: {
+        compiled,
+        writeFields: engine.fieldsRead(compiled, 'WRITE'),
+        readFields: engine.fieldsRead(compiled, 'READ'),
+      },
+    }
   }
 
   async #loadChain(key: string): Promise<Loaded<VersionRuleSet[]>> {

@@ -208,6 +208,35 @@ describe('serializers with rules on', () => {
     expect(hex(await toys.serialize({ a: 'x', b: 'y' }, ctx)).endsWith(text(['x', 'y']))).toBe(true)
   })
 
+  it('give CEL rules only the fields they name, and JSONata rules the whole record', async () => {
+    let reads = 0
+    const value = {
+      a: 'x',
+      get b() {
+        reads++
+        return 'y'
+      },
+    }
+    await serializer({}).serialize(value, ctx)
+    const byEncoder = reads
+    await admin.setArtifactRuleset(artifactId, {
+      domainRules: [condition('short-a', 'WRITE', 'size(a) < 4')],
+      migrationRules: [],
+    })
+    reads = 0
+    const celBytes = await serializer({ rules: ON }).serialize(value, ctx)
+    expect(reads).toBe(byEncoder)
+    await admin.setArtifactRuleset(artifactId, {
+      domainRules: [condition('short-a', 'WRITE', 'size(a) < 4'), transform('same', 'WRITE', '$')],
+      migrationRules: [],
+    })
+    reads = 0
+    expect(hex(await serializer({ rules: ON }).serialize(value, ctx))).toBe(hex(celBytes))
+    // Read once, to convert the whole record; the encoder is then given the transform's copy.
+    expect(reads).toBe(1)
+    expect(byEncoder).toBeGreaterThan(1)
+  })
+
   it('with rules off ask nothing about rulesets', async () => {
     await admin.setArtifactRuleset(artifactId, {
       domainRules: [condition('never', 'WRITE', 'false')],

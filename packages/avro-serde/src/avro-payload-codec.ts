@@ -56,6 +56,18 @@ export class AvroPayloadCodec implements SchemaCodec {
     return fromRuleValue(this.#codec.type as AvscType, record)
   }
 
+  decodedRuleRecord(record: Record<string, unknown>): unknown {
+    const value = this.fromRuleRecord(record)
+    // A fresh buffer: a decoded `bytes` value may be a view of it.
+    let target = Buffer.allocUnsafe(SCRATCH_SIZE)
+    let end = this.#codec.encodeInto(value, target, 0)
+    if (end < 0) {
+      target = Buffer.allocUnsafe(target.length - end)
+      end = this.#codec.encodeInto(value, target, 0)
+    }
+    return this.#codec.decode(target, 0, end)
+  }
+
   /** The Avro JSON text of `value`: its Avro binary (validated by the binary codec), transcoded. */
   #jsonOf(value: unknown): string {
     let scratch = this.#scratch ?? Buffer.allocUnsafe(SCRATCH_SIZE)

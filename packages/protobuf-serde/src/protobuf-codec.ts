@@ -123,7 +123,22 @@ export class ProtobufCodec implements SchemaCodec {
       this.#lastPrefix =
         start - offset <= MAX_REMEMBERED_PREFIX ? Buffer.from(bytes.subarray(offset, start)) : undefined
     }
-    const reader = new FastReader(bytes.subarray(start, end))
+    return this.#decodeMessage(read, bytes.subarray(start, end))
+  }
+
+  decodedRuleRecord(record: Record<string, unknown>): unknown {
+    const read = this.#lastRead
+    if (read === undefined) return record
+    const { type } = read.declared
+    const encoded = type.encode(
+      toEncodable(read.plan, fromRuleMessage(read.plan, record)) as protobuf.Message,
+    )
+    return this.#decodeMessage(read, Buffer.from(encoded.finish()))
+  }
+
+  /** The message of `read`'s type in `body` (after the prefix), as `decode` returns it. */
+  #decodeMessage(read: { declared: DeclaredMessage; plan: MessagePlan }, body: Buffer): unknown {
+    const reader = new FastReader(body)
     const keep = this.#read.unknownFields === 'keep'
     reader.discardUnknown = !keep
     const { type } = read.declared

@@ -80,8 +80,8 @@ function isRecord(value: unknown): value is Record<string, unknown> {
  * on a record. Nothing here is loaded unless the serde's `rules.enabled` is true. The rules see each value as
  * `toRuleRecord` of `@x/rules` makes it (the JSON the registry would be sent for it; only the fields the rules read
  * when none of them is a JSONata rule); a `WRITE` transform's result is
- * turned back into the codec's values (its `fromRuleRecord`) and encoded, a `READ` transform's result is handed out
- * as it is; without a transform the value itself goes on.
+ * turned back into the codec's values (its `fromRuleRecord`) and encoded, a `READ` transform's result is decoded
+ * again (see `read`); without a transform the value itself goes on.
  */
 export class ContractRules {
   readonly #client: RulesPort
@@ -166,10 +166,13 @@ export class ContractRules {
 
   /**
    * Migrates a decoded record to `targetVersion` (with migration on) and runs the `READ` rules of the version it
-   * is read as; answers the record to hand out.
-   * @throws RuleViolationError for a failed rule whose action is `ERROR` or `DLQ` (with `failOnError`).
+   * is read as; answers the record to hand out. A record a `READ` transform gave back is decoded again with `codec`
+   * (the one `record` was decoded with) unless it was migrated, so it holds the values any other message of the
+   * schema holds; a migrated record is in the target version's shape and is handed out JSON-shaped.
+   * @throws RuleViolationError for a failed rule whose action is `ERROR` or `DLQ` (with `failOnError`);
+   *   DeserializationError when a `READ` transform's record does not fit the schema.
    */
-  read(coordinates: VersionCoordinates, record: unknown): unknown {
+  read(coordinates: VersionCoordinates, record: unknown, codec?: SchemaCodec, formatName = ''): unknown {
     if (!isRecord(record)) return record
     let current = record
     let seen: Record<string, unknown> | undefined
@@ -198,7 +201,18 @@ export class ContractRules {
       mode: 'READ',
       record: seen ?? toRuleRecord!(current, entry.readFields),
     })
-    return this.#verdict('READ', result, current)
+    const read = this.#verdict('READ', result, current)
+    if (read === current || seen !== undefined || codec?.decodedRuleRecord === undefined) return read
+    try {
+      return codec.decodedRuleRecord(read as Record<string, unknown>)
+    } catch (cause) {
+      throw new DeserializationError(
+        `The record a READ transform gave back does not fit the ${formatName} schema it was read with: ${
+          cause instanceof Error ? cause.message : String(cause)
+        }`,
+        { cause },
+      )
+    }
   }
 
   #migrates(coordinates: VersionCoordinates, reading: boolean): boolean {

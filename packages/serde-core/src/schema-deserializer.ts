@@ -444,7 +444,8 @@ export class SchemaDeserializer<T = unknown> {
       )
     }
     // The data-contract rules (when on) may refuse the record (RuleViolationError) or transform it.
-    if (this.#rules !== undefined) value = this.#rules.read(writer.coordinates!, value)
+    if (this.#rules !== undefined)
+      value = this.#rules.read(writer.coordinates!, value, reader ?? writer.codec, this.#format.name)
     const fromDict = this.#options.fromDict
     if (fromDict === undefined) return value as T
     try {

@@ -51,6 +51,14 @@ export interface SchemaCodec {
    * is, for `encodeInto` to refuse. Absent: the record is encoded as it is (JSON Schema needs nothing).
    */
   fromRuleRecord?(record: Record<string, unknown>): unknown
+  /**
+   * The record a data-contract `READ` transform gave back for the message this codec decoded last (JSON-shaped,
+   * as `toRuleRecord` makes values) as `decode` would have returned it had the message held that record: bytes,
+   * timestamps and longs in the form every other message of the schema has them. Absent: the record is handed out
+   * as it is (JSON Schema, whose values are JSON already).
+   * @throws an `Error` when the record does not fit the schema.
+   */
+  decodedRuleRecord?(record: Record<string, unknown>): unknown
 }
 
 /** Parses registry schemas of one format, with the options of one serializer or deserializer. */

@@ -1,0 +1,85 @@
+import { DeserializationError } from '@x/errors'
+import { RegistryClient } from '@x/registry-client'
+import { InMemoryRegistry } from '@x/registry-testing'
+import { SerializationContext } from '@x/wire-format'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { AvroDeserializer } from './avro-deserializer.js'
+import { AvroSerializer } from './avro-serializer.js'
+
+// A READ transform's record is handed out in the values the deserializer gives every other message: bytes as
+// Buffers, timestamps as Dates, longs by `longs`, not the rules' JSON text (base64, RFC 3339).
+
+const schema = JSON.stringify({
+  type: 'record',
+  name: 'Blob',
+  fields: [
+    { name: 'note', type: 'string' },
+    { name: 'data', type: 'bytes' },
+    { name: 'ledger', type: 'long' },
+    { name: 'at', type: { type: 'long', logicalType: 'timestamp-millis' } },
+    { name: 'maybe', type: ['null', 'bytes'], default: null },
+  ],
+})
+const ctx = new SerializationContext('blobs')
+const blob = {
+  note: 'secret',
+  data: Buffer.from([0x00, 0xff, 0x10]),
+  ledger: 9_007_199_254_740_993n,
+  at: new Date(Date.UTC(2026, 10, 28, 1, 2, 3, 4)),
+  maybe: Buffer.from([0x09]),
+}
+let registry: InMemoryRegistry
+let client: RegistryClient
+
+beforeAll(async () => {
+  registry = await InMemoryRegistry.start()
+  client = new RegistryClient({ url: registry.url, groupId: 'default', maxRetries: 0 })
+  await client.registerSchema('blobs-value', schema, { artifactType: 'AVRO' })
+})
+
+afterAll(async () => {
+  await client.close()
+  await registry.close()
+})
+
+async function readWith(expr: string, options: Record<string, unknown> = {}) {
+  await client.setArtifactRuleset('blobs-value', {
+    domainRules: [{ name: 'mask', kind: 'TRANSFORM', type: 'JSONATA', mode: 'READ', expr }],
+    migrationRules: [],
+  })
+  const bytes = await new AvroSerializer(client, 'blobs-value').serialize(blob, ctx)
+  const plain = await new AvroDeserializer(client, options).deserialize(bytes, ctx)
+  const deserializer = new AvroDeserializer(client, { ...options, rules: { enabled: true } })
+  return {
+    plain,
+    ruled: (await deserializer.deserialize(bytes, ctx)) as Record<string, unknown>,
+    sync: () => deserializer.deserializeSync(bytes, ctx),
+  }
+}
+
+describe('Avro deserializer with a READ transform', () => {
+  it('hands out the transformed record in the decoded values of the schema, as without the rule', async () => {
+    const { plain, ruled, sync } = await readWith('$merge([$, {"note": "***"}])')
+    expect(ruled).toEqual({ ...(plain as object), note: '***' })
+    expect(ruled.at).toBeInstanceOf(Date)
+    expect(Buffer.isBuffer(ruled.data)).toBe(true)
+    expect(Buffer.isBuffer(ruled.maybe)).toBe(true)
+    expect(ruled.ledger).toBe(9_007_199_254_740_993n)
+    expect(sync()).toEqual(ruled)
+  })
+
+  it('reads the longs of the transformed record by the longs option', async () => {
+    const { ruled } = await readWith('$merge([$, {"ledger": 5}])', { avro: { longs: 'bigint' } })
+    expect(ruled.ledger).toBe(5n)
+  })
+
+  it('refuses a transformed record that does not fit the schema with a DeserializationError', async () => {
+    const { ruled } = await readWith('$merge([$, {"note": "***"}])')
+    expect(ruled.note).toBe('***')
+    const failure = await readWith('$merge([$, {"ledger": "not a number"}])').catch((error: unknown) => error)
+    expect(failure).toBeInstanceOf(DeserializationError)
+    expect((failure as Error).message).toContain(
+      'The record a READ transform gave back does not fit the Avro schema it was read with',
+    )
+  })
+})

@@ -1,10 +1,11 @@
+import { setImmediate as nextTurn } from 'node:timers/promises'
 import { AvroSerializer, TopicIdStrategy } from '@x/avro-serde'
 import { DeserializationError, RuleViolationError, SchemaNotFoundError } from '@x/errors'
 import { JsonSchemaSerializer } from '@x/jsonschema-serde'
 import { AnyDeserializer, AnySerializer } from '@x/message-contract'
 import { RegistryClient } from '@x/registry-client'
 import { InMemoryRegistry } from '@x/registry-testing'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
 import { ApicurioSchemaRegistry } from './index.js'
 
 // The registry driven as @platformatic/kafka drives it (the order its Producer and Consumer call the hooks and the
@@ -512,6 +513,55 @@ describe('ApicurioSchemaRegistry with migration rules and key rules', () => {
     expect([(unread as RuleViolationError).mode, (unread as RuleViolationError).violations]).toEqual([
       'READ',
       [{ ruleName: 'short', message: 'Condition failed: short', action: 'DLQ' }],
+    ])
+  })
+})
+
+describe('ApicurioSchemaRegistry preload', () => {
+  afterEach(() => {
+    vi.restoreAllMocks()
+  })
+
+  it('loads the three format readers in the background by default; with preload false only the format a record needs, when it arrives', async () => {
+    const preload = vi.spyOn(AnyDeserializer.prototype, 'preload')
+    const prepare = vi.spyOn(AnyDeserializer.prototype, 'prepare')
+    new ApicurioSchemaRegistry(client)
+    const lazy = new ApicurioSchemaRegistry(client, { preload: false })
+    await nextTurn()
+    await nextTurn()
+    expect(preload).toHaveBeenCalledTimes(1)
+    await preload.mock.results[0]!.value
+    const eager = preload.mock.contexts[0] as AnyDeserializer
+    expect([eager.isLoaded('AVRO'), eager.isLoaded('JSON'), eager.isLoaded('PROTOBUF')]).toEqual([
+      true,
+      true,
+      true,
+    ])
+
+    const writer = new ApicurioSchemaRegistry(client, {
+      serializer: new AvroSerializer(client, {
+        artifactResolver: new TopicIdStrategy(),
+        autoRegister: true,
+        schema: ORDER,
+      }),
+      preload: false,
+    })
+    const record = await produce(writer, {
+      topic: 'orders',
+      key: 'o-1',
+      value: { id: 7 },
+      headers: new Map(),
+    })
+    const read = await consume(lazy, 'orders', record as never)
+    expect(read.value).toEqual({ id: 7 })
+    expect(preload).toHaveBeenCalledTimes(1)
+    expect(prepare).toHaveBeenCalledTimes(1)
+    const reader = prepare.mock.contexts[0] as AnyDeserializer
+    expect(reader).not.toBe(eager)
+    expect([reader.isLoaded('AVRO'), reader.isLoaded('JSON'), reader.isLoaded('PROTOBUF')]).toEqual([
+      true,
+      false,
+      false,
     ])
   })
 })

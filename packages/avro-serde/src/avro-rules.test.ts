@@ -1,8 +1,12 @@
-import { RuleViolationError } from '@x/errors'
-import { RegistryClient } from '@x/registry-client'
-import { InMemoryRegistry } from '@x/registry-testing'
+import {
+  domainRules,
+  expectOrderRules,
+  jsonataTransform,
+  orderRules,
+  useRulesRegistry,
+} from '@x/test-support'
 import { SerializationContext } from '@x/wire-format'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { AvroDeserializer } from './avro-deserializer.js'
 import { AvroSerializer } from './avro-serializer.js'
 
@@ -18,52 +22,21 @@ const schema = JSON.stringify({
     { name: 'total', type: 'double' },
   ],
 })
-let registry: InMemoryRegistry
-let client: RegistryClient
-
-beforeAll(async () => {
-  registry = await InMemoryRegistry.start()
-  client = new RegistryClient({ url: registry.url, groupId: 'default', maxRetries: 0 })
+const env = useRulesRegistry(async (client) => {
   await client.registerSchema('orders-value', schema, { artifactType: 'AVRO' })
-  await client.setArtifactRuleset('orders-value', {
-    domainRules: [
-      {
-        name: 'positive',
-        kind: 'CONDITION',
-        type: 'CEL',
-        mode: 'WRITE',
-        expr: 'total > 0.0',
-        onFailure: 'ERROR',
-      },
-      {
-        name: 'tag',
-        kind: 'TRANSFORM',
-        type: 'JSONATA',
-        mode: 'READ',
-        expr: '$merge([$, {"id": "seen-" & id}])',
-      },
-    ],
-    migrationRules: [],
-  })
-})
-
-afterAll(async () => {
-  await client.close()
-  await registry.close()
+  await client.setArtifactRuleset('orders-value', orderRules())
 })
 
 describe('Avro serdes with rules on', () => {
   it('refuse a value a WRITE condition fails, and write and read one that passes, transformed on read', async () => {
-    const serializer = new AvroSerializer(client, 'orders-value', { rules: { enabled: true } })
-    await expect(serializer.serialize({ id: 'o-1', total: -5.5 }, ctx)).rejects.toBeInstanceOf(
-      RuleViolationError,
+    await expectOrderRules(
+      {
+        serializer: new AvroSerializer(env.client, 'orders-value', { rules: { enabled: true } }),
+        plain: new AvroDeserializer(env.client),
+        checked: new AvroDeserializer(env.client, { rules: { enabled: true } }),
+      },
+      ctx,
     )
-    const bytes = await serializer.serialize({ id: 'o-2', total: 12.5 }, ctx)
-    const plain = new AvroDeserializer(client)
-    expect({ ...((await plain.deserialize(bytes, ctx)) as object) }).toEqual({ id: 'o-2', total: 12.5 })
-    const deserializer = new AvroDeserializer(client, { rules: { enabled: true } })
-    expect(await deserializer.deserialize(bytes, ctx)).toEqual({ id: 'seen-o-2', total: 12.5 })
-    expect(deserializer.deserializeSync(bytes, ctx)).toEqual({ id: 'seen-o-2', total: 12.5 })
   })
 })
 
@@ -98,27 +71,21 @@ describe('Avro serializer with a WRITE transform', () => {
   }
 
   it('writes the bytes, fixed, timestamps, dates and exact longs of the transformed record, as without the rule', async () => {
-    await client.registerSchema('blobs-value', blobSchema, { artifactType: 'AVRO' })
-    await client.setArtifactRuleset('blobs-value', {
-      domainRules: [
-        {
-          name: 'mask',
-          kind: 'TRANSFORM',
-          type: 'JSONATA',
-          mode: 'WRITE',
-          expr: '$merge([$, {"note": "***", "ledger": "9007199254740995"}])',
-        },
-      ],
-      migrationRules: [],
-    })
+    await env.client.registerSchema('blobs-value', blobSchema, { artifactType: 'AVRO' })
+    await env.client.setArtifactRuleset(
+      'blobs-value',
+      domainRules(
+        jsonataTransform('mask', 'WRITE', '$merge([$, {"note": "***", "ledger": "9007199254740995"}])'),
+      ),
+    )
     const blobs = new SerializationContext('blobs')
-    const serializer = new AvroSerializer(client, 'blobs-value', { rules: { enabled: true } })
-    const plain = new AvroSerializer(client, 'blobs-value')
+    const serializer = new AvroSerializer(env.client, 'blobs-value', { rules: { enabled: true } })
+    const plain = new AvroSerializer(env.client, 'blobs-value')
     const written = await serializer.serialize(blob, blobs)
     const expected = await plain.serialize({ ...blob, note: '***', ledger: 9_007_199_254_740_995n }, blobs)
     expect(Buffer.from(written).toString('hex')).toBe(Buffer.from(expected).toString('hex'))
     expect(Buffer.from(written).subarray(5, 15).toString('hex')).toBe('062a2a2a0600ff10dead')
-    expect(await new AvroDeserializer(client).deserialize(written, blobs)).toEqual({
+    expect(await new AvroDeserializer(env.client).deserialize(written, blobs)).toEqual({
       ...blob,
       note: '***',
       ledger: 9_007_199_254_740_995n,

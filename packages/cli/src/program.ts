@@ -335,10 +335,14 @@ Example:
         .addOption(
           new Option(
             '--key-type <type>',
-            "how keys are written, byte for byte as Java's serializers of that type (bytes: the key is base64)",
+            "how keys are written, byte for byte as Java's serializers of that type (bytes: the key is base64; schema: the key is JSON, written with --key-artifact)",
           )
-            .choices(['string', 'bytes', 'long', 'int', 'short', 'double', 'float', 'uuid'])
+            .choices(['string', 'bytes', 'long', 'int', 'short', 'double', 'float', 'uuid', 'schema'])
             .default('string'),
+        )
+        .option(
+          '--key-artifact <id>',
+          'with --key-type schema: the artifact keys are written with (default: <topic>-key, the topic strategy)',
         )
         .option(
           '--key-field <field>',

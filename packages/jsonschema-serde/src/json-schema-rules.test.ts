@@ -1,8 +1,12 @@
-import { RuleViolationError } from '@x/errors'
-import { RegistryClient } from '@x/registry-client'
-import { InMemoryRegistry } from '@x/registry-testing'
+import {
+  domainRules,
+  expectOrderRules,
+  jsonataTransform,
+  orderRules,
+  useRulesRegistry,
+} from '@x/test-support'
 import { SerializationContext } from '@x/wire-format'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { JsonSchemaDeserializer } from './json-schema-deserializer.js'
 import { JsonSchemaSerializer } from './json-schema-serializer.js'
 
@@ -15,52 +19,21 @@ const schema = JSON.stringify({
   properties: { id: { type: 'string' }, total: { type: 'number' } },
   required: ['id', 'total'],
 })
-let registry: InMemoryRegistry
-let client: RegistryClient
-
-beforeAll(async () => {
-  registry = await InMemoryRegistry.start()
-  client = new RegistryClient({ url: registry.url, groupId: 'default', maxRetries: 0 })
+const env = useRulesRegistry(async (client) => {
   await client.registerSchema('orders-value', schema, { artifactType: 'JSON' })
-  await client.setArtifactRuleset('orders-value', {
-    domainRules: [
-      {
-        name: 'positive',
-        kind: 'CONDITION',
-        type: 'CEL',
-        mode: 'WRITE',
-        expr: 'total > 0.0',
-        onFailure: 'ERROR',
-      },
-      {
-        name: 'tag',
-        kind: 'TRANSFORM',
-        type: 'JSONATA',
-        mode: 'READ',
-        expr: '$merge([$, {"id": "seen-" & id}])',
-      },
-    ],
-    migrationRules: [],
-  })
-})
-
-afterAll(async () => {
-  await client.close()
-  await registry.close()
+  await client.setArtifactRuleset('orders-value', orderRules())
 })
 
 describe('JSON Schema serdes with rules on', () => {
   it('refuse a value a WRITE condition fails, and write and read one that passes, transformed on read', async () => {
-    const serializer = new JsonSchemaSerializer(client, 'orders-value', { rules: { enabled: true } })
-    await expect(serializer.serialize({ id: 'o-1', total: -5.5 }, ctx)).rejects.toBeInstanceOf(
-      RuleViolationError,
+    await expectOrderRules(
+      {
+        serializer: new JsonSchemaSerializer(env.client, 'orders-value', { rules: { enabled: true } }),
+        plain: new JsonSchemaDeserializer(env.client),
+        checked: new JsonSchemaDeserializer(env.client, { rules: { enabled: true } }),
+      },
+      ctx,
     )
-    const bytes = await serializer.serialize({ id: 'o-2', total: 12.5 }, ctx)
-    const plain = new JsonSchemaDeserializer(client)
-    expect({ ...((await plain.deserialize(bytes, ctx)) as object) }).toEqual({ id: 'o-2', total: 12.5 })
-    const deserializer = new JsonSchemaDeserializer(client, { rules: { enabled: true } })
-    expect(await deserializer.deserialize(bytes, ctx)).toEqual({ id: 'seen-o-2', total: 12.5 })
-    expect(deserializer.deserializeSync(bytes, ctx)).toEqual({ id: 'seen-o-2', total: 12.5 })
   })
 })
 
@@ -77,21 +50,13 @@ describe('JSON Schema serializer with a WRITE transform', () => {
       },
       required: ['note', 'data', 'ledger', 'at'],
     })
-    await client.registerSchema('blobs-value', blobSchema, { artifactType: 'JSON' })
-    await client.setArtifactRuleset('blobs-value', {
-      domainRules: [
-        {
-          name: 'mask',
-          kind: 'TRANSFORM',
-          type: 'JSONATA',
-          mode: 'WRITE',
-          expr: '$merge([$, {"note": "***"}])',
-        },
-      ],
-      migrationRules: [],
-    })
+    await env.client.registerSchema('blobs-value', blobSchema, { artifactType: 'JSON' })
+    await env.client.setArtifactRuleset(
+      'blobs-value',
+      domainRules(jsonataTransform('mask', 'WRITE', '$merge([$, {"note": "***"}])')),
+    )
     const blobs = new SerializationContext('blobs')
-    const serializer = new JsonSchemaSerializer(client, 'blobs-value', { rules: { enabled: true } })
+    const serializer = new JsonSchemaSerializer(env.client, 'blobs-value', { rules: { enabled: true } })
     const written = await serializer.serialize(
       {
         note: 'secret',

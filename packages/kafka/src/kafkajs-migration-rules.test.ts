@@ -1,8 +1,9 @@
 import { AnySerializer } from '@x/message-contract'
 import { RegistryClient } from '@x/registry-client'
-import { InMemoryRegistry } from '@x/registry-testing'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { type ConsumedKafkaMessage, KafkaJsSerde, type OutgoingKafkaMessage } from './index.js'
+import { ledgerMigrations, ledgerSchemas, useRulesRegistry } from '@x/test-support'
+import { describe, expect, it } from 'vitest'
+import { type ConsumedKafkaMessage, KafkaJsSerde } from './index.js'
+import { recorder } from './test-support/recorder.js'
 
 // Migration rules through KafkaJsSerde: a consumer whose target version differs from the writer's migrates each
 // record; a record a migration refuses (a condition with DLQ, or a transform that fails) is dead-lettered with the
@@ -14,23 +15,13 @@ interface Order {
   currency?: string
 }
 
-const V1 = {
-  type: 'record',
-  name: 'Order',
-  fields: [
-    { name: 'id', type: 'string' },
-    { name: 'amount', type: 'double' },
-  ],
-}
-const V2 = { ...V1, fields: [...V1.fields, { name: 'currency', type: 'string', default: 'EUR' }] }
+const { v1: V1, v2: V2 } = ledgerSchemas('Order')
 
-let registry: InMemoryRegistry
-let client: RegistryClient
 const byVersion: Record<'1' | '2', ConsumedKafkaMessage[]> = { '1': [], '2': [] }
 
 /** The messages `values` make, written with the artifact's latest version (a client of its own: none cached). */
 async function write(values: Order[], firstOffset: number): Promise<ConsumedKafkaMessage[]> {
-  await using own = new RegistryClient({ url: registry.url, groupId: 'default', maxRetries: 0 })
+  await using own = new RegistryClient({ url: env.registry.url, groupId: 'default', maxRetries: 0 })
   const writer = new KafkaJsSerde<Order>(own, { serializer: new AnySerializer(own) })
   const out: ConsumedKafkaMessage[] = []
   for (const [index, value] of values.entries()) {
@@ -46,9 +37,7 @@ async function write(values: Order[], firstOffset: number): Promise<ConsumedKafk
   return out
 }
 
-beforeAll(async () => {
-  registry = await InMemoryRegistry.start()
-  client = new RegistryClient({ url: registry.url, groupId: 'default', maxRetries: 0 })
+const env = useRulesRegistry(async (client) => {
   await client.registerSchema('orders-value', V1, { artifactType: 'AVRO' })
   byVersion['1'] = await write(
     [
@@ -69,64 +58,18 @@ beforeAll(async () => {
     10,
   )
   // The registry runs the migration rules of each hop's target version: version 2's going up, version 1's down.
-  await client.setVersionRuleset('orders-value', '2', {
-    domainRules: [],
-    migrationRules: [
-      {
-        name: 'add-currency',
-        kind: 'TRANSFORM',
-        type: 'JSONATA',
-        mode: 'UPGRADE',
-        expr: '$merge([$, {"currency": id = "bad" ? $number(id) : "EUR"}])',
-        onFailure: 'DLQ',
-      },
-      {
-        name: 'small',
-        kind: 'CONDITION',
-        type: 'CEL',
-        mode: 'UPGRADE',
-        expr: 'amount < 1000.0',
-        onFailure: 'DLQ',
-      },
-    ],
+  const migrations = ledgerMigrations({
+    addCurrency: 'id = "bad" ? $number(id) : "EUR"',
+    addCurrencyOnFailure: 'DLQ',
   })
-  await client.setVersionRuleset('orders-value', '1', {
-    domainRules: [],
-    migrationRules: [
-      {
-        name: 'euro-only',
-        kind: 'CONDITION',
-        type: 'CEL',
-        mode: 'DOWNGRADE',
-        expr: 'currency == "EUR"',
-        onFailure: 'DLQ',
-      },
-      {
-        name: 'drop-currency',
-        kind: 'TRANSFORM',
-        type: 'JSONATA',
-        mode: 'DOWNGRADE',
-        expr: '$sift($, function($v, $k) {$k != "currency"})',
-      },
-    ],
-  })
+  await client.setVersionRuleset('orders-value', '2', migrations['2'])
+  await client.setVersionRuleset('orders-value', '1', migrations['1'])
 })
-
-afterAll(async () => {
-  await client.close()
-  await registry.close()
-})
-
-/** A producer that keeps what it is asked to send. */
-function recorder() {
-  const sent: { topic: string; messages: OutgoingKafkaMessage[] }[] = []
-  return { sent, producer: { send: async (record: (typeof sent)[number]) => void sent.push(record) } }
-}
 
 async function consume(targetVersion: '1' | '2', messages: ConsumedKafkaMessage[]) {
   const { sent, producer } = recorder()
   const handled: unknown[] = []
-  const serde = new KafkaJsSerde<Order>(client, {
+  const serde = new KafkaJsSerde<Order>(env.client, {
     rules: { enabled: true, migration: { enabled: true, targetVersion } },
   })
   const each = serde.eachMessage(async ({ decoded }) => void handled.push({ ...decoded.value }), {

@@ -1,14 +1,16 @@
-import { RuleViolationError } from '@x/errors'
+import type { RuleViolationError } from '@x/errors'
 import { AnyDeserializer, AnySerializer } from '@x/message-contract'
-import { RegistryClient } from '@x/registry-client'
-import { InMemoryRegistry } from '@x/registry-testing'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import {
-  type ConsumedKafkaMessage,
-  type EachBatchPayload,
-  KafkaJsSerde,
-  type OutgoingKafkaMessage,
-} from './index.js'
+  celCondition,
+  conditionFailed,
+  domainRules,
+  expectRuleViolation,
+  keyRules,
+  useRulesRegistry,
+} from '@x/test-support'
+import { describe, expect, it } from 'vitest'
+import { type ConsumedKafkaMessage, type EachBatchPayload, KafkaJsSerde } from './index.js'
+import { recorder } from './test-support/recorder.js'
 
 // Data-contract rules through KafkaJsSerde: a record a READ rule refuses is poison, dead-lettered with the rules
 // named while the handler goes on with the next message; a value a WRITE rule refuses is never encoded.
@@ -29,74 +31,23 @@ const PAYMENT = {
   ],
 }
 const PAYMENT_KEY = { type: 'record', name: 'PaymentKey', fields: [{ name: 'id', type: 'string' }] }
-let registry: InMemoryRegistry
-let client: RegistryClient
-
-beforeAll(async () => {
-  registry = await InMemoryRegistry.start()
-  client = new RegistryClient({ url: registry.url, groupId: 'default', maxRetries: 0 })
+const env = useRulesRegistry(async (client) => {
   await client.registerSchema('payments-value', PAYMENT, { artifactType: 'AVRO' })
-  await client.setArtifactRuleset('payments-value', {
-    domainRules: [
-      {
-        name: 'positive',
-        kind: 'CONDITION',
-        type: 'CEL',
-        mode: 'WRITE',
-        expr: 'amount > 0.0',
-        onFailure: 'ERROR',
-      },
-      {
-        name: 'limit',
-        kind: 'CONDITION',
-        type: 'CEL',
-        mode: 'READ',
-        expr: 'amount < 1000.0',
-        onFailure: 'DLQ',
-      },
-      {
-        name: 'euro',
-        kind: 'CONDITION',
-        type: 'CEL',
-        mode: 'READ',
-        expr: 'currency == "EUR"',
-        onFailure: 'ERROR',
-      },
-    ],
-    migrationRules: [],
-  })
+  await client.setArtifactRuleset(
+    'payments-value',
+    domainRules(
+      celCondition('positive', 'WRITE', 'amount > 0.0', 'ERROR'),
+      celCondition('limit', 'READ', 'amount < 1000.0', 'DLQ'),
+      celCondition('euro', 'READ', 'currency == "EUR"', 'ERROR'),
+    ),
+  )
   await client.registerSchema('payments-key', PAYMENT_KEY, { artifactType: 'AVRO' })
-  await client.setArtifactRuleset('payments-key', {
-    domainRules: [
-      {
-        name: 'prefixed',
-        kind: 'CONDITION',
-        type: 'CEL',
-        mode: 'WRITE',
-        expr: 'id.startsWith("p-")',
-        onFailure: 'ERROR',
-      },
-      {
-        name: 'short',
-        kind: 'CONDITION',
-        type: 'CEL',
-        mode: 'READ',
-        expr: 'size(id) < 6',
-        onFailure: 'DLQ',
-      },
-    ],
-    migrationRules: [],
-  })
-})
-
-afterAll(async () => {
-  await client.close()
-  await registry.close()
+  await client.setArtifactRuleset('payments-key', keyRules('p-'))
 })
 
 /** A message as a consumer hands it over, written without rules (as a producer elsewhere may have). */
 async function written(value: Payment, offset: string): Promise<ConsumedKafkaMessage> {
-  const plain = new KafkaJsSerde<Payment>(client, { serializer: new AnySerializer(client) })
+  const plain = new KafkaJsSerde<Payment>(env.client, { serializer: new AnySerializer(env.client) })
   const sent = await plain.encodeMessage('payments', {
     key: value.id,
     value,
@@ -111,12 +62,6 @@ async function written(value: Payment, offset: string): Promise<ConsumedKafkaMes
   }
 }
 
-/** A producer that keeps what it is asked to send. */
-function recorder() {
-  const sent: { topic: string; messages: OutgoingKafkaMessage[] }[] = []
-  return { sent, producer: { send: async (record: (typeof sent)[number]) => void sent.push(record) } }
-}
-
 describe('KafkaJsSerde with rules', () => {
   it('dead-letters a record a READ rule refuses with the rules named, and hands the next good message on', async () => {
     const messages = [
@@ -129,7 +74,7 @@ describe('KafkaJsSerde with rules', () => {
     ]
     const { sent, producer } = recorder()
     const handled: unknown[] = []
-    const serde = new KafkaJsSerde<Payment>(client, { rules: { enabled: true } })
+    const serde = new KafkaJsSerde<Payment>(env.client, { rules: { enabled: true } })
     const each = serde.eachMessage(async ({ decoded }) => void handled.push(decoded.value), {
       deadLetter: { producer, topic: 'payments.DLQ' },
     })
@@ -180,7 +125,7 @@ describe('KafkaJsSerde with rules', () => {
       await written({ id: 'b-2', amount: 2000, currency: 'EUR' }, '11'),
       await written({ id: 'b-3', amount: 3, currency: 'EUR' }, '12'),
     ]
-    const serde = new KafkaJsSerde<Payment>(client, { rules: { enabled: true } })
+    const serde = new KafkaJsSerde<Payment>(env.client, { rules: { enabled: true } })
     // The first message caches the id and the ruleset: the batch then decodes without a request.
     await serde.decodeMessage('payments', 0, messages[0] as ConsumedKafkaMessage)
     const dead: { offset: string; rules: string[] }[] = []
@@ -192,38 +137,36 @@ describe('KafkaJsSerde with rules', () => {
           rules: (error as RuleViolationError).violations.map((violation) => violation.ruleName),
         }),
     })
-    const before = registry.requests.length
+    const before = env.registry.requests.length
     await each({ batch: { topic: 'payments', partition: 0, messages } } as unknown as EachBatchPayload)
-    expect(registry.requests.length).toBe(before)
+    expect(env.registry.requests.length).toBe(before)
     expect(seen).toEqual(['10', '12'])
     expect(dead).toEqual([{ offset: '11', rules: ['limit'] }])
   })
 
   it('refuses a value a WRITE rule fails before anything is sent, and takes rules in one place only', async () => {
     const { sent, producer } = recorder()
-    const serde = new KafkaJsSerde<Payment>(client, {
-      serializer: new AnySerializer(client, { rules: { enabled: true } }),
+    const serde = new KafkaJsSerde<Payment>(env.client, {
+      serializer: new AnySerializer(env.client, { rules: { enabled: true } }),
     })
     const send = async (value: Payment) =>
       producer.send({
         topic: 'payments',
         messages: [await serde.encodeMessage('payments', { key: value.id, value })],
       })
-    const refused = await send({ id: 'w-1', amount: -3, currency: 'EUR' }).then(
-      () => undefined,
-      (error: unknown) => error,
-    )
-    expect(refused).toBeInstanceOf(RuleViolationError)
-    expect((refused as RuleViolationError).violations).toEqual([
-      { ruleName: 'positive', message: 'Condition failed: positive', action: 'ERROR' },
-    ])
+    const refused = await expectRuleViolation(send({ id: 'w-1', amount: -3, currency: 'EUR' }), {
+      violations: [conditionFailed('positive', 'ERROR')],
+    })
     expect((refused as { context?: unknown }).context).toEqual({ topic: 'payments', field: 'value' })
     expect(sent).toEqual([])
     await send({ id: 'w-2', amount: 3, currency: 'EUR' })
     expect(sent).toHaveLength(1)
     expect(
       () =>
-        new KafkaJsSerde(client, { rules: { enabled: true }, anyDeserializer: { rules: { enabled: true } } }),
+        new KafkaJsSerde(env.client, {
+          rules: { enabled: true },
+          anyDeserializer: { rules: { enabled: true } },
+        }),
     ).toThrow(
       expect.objectContaining({
         name: 'TypeError',
@@ -235,20 +178,18 @@ describe('KafkaJsSerde with rules', () => {
 
   it('run the rules of a key with a schema: a WRITE rule refuses a key before anything is sent, a READ rule dead-letters its message', async () => {
     const { sent, producer } = recorder()
-    const writer = new KafkaJsSerde<Payment, { id: string }>(client, {
-      serializer: new AnySerializer(client),
-      keys: { serializer: new AnySerializer(client, { rules: { enabled: true } }) },
+    const writer = new KafkaJsSerde<Payment, { id: string }>(env.client, {
+      serializer: new AnySerializer(env.client),
+      keys: { serializer: new AnySerializer(env.client, { rules: { enabled: true } }) },
     })
     const value = { id: 'k', amount: 1, currency: 'EUR' }
-    const refused = await writer.encodeMessage('payments', { key: { id: 'x-1' }, value }).then(
-      () => undefined,
-      (error: unknown) => error,
+    const refused = await expectRuleViolation(
+      writer.encodeMessage('payments', { key: { id: 'x-1' }, value }),
+      {
+        mode: 'WRITE',
+        violations: [conditionFailed('prefixed', 'ERROR')],
+      },
     )
-    expect(refused).toBeInstanceOf(RuleViolationError)
-    expect([(refused as RuleViolationError).mode, (refused as RuleViolationError).violations]).toEqual([
-      'WRITE',
-      [{ ruleName: 'prefixed', message: 'Condition failed: prefixed', action: 'ERROR' }],
-    ])
     expect((refused as { context?: unknown }).context).toEqual({ topic: 'payments', field: 'key' })
     const consumed = async (key: string, offset: string): Promise<ConsumedKafkaMessage> => {
       const out = await writer.encodeMessage('payments', { key: { id: key }, value })
@@ -259,8 +200,8 @@ describe('KafkaJsSerde with rules', () => {
       await consumed('p-long', '21'),
       await consumed('p-3', '22'),
     ]
-    const reader = new KafkaJsSerde<Payment, { id: string }>(client, {
-      keys: { deserializer: new AnyDeserializer(client, { rules: { enabled: true } }) },
+    const reader = new KafkaJsSerde<Payment, { id: string }>(env.client, {
+      keys: { deserializer: new AnyDeserializer(env.client, { rules: { enabled: true } }) },
     })
     const keys: unknown[] = []
     const each = reader.eachMessage(async ({ decoded }) => void keys.push({ ...(decoded.key as object) }), {

@@ -1,3 +1,4 @@
+import { setImmediate } from 'node:timers/promises'
 import { AvroDeserializer, AvroSerializer } from '@x/avro-serde'
 import {
   DeserializationError,
@@ -6,16 +7,18 @@ import {
   SchemaNotFoundError,
 } from '@x/errors'
 import { JsonSchemaSerializer } from '@x/jsonschema-serde'
+import { AnyDeserializer } from '@x/message-contract'
 import { RegistryClient } from '@x/registry-client'
 import { InMemoryRegistry } from '@x/registry-testing'
 import { SerializationContext } from '@x/wire-format'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest'
 import {
   type ConsumedKafkaMessage,
   type DeadLetter,
   KafkaJsSerde,
   type OutgoingKafkaMessage,
 } from './index.js'
+import { formatsLoaded, preloadedInBackground } from './test-support/preloaded.js'
 
 let registry: InMemoryRegistry
 let client: RegistryClient
@@ -409,5 +412,37 @@ describe('the eachMessage and eachBatch wrappers', () => {
     )
     await expect(failing(batchOf([one, poison('1'), tombstone, two]))).rejects.toThrow('the DLQ is down')
     expect(beforeFailedLetter).toEqual([['0']])
+  })
+})
+
+describe('KafkaJsSerde preload', () => {
+  beforeEach(async () => {
+    // The adapters of earlier tests start their background preload on the next turn: let them, before a spy counts.
+    await setImmediate()
+  })
+
+  afterEach(() => {
+    vi.restoreAllMocks()
+  })
+
+  it('loads the three format readers in the background by default; with preload false only the format a message needs, when it arrives', async () => {
+    const preload = vi.spyOn(AnyDeserializer.prototype, 'preload')
+    const read = vi.spyOn(AnyDeserializer.prototype, 'deserializeMessage')
+    new KafkaJsSerde(client)
+    const lazy = new KafkaJsSerde<{ id: number | bigint }>(client, { preload: false })
+    const eager = await preloadedInBackground(preload)
+
+    const writer = new KafkaJsSerde<{ id: number }>(client, {
+      serializer: new AvroSerializer(client, 'orders-value', { autoRegister: true, schema: ORDER }),
+      preload: false,
+    })
+    const sent = await writer.encodeMessage('orders', { key: 'o-1', value: { id: 7 } })
+    const decoded = await lazy.decodeMessage('orders', 0, consumed(sent))
+    expect(decoded.value).toEqual({ id: 7 })
+    expect(preload).toHaveBeenCalledTimes(1)
+    expect(read).toHaveBeenCalledTimes(1)
+    const reader = read.mock.contexts[0] as AnyDeserializer
+    expect(reader).not.toBe(eager)
+    expect(formatsLoaded(reader)).toEqual({ AVRO: true, JSON: false, PROTOBUF: false })
   })
 })

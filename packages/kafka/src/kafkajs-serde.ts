@@ -57,6 +57,13 @@ export interface KafkaJsSerdeOptions<V, K> {
    * @default 'string'
    */
   keys?: KeyHandling<K>
+  /**
+   * Load the format readers of the default `AnyDeserializer` (avsc, ajv, protobufjs) in the background once
+   * constructed, so that the first message of a format waits for its schema's lookup only; `false` loads each when
+   * a message of its format first arrives. Nothing is loaded ahead when `deserializer` is given.
+   * @default true
+   */
+  preload?: boolean
 }
 
 /** What `decodeMessage` gives for a consumed message: the contract's decoded shape, and where it was consumed. */

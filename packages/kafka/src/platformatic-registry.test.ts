@@ -1,11 +1,22 @@
+import { setImmediate } from 'node:timers/promises'
 import { AvroSerializer, TopicIdStrategy } from '@x/avro-serde'
-import { DeserializationError, RuleViolationError, SchemaNotFoundError } from '@x/errors'
+import { DeserializationError, type RuleViolationError, SchemaNotFoundError } from '@x/errors'
 import { JsonSchemaSerializer } from '@x/jsonschema-serde'
 import { AnyDeserializer, AnySerializer } from '@x/message-contract'
 import { RegistryClient } from '@x/registry-client'
 import { InMemoryRegistry } from '@x/registry-testing'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import {
+  celCondition,
+  conditionFailed,
+  domainRules,
+  expectRuleViolation,
+  keyRules,
+  ledgerMigrations,
+  ledgerSchemas,
+} from '@x/test-support'
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest'
 import { ApicurioSchemaRegistry } from './index.js'
+import { formatsLoaded, preloadedInBackground } from './test-support/preloaded.js'
 
 // The registry driven as @platformatic/kafka drives it (the order its Producer and Consumer call the hooks and the
 // synchronous serdes in, read from its sources); the real client on a real broker is in the integration stage.
@@ -294,39 +305,25 @@ describe('ApicurioSchemaRegistry with data-contract rules', () => {
       ],
     }
     await client.registerSchema('payments-value', payment, { artifactType: 'AVRO' })
-    await client.setArtifactRuleset('payments-value', {
-      domainRules: [
-        {
-          name: 'positive',
-          kind: 'CONDITION',
-          type: 'CEL',
-          mode: 'WRITE',
-          expr: 'amount > 0.0',
-          onFailure: 'ERROR',
-        },
-        {
-          name: 'limit',
-          kind: 'CONDITION',
-          type: 'CEL',
-          mode: 'READ',
-          expr: 'amount < 1000.0',
-          onFailure: 'DLQ',
-        },
-      ],
-      migrationRules: [],
-    })
+    await client.setArtifactRuleset(
+      'payments-value',
+      domainRules(
+        celCondition('positive', 'WRITE', 'amount > 0.0', 'ERROR'),
+        celCondition('limit', 'READ', 'amount < 1000.0', 'DLQ'),
+      ),
+    )
     const checked = new ApicurioSchemaRegistry(client, {
       serializer: new AnySerializer(client, { rules: { enabled: true } }),
       rules: { enabled: true },
     })
-    await expect(
+    await expectRuleViolation(
       produce(checked, {
         topic: 'payments',
         key: 'p-1',
         value: { id: 'p-1', amount: -1 },
         headers: new Map(),
       }),
-    ).rejects.toThrow(RuleViolationError)
+    )
     const plain = new ApicurioSchemaRegistry(client, { serializer: new AnySerializer(client) })
     const large = await produce(plain, {
       topic: 'payments',
@@ -334,14 +331,9 @@ describe('ApicurioSchemaRegistry with data-contract rules', () => {
       value: { id: 'p-2', amount: 5000 },
       headers: new Map(),
     })
-    const refused = await consume(checked, 'payments', large as never).then(
-      () => undefined,
-      (error: unknown) => error,
-    )
-    expect(refused).toBeInstanceOf(RuleViolationError)
-    expect((refused as RuleViolationError).violations).toEqual([
-      { ruleName: 'limit', message: 'Condition failed: limit', action: 'DLQ' },
-    ])
+    await expectRuleViolation(consume(checked, 'payments', large as never), {
+      violations: [conditionFailed('limit', 'DLQ')],
+    })
     const fine = await produce(checked, {
       topic: 'payments',
       key: 'p-3',
@@ -354,15 +346,7 @@ describe('ApicurioSchemaRegistry with data-contract rules', () => {
 })
 
 describe('ApicurioSchemaRegistry with migration rules and key rules', () => {
-  const V1 = {
-    type: 'record',
-    name: 'Entry',
-    fields: [
-      { name: 'id', type: 'string' },
-      { name: 'amount', type: 'double' },
-    ],
-  }
-  const V2 = { ...V1, fields: [...V1.fields, { name: 'currency', type: 'string', default: 'EUR' }] }
+  const { v1: V1, v2: V2 } = ledgerSchemas('Entry')
 
   /** Produces values with the artifact's latest version (a client of its own: nothing cached). */
   async function produceAll(topic: string, values: object[]) {
@@ -385,54 +369,17 @@ describe('ApicurioSchemaRegistry with migration rules and key rules', () => {
       { id: 'l-3', amount: 30, currency: 'EUR' },
       { id: 'l-4', amount: 40, currency: 'USD' },
     ])
-    await client.setVersionRuleset('ledger-value', '2', {
-      domainRules: [],
-      migrationRules: [
-        {
-          name: 'add-currency',
-          kind: 'TRANSFORM',
-          type: 'JSONATA',
-          mode: 'UPGRADE',
-          expr: '$merge([$, {"currency": "EUR"}])',
-        },
-        {
-          name: 'small',
-          kind: 'CONDITION',
-          type: 'CEL',
-          mode: 'UPGRADE',
-          expr: 'amount < 1000.0',
-          onFailure: 'DLQ',
-        },
-      ],
-    })
-    await client.setVersionRuleset('ledger-value', '1', {
-      domainRules: [],
-      migrationRules: [
-        {
-          name: 'euro-only',
-          kind: 'CONDITION',
-          type: 'CEL',
-          mode: 'DOWNGRADE',
-          expr: 'currency == "EUR"',
-          onFailure: 'DLQ',
-        },
-        {
-          name: 'drop-currency',
-          kind: 'TRANSFORM',
-          type: 'JSONATA',
-          mode: 'DOWNGRADE',
-          expr: '$sift($, function($v, $k) {$k != "currency"})',
-        },
-      ],
-    })
+    const migrations = ledgerMigrations()
+    await client.setVersionRuleset('ledger-value', '2', migrations['2'])
+    await client.setVersionRuleset('ledger-value', '1', migrations['1'])
     const reader = (targetVersion: string) =>
       new ApicurioSchemaRegistry(client, {
         rules: { enabled: true, migration: { enabled: true, targetVersion } },
       })
-    const refusal = (error: unknown) => [
-      (error as RuleViolationError).name,
-      (error as RuleViolationError).mode,
-      (error as RuleViolationError).violations.map((violation) => violation.ruleName),
+    const refusal = (error: RuleViolationError) => [
+      error.name,
+      error.mode,
+      error.violations.map((violation) => violation.ruleName),
     ]
     const upgrading = reader('2')
     expect((await consume(upgrading, 'ledger', small as never)).value).toEqual({
@@ -440,17 +387,11 @@ describe('ApicurioSchemaRegistry with migration rules and key rules', () => {
       amount: 10,
       currency: 'EUR',
     })
-    const up = await consume(upgrading, 'ledger', large as never).then(
-      () => undefined,
-      (error: unknown) => error,
-    )
+    const up = await expectRuleViolation(consume(upgrading, 'ledger', large as never))
     expect(refusal(up)).toEqual(['RuleViolationError', 'UPGRADE', ['small']])
     const downgrading = reader('1')
     expect((await consume(downgrading, 'ledger', euro as never)).value).toEqual({ id: 'l-3', amount: 30 })
-    const down = await consume(downgrading, 'ledger', dollar as never).then(
-      () => undefined,
-      (error: unknown) => error,
-    )
+    const down = await expectRuleViolation(consume(downgrading, 'ledger', dollar as never))
     expect(refusal(down)).toEqual(['RuleViolationError', 'DOWNGRADE', ['euro-only']])
   })
 
@@ -458,27 +399,7 @@ describe('ApicurioSchemaRegistry with migration rules and key rules', () => {
     const key = { type: 'record', name: 'AccountKey', fields: [{ name: 'id', type: 'string' }] }
     await client.registerSchema('accounts-key', key, { artifactType: 'AVRO' })
     await client.registerSchema('accounts-value', V1, { artifactType: 'AVRO' })
-    await client.setArtifactRuleset('accounts-key', {
-      domainRules: [
-        {
-          name: 'prefixed',
-          kind: 'CONDITION',
-          type: 'CEL',
-          mode: 'WRITE',
-          expr: 'id.startsWith("a-")',
-          onFailure: 'ERROR',
-        },
-        {
-          name: 'short',
-          kind: 'CONDITION',
-          type: 'CEL',
-          mode: 'READ',
-          expr: 'size(id) < 6',
-          onFailure: 'DLQ',
-        },
-      ],
-      migrationRules: [],
-    })
+    await client.setArtifactRuleset('accounts-key', keyRules('a-'))
     const keyed = new ApicurioSchemaRegistry(client, {
       serializer: new AnySerializer(client),
       keys: {
@@ -487,31 +408,57 @@ describe('ApicurioSchemaRegistry with migration rules and key rules', () => {
       },
     })
     const value = { id: 'v', amount: 1 }
-    const refused = await produce(keyed, {
-      topic: 'accounts',
-      key: { id: 'x-1' },
-      value,
-      headers: new Map(),
-    }).then(
-      () => undefined,
-      (error: unknown) => error,
+    await expectRuleViolation(
+      produce(keyed, { topic: 'accounts', key: { id: 'x-1' }, value, headers: new Map() }),
+      { mode: 'WRITE', violations: [conditionFailed('prefixed', 'ERROR')] },
     )
-    expect(refused).toBeInstanceOf(RuleViolationError)
-    expect([(refused as RuleViolationError).mode, (refused as RuleViolationError).violations]).toEqual([
-      'WRITE',
-      [{ ruleName: 'prefixed', message: 'Condition failed: prefixed', action: 'ERROR' }],
-    ])
     const fine = await produce(keyed, { topic: 'accounts', key: { id: 'a-1' }, value, headers: new Map() })
     expect((await consume(keyed, 'accounts', fine as never)).key).toEqual({ id: 'a-1' })
     const long = await produce(keyed, { topic: 'accounts', key: { id: 'a-long' }, value, headers: new Map() })
-    const unread = await consume(keyed, 'accounts', long as never).then(
-      () => undefined,
-      (error: unknown) => error,
-    )
-    expect(unread).toBeInstanceOf(RuleViolationError)
-    expect([(unread as RuleViolationError).mode, (unread as RuleViolationError).violations]).toEqual([
-      'READ',
-      [{ ruleName: 'short', message: 'Condition failed: short', action: 'DLQ' }],
-    ])
+    await expectRuleViolation(consume(keyed, 'accounts', long as never), {
+      mode: 'READ',
+      violations: [conditionFailed('short', 'DLQ')],
+    })
+  })
+})
+
+describe('ApicurioSchemaRegistry preload', () => {
+  beforeEach(async () => {
+    // The adapters of earlier tests start their background preload on the next turn: let them, before a spy counts.
+    await setImmediate()
+  })
+
+  afterEach(() => {
+    vi.restoreAllMocks()
+  })
+
+  it('loads the three format readers in the background by default; with preload false only the format a record needs, when it arrives', async () => {
+    const preload = vi.spyOn(AnyDeserializer.prototype, 'preload')
+    const prepare = vi.spyOn(AnyDeserializer.prototype, 'prepare')
+    new ApicurioSchemaRegistry(client)
+    const lazy = new ApicurioSchemaRegistry(client, { preload: false })
+    const eager = await preloadedInBackground(preload)
+
+    const writer = new ApicurioSchemaRegistry(client, {
+      serializer: new AvroSerializer(client, {
+        artifactResolver: new TopicIdStrategy(),
+        autoRegister: true,
+        schema: ORDER,
+      }),
+      preload: false,
+    })
+    const record = await produce(writer, {
+      topic: 'orders',
+      key: 'o-1',
+      value: { id: 7 },
+      headers: new Map(),
+    })
+    const read = await consume(lazy, 'orders', record as never)
+    expect(read.value).toEqual({ id: 7 })
+    expect(preload).toHaveBeenCalledTimes(1)
+    expect(prepare).toHaveBeenCalledTimes(1)
+    const reader = prepare.mock.contexts[0] as AnyDeserializer
+    expect(reader).not.toBe(eager)
+    expect(formatsLoaded(reader)).toEqual({ AVRO: true, JSON: false, PROTOBUF: false })
   })
 })

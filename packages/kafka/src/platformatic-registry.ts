@@ -93,6 +93,13 @@ export interface ApicurioSchemaRegistryOptions<V> {
   rules?: RulesOptions
   /** @deprecated Use `keys: {}` (or `{ serializer }`): keys read with a schema. */
   keysWithSchema?: boolean
+  /**
+   * Load the format readers of the `AnyDeserializer` (avsc, ajv, protobufjs) in the background once constructed, so
+   * that a consumer's first message of a format waits for its schema's lookup only; `false` loads each when a
+   * message of its format first arrives.
+   * @default true
+   */
+  preload?: boolean
 }
 
 /** What the registry puts on a consumed message's `metadata.schemas`: which schema wrote each field. */
@@ -174,6 +181,7 @@ export class ApicurioSchemaRegistry<V = unknown> {
         keys,
         ...(options.anyDeserializer === undefined ? {} : { anyDeserializer: options.anyDeserializer }),
         ...(options.rules === undefined ? {} : { rules: options.rules }),
+        ...(options.preload === undefined ? {} : { preload: options.preload }),
       })
     } catch (error) {
       if (error instanceof TypeError) error.message = `ApicurioSchemaRegistry: ${error.message}`

@@ -1,8 +1,12 @@
-import { RuleViolationError } from '@x/errors'
-import { RegistryClient } from '@x/registry-client'
-import { InMemoryRegistry } from '@x/registry-testing'
+import {
+  domainRules,
+  expectOrderRules,
+  jsonataTransform,
+  orderRules,
+  useRulesRegistry,
+} from '@x/test-support'
 import { SerializationContext } from '@x/wire-format'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { ProtobufDeserializer } from './protobuf-deserializer.js'
 import { ProtobufSerializer } from './protobuf-serializer.js'
 
@@ -11,52 +15,21 @@ import { ProtobufSerializer } from './protobuf-serializer.js'
 
 const ctx = new SerializationContext('orders')
 const schema = 'syntax = "proto3";\n\nmessage Order {\n  string id = 1;\n  double total = 2;\n}\n'
-let registry: InMemoryRegistry
-let client: RegistryClient
-
-beforeAll(async () => {
-  registry = await InMemoryRegistry.start()
-  client = new RegistryClient({ url: registry.url, groupId: 'default', maxRetries: 0 })
+const env = useRulesRegistry(async (client) => {
   await client.registerSchema('orders-value', schema, { artifactType: 'PROTOBUF' })
-  await client.setArtifactRuleset('orders-value', {
-    domainRules: [
-      {
-        name: 'positive',
-        kind: 'CONDITION',
-        type: 'CEL',
-        mode: 'WRITE',
-        expr: 'total > 0.0',
-        onFailure: 'ERROR',
-      },
-      {
-        name: 'tag',
-        kind: 'TRANSFORM',
-        type: 'JSONATA',
-        mode: 'READ',
-        expr: '$merge([$, {"id": "seen-" & id}])',
-      },
-    ],
-    migrationRules: [],
-  })
-})
-
-afterAll(async () => {
-  await client.close()
-  await registry.close()
+  await client.setArtifactRuleset('orders-value', orderRules())
 })
 
 describe('Protobuf serdes with rules on', () => {
   it('refuse a value a WRITE condition fails, and write and read one that passes, transformed on read', async () => {
-    const serializer = new ProtobufSerializer(client, 'orders-value', { rules: { enabled: true } })
-    await expect(serializer.serialize({ id: 'o-1', total: -5.5 }, ctx)).rejects.toBeInstanceOf(
-      RuleViolationError,
+    await expectOrderRules(
+      {
+        serializer: new ProtobufSerializer(env.client, 'orders-value', { rules: { enabled: true } }),
+        plain: new ProtobufDeserializer(env.client),
+        checked: new ProtobufDeserializer(env.client, { rules: { enabled: true } }),
+      },
+      ctx,
     )
-    const bytes = await serializer.serialize({ id: 'o-2', total: 12.5 }, ctx)
-    const plain = new ProtobufDeserializer(client)
-    expect({ ...((await plain.deserialize(bytes, ctx)) as object) }).toEqual({ id: 'o-2', total: 12.5 })
-    const deserializer = new ProtobufDeserializer(client, { rules: { enabled: true } })
-    expect(await deserializer.deserialize(bytes, ctx)).toEqual({ id: 'seen-o-2', total: 12.5 })
-    expect(deserializer.deserializeSync(bytes, ctx)).toEqual({ id: 'seen-o-2', total: 12.5 })
   })
 })
 
@@ -89,22 +62,20 @@ describe('Protobuf serializer with a WRITE transform', () => {
   }
 
   it('writes the bytes, 64-bit integers, Timestamp and Duration of the transformed record, as without the rule', async () => {
-    await client.registerSchema('blobs-value', blobSchema, { artifactType: 'PROTOBUF' })
-    await client.setArtifactRuleset('blobs-value', {
-      domainRules: [
-        {
-          name: 'mask',
-          kind: 'TRANSFORM',
-          type: 'JSONATA',
-          mode: 'WRITE',
-          expr: '$merge([$, {"note": "***", "ledger": "9007199254740995", "at": "2026-11-17T08:26:40.25Z", "took": "-1.5s"}])',
-        },
-      ],
-      migrationRules: [],
-    })
+    await env.client.registerSchema('blobs-value', blobSchema, { artifactType: 'PROTOBUF' })
+    await env.client.setArtifactRuleset(
+      'blobs-value',
+      domainRules(
+        jsonataTransform(
+          'mask',
+          'WRITE',
+          '$merge([$, {"note": "***", "ledger": "9007199254740995", "at": "2026-11-17T08:26:40.25Z", "took": "-1.5s"}])',
+        ),
+      ),
+    )
     const blobs = new SerializationContext('blobs')
-    const serializer = new ProtobufSerializer(client, 'blobs-value', { rules: { enabled: true } })
-    const plain = new ProtobufSerializer(client, 'blobs-value')
+    const serializer = new ProtobufSerializer(env.client, 'blobs-value', { rules: { enabled: true } })
+    const plain = new ProtobufSerializer(env.client, 'blobs-value')
     const transformed = {
       ...blob,
       note: '***',
@@ -118,7 +89,7 @@ describe('Protobuf serializer with a WRITE transform', () => {
     const body = Buffer.from(written).toString('hex')
     // note "***", then data 00 ff 10, then ledger 9007199254740995 as a varint.
     expect(body).toContain('0a032a2a2a120300ff10188380808080808010')
-    expect(await new ProtobufDeserializer(client).deserialize(written, blobs)).toEqual(transformed)
+    expect(await new ProtobufDeserializer(env.client).deserialize(written, blobs)).toEqual(transformed)
     expect(serializer.serializeSync({ ...blob, count: 8 }, blobs)).toEqual(
       plain.serializeSync({ ...transformed, count: 8 }, blobs),
     )

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto'
 import type { AvroEncoding } from '@x/avro-serde'
 import { messageOf } from '@x/errors'
 import type { ConsumedKafkaMessage } from '@x/kafka'
-import { KEY_TYPES, type KeyType, MessageContract, readErrorKind } from '@x/message-contract'
+import { type FieldRead, KEY_TYPES, type KeyType, MessageContract, readErrorKind } from '@x/message-contract'
 import type { IdType, ReadIdSize, SchemaId } from '@x/wire-format'
 import { type Batch, type Consumer, Kafka, logLevel } from 'kafkajs'
 import { LRUCache } from 'lru-cache'
@@ -381,7 +381,9 @@ export class MessageReader {
     const base = { topic, partition, offset: message.offset, timestamp: message.timestamp, headers }
     let key: unknown = null
     try {
-      key = printedKey((await this.#contract.read(topic, 'key', message.key, message.headers ?? {})).value)
+      const keyRead = await this.#contract.read(topic, 'key', message.key, message.headers ?? {})
+      // A key without a schema is bytes or a key type's value; one written with a schema prints as a value does.
+      key = keyRead.schema === null ? printedKey(keyRead.value) : await this.#printed(keyRead)
       const decoded = await this.#contract.read(topic, 'value', message.value, message.headers ?? {})
       if (decoded.schema === null) return { ...base, key, schema: null, value: null }
       const { idType, id, framed, format } = decoded.schema
@@ -395,7 +397,7 @@ export class MessageReader {
           mode: framed ? 'framed' : 'headers',
           ...(await this.#artifactOf(idType, id)),
         },
-        value: format === 'AVRO' ? (await this.#avroOutputOf(idType, id))(decoded.value) : decoded.value,
+        value: await this.#printed(decoded),
       }
     } catch (error) {
       if (readErrorKind(error) !== 'poison') throw error
@@ -412,6 +414,16 @@ export class MessageReader {
         raw: message.value,
       }
     }
+  }
+
+  /**
+   * A key or value read with a schema, as it prints: an Avro one through `avroOutput` of its schema (a union whose
+   * bare values would print alike wrapped by branch), any other as it was read.
+   */
+  async #printed(read: FieldRead<unknown>): Promise<unknown> {
+    const schema = read.schema
+    if (schema === null || schema.format !== 'AVRO') return read.value
+    return (await this.#avroOutputOf(schema.idType, schema.id))(read.value)
   }
 
   /**

@@ -238,6 +238,23 @@ describe('MessageReader', () => {
     ])
   })
 
+  it('prints a key read with a schema as it prints a value: a union whose branches would print alike wrapped by branch', async () => {
+    const note = ['null', 'string', 'bytes']
+    await admin.registerSchema('notes-key', note, { artifactType: 'AVRO' })
+    const keyCtx = new SerializationContext('notes', 'key')
+    const keys = new AvroSerializer(admin, 'notes-key')
+    const value = Buffer.from(await new AvroSerializer(admin, 'orders-value').serialize({ id: 1 }, keyCtx))
+    const reader = new MessageReader(connection, 'globalId', 4, 'schema')
+    const printed: string[] = []
+    for (const key of [Buffer.from([1, 2, 3]), 'AQID']) {
+      const bytes = Buffer.from(await keys.serialize(key, keyCtx))
+      const line = await reader.read('notes', 0, message(value, bytes))
+      expect(line.error).toBeUndefined()
+      printed.push(toJsonText(line.key, 0))
+    }
+    expect(printed).toEqual(['{"bytes":"AQID"}', '{"string":"AQID"}'])
+  })
+
   it('throws an outage instead of making it an error line', async () => {
     const down = new Connection({ registry: 'http://127.0.0.1:1/apis/registry/v3' }, io)
     try {

@@ -274,3 +274,121 @@ describe('produce of what consume --json prints', () => {
     }
   })
 })
+
+describe('produce --key-type schema', () => {
+  const NOTE_KEY = {
+    type: 'record',
+    name: 'NoteKey',
+    namespace: 'shop',
+    fields: [
+      { name: 'note', type: ['null', 'string', 'bytes'] },
+      { name: 'at', type: ['null', 'string', { type: 'long', logicalType: 'timestamp-millis' }] },
+    ],
+  }
+
+  it('writes back the key consume --json printed, a union wrapped by branch, byte for byte in a bare union and in a record', async () => {
+    await admin.registerSchema('tags-key', ['null', 'string', 'bytes'], { artifactType: 'AVRO' })
+    await admin.registerSchema('notes-key', NOTE_KEY, { artifactType: 'AVRO' })
+    const io = {
+      stdout: () => {},
+      stderr: () => {},
+      env: {},
+      cwd: '/',
+      readStdin: async () => Buffer.alloc(0),
+    }
+    const connection = new Connection({ registry: registry.url }, io)
+    const serializer = new AvroSerializer(admin, 'orders-value')
+    const value = { id: 9007199254740993n, tag: Buffer.from([9]) }
+    try {
+      const cases = [
+        ['tags', Buffer.from([1, 2, 3]), '{"bytes":"AQID"}'],
+        ['tags', 'AQID', '{"string":"AQID"}'],
+        [
+          'notes',
+          { note: Buffer.from([0, 255]), at: new Date('2024-01-01T00:00:00.000Z') },
+          '{"note":{"bytes":"AP8="},"at":{"long":"2024-01-01T00:00:00.000Z"}}',
+        ],
+        [
+          'notes',
+          { note: 'AP8=', at: '2024-01-01T00:00:00.000Z' },
+          '{"note":{"string":"AP8="},"at":{"string":"2024-01-01T00:00:00.000Z"}}',
+        ],
+      ] as const
+      for (const [topic, key, printedKey] of cases) {
+        const keySerializer = new AvroSerializer(admin, `${topic}-key`)
+        const keyBytes = Buffer.from(
+          await keySerializer.serialize(key, new SerializationContext(topic, 'key')),
+        )
+        const frame = Buffer.from(await serializer.serialize(value, new SerializationContext(topic)))
+        const consumed = await new MessageReader(connection, 'globalId', 4, 'schema').read(topic, 0, {
+          key: keyBytes,
+          value: frame,
+          headers: {},
+          offset: '0',
+          timestamp: '0',
+        })
+        const printed = parseExactJson(jsonLine(consumed)).value as { key: ExactJson; value: ExactJson }
+        expect(toJsonText(printed.key, 0)).toBe(printedKey)
+        const encoded = await encodeLines(toJsonText(printed.value, 0), {
+          topic,
+          convert: await jsonInputOf(connection, await admin.getSchema('orders-value'), undefined),
+          serde: new KafkaJsSerde(admin, { serializer, keys: { serializer: keySerializer } }),
+          key: toJsonText(printed.key, 0),
+          keyField: undefined,
+          keyType: 'schema',
+          keyConvert: await jsonInputOf(connection, await admin.getSchema(`${topic}-key`), undefined),
+        })
+        expect(encoded.map((line) => line.error)).toEqual([undefined])
+        expect(encoded[0]!.message!.key).toEqual(keyBytes)
+        expect(encoded[0]!.message!.value).toEqual(frame)
+      }
+    } finally {
+      await connection.close()
+    }
+  })
+
+  it('takes the key from --key-field as JSON, reports a --key that is not JSON on its line, and names the key artifact it looked for', async () => {
+    const keySerializer = new AvroSerializer(admin, 'tags-key')
+    const serde = new KafkaJsSerde(admin, {
+      serializer: new AvroSerializer(admin, 'orders-value'),
+      keys: { serializer: keySerializer },
+    })
+    const keyConvert = avroInput(JSON.stringify(['null', 'string', 'bytes']))
+    const convert = avroInput(JSON.stringify(ORDER))
+    const fromField = await encodeLines('{"id":1,"tag":"AQID"}', {
+      topic: 'tags',
+      convert,
+      serde,
+      key: undefined,
+      keyField: 'tag',
+      keyType: 'schema',
+      keyConvert,
+    })
+    // A bare string in ["null", "string", "bytes"] is the string, as consume prints it.
+    expect(fromField[0]!.message!.key).toEqual(
+      Buffer.from(await keySerializer.serialize('AQID', new SerializationContext('tags', 'key'))),
+    )
+    const notJson = await encodeLines('{"id":1,"tag":""}', {
+      topic: 'tags',
+      convert,
+      serde,
+      key: '{"bytes":',
+      keyField: undefined,
+      keyType: 'schema',
+      keyConvert,
+    })
+    expect(notJson[0]!.error).toMatch(/^the key is not JSON \(--key-type schema\): /)
+    const missing = await cli(['produce', 'orders', '--key-type', 'schema'], {
+      cwd: folder.path,
+      env,
+      stdin: Buffer.from('{}'),
+    })
+    expect(missing).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: `x-serde: No artifact default/orders-key in the registry at ${registry.url} (the topic strategy names <topic>-key; pass --key-artifact)\n`,
+    })
+    const stray = await cli(['produce', 'orders', '--key-artifact', 'tags-key'], { cwd: folder.path, env })
+    expect([stray.code, stray.stderr]).toEqual([2, 'x-serde: --key-artifact goes with --key-type schema\n'])
+  })
+})

@@ -23,7 +23,12 @@ export interface ProduceFlags extends ConnectionFlags, KafkaFlags {
   useId?: string
   messageType?: string
   keyType?: string
+  /** With `--key-type schema`: the artifact keys are written with (default `<topic>-key`). */
+  keyArtifact?: string
 }
+
+/** What `--key-type` takes in `produce`: a key type of Kafka's standard serializers, or `schema`. */
+export type ProduceKeyType = KeyType | 'schema'
 
 /** Messages sent per `producer.send`. */
 const SEND_CHUNK = 500
@@ -56,54 +61,56 @@ export async function produce(
   if (useId !== 'globalId' && useId !== 'contentId') {
     throw new UsageError(`--use-id must be globalId or contentId, got ${useId}`)
   }
-  const keyType = (flags.keyType ?? 'string') as KeyType
-  if (!KEY_TYPES.has(keyType)) {
-    throw new UsageError(`--key-type must be one of ${[...KEY_TYPES].join(', ')}, got ${flags.keyType}`)
+  const keyType = (flags.keyType ?? 'string') as ProduceKeyType
+  if (keyType !== 'schema' && !KEY_TYPES.has(keyType)) {
+    throw new UsageError(
+      `--key-type must be one of ${[...KEY_TYPES, 'schema'].join(', ')}, got ${flags.keyType}`,
+    )
+  }
+  if (flags.keyArtifact !== undefined && keyType !== 'schema') {
+    throw new UsageError('--key-artifact goes with --key-type schema')
   }
   const kafkaSettings = kafkaConfig(flags, io, 'x-serde-produce')
   const text = await readLines(input, io)
   await using connection = connect(flags, config, io)
-  const artifactId = flags.artifact ?? `${topic}-value`
-  let latest: RegisteredSchema
-  try {
-    latest = await connection.client.getSchema(artifactId)
-  } catch (error) {
-    if (isSerdeError(error, 'SCHEMA_NOT_FOUND')) {
-      throw new UsageError(
-        `No artifact ${connection.groupId}/${artifactId} in the registry at ${connection.displayUrl}${
-          flags.artifact === undefined ? ' (the topic strategy names <topic>-value; pass --artifact)' : ''
-        }`,
-      )
-    }
-    throw error
-  }
-  const format = latest.artifactType
-  if (format !== 'AVRO' && format !== 'JSON' && format !== 'PROTOBUF') {
-    throw new UsageError(
-      `${connection.groupId}/${artifactId} is of type ${format ?? '(not named)'}: produce writes AVRO, JSON and PROTOBUF`,
-    )
-  }
-  // The writer every adapter uses: the artifact's latest version names the format.
-  const convert = await jsonInputOf(connection, latest, flags.messageType)
-  const serializer = new AnySerializer(connection.client, {
-    artifactResolver: () => artifactId,
-    useId,
-    wireFormat: flags.headers ? WireFormat.MESSAGE_HEADERS : WireFormat.FRAMED_PAYLOAD,
-    ...(flags.messageType === undefined ? {} : { messageType: flags.messageType }),
+  const values = await artifactWriter(connection, flags.artifact ?? `${topic}-value`, flags, {
+    field: 'value',
+    named: flags.artifact !== undefined,
+    messageType: flags.messageType,
   })
-  const serde = new KafkaJsSerde(connection.client, { serializer, keys: keyType })
+  // Keys with a schema are written as values are: the same lookup, JSON input and writer, on the key's artifact.
+  const keys =
+    keyType === 'schema'
+      ? await artifactWriter(connection, flags.keyArtifact ?? `${topic}-key`, flags, {
+          field: 'key',
+          named: flags.keyArtifact !== undefined,
+          messageType: undefined,
+        })
+      : undefined
+  const serde = new KafkaJsSerde(connection.client, {
+    serializer: values.serializer,
+    keys: keys === undefined ? (keyType as KeyType) : { serializer: keys.serializer },
+  })
   const encoded = await encodeLines(text, {
     topic,
-    convert,
+    convert: values.convert,
     serde,
     key: flags.key,
     keyField: flags.keyField,
     keyType,
+    ...(keys === undefined ? {} : { keyConvert: keys.convert }),
   })
+  const latest = values.latest
+  const format = latest.artifactType
+  const artifactId = values.artifactId
   const failed = encoded.filter((line) => line.error !== undefined)
   const what = `${connection.groupId}/${artifactId} version ${latest.version ?? '?'} (${format}, ${
     flags.headers ? 'headers mode' : 'framed'
-  }, ${useId} ${String(useId === 'globalId' ? latest.globalId : latest.contentId)})`
+  }, ${useId} ${String(useId === 'globalId' ? latest.globalId : latest.contentId)})${
+    keys === undefined
+      ? ''
+      : `, keys with ${connection.groupId}/${keys.artifactId} version ${keys.latest.version ?? '?'} (${keys.latest.artifactType})`
+  }`
   if (failed.length > 0) {
     for (const line of failed) io.stderr(`line ${line.line}: ${line.error}\n`)
     throw new CheckFailed(
@@ -141,6 +148,57 @@ export async function produce(
   io.stderr(
     `sent ${encoded.length} message${encoded.length === 1 ? '' : 's'} to ${topic} (${where}) with ${what}\n`,
   )
+}
+
+/** The writer of one field: the artifact's latest version, how JSON input becomes its format, and its serializer. */
+interface ArtifactWriter {
+  artifactId: string
+  latest: RegisteredSchema
+  convert: JsonInput
+  serializer: AnySerializer<unknown>
+}
+
+/**
+ * The writer of values (or of keys with `--key-type schema`) with the latest version of `artifactId`: in that
+ * artifact's format, framed or in headers mode as the flags say.
+ *
+ * @throws UsageError for an artifact the registry does not have, or of a type produce does not write.
+ */
+async function artifactWriter(
+  connection: Connection,
+  artifactId: string,
+  flags: ProduceFlags,
+  how: { field: 'key' | 'value'; named: boolean; messageType: string | undefined },
+): Promise<ArtifactWriter> {
+  let latest: RegisteredSchema
+  try {
+    latest = await connection.client.getSchema(artifactId)
+  } catch (error) {
+    if (isSerdeError(error, 'SCHEMA_NOT_FOUND')) {
+      const flag = how.field === 'key' ? '--key-artifact' : '--artifact'
+      throw new UsageError(
+        `No artifact ${connection.groupId}/${artifactId} in the registry at ${connection.displayUrl}${
+          how.named ? '' : ` (the topic strategy names <topic>-${how.field}; pass ${flag})`
+        }`,
+      )
+    }
+    throw error
+  }
+  const format = latest.artifactType
+  if (format !== 'AVRO' && format !== 'JSON' && format !== 'PROTOBUF') {
+    throw new UsageError(
+      `${connection.groupId}/${artifactId} is of type ${format ?? '(not named)'}: produce writes AVRO, JSON and PROTOBUF`,
+    )
+  }
+  // The writer every adapter uses: the artifact's latest version names the format.
+  const convert = await jsonInputOf(connection, latest, how.messageType)
+  const serializer = new AnySerializer(connection.client, {
+    artifactResolver: () => artifactId,
+    useId: flags.useId === 'contentId' ? 'contentId' : 'globalId',
+    wireFormat: flags.headers ? WireFormat.MESSAGE_HEADERS : WireFormat.FRAMED_PAYLOAD,
+    ...(how.messageType === undefined ? {} : { messageType: how.messageType }),
+  })
+  return { artifactId, latest, convert, serializer }
 }
 
 /**
@@ -183,13 +241,23 @@ export async function encodeLines(
   how: {
     topic: string
     convert: JsonInput
-    serde: Pick<KafkaJsSerde<unknown>, 'encodeMessage'>
+    serde: Pick<KafkaJsSerde<unknown, unknown>, 'encodeMessage'>
     key: string | undefined
     keyField: string | undefined
-    /** How the key text is written (`--key-type`). @default 'string' */
-    keyType?: KeyType
+    /** How the key is written (`--key-type`). @default 'string' */
+    keyType?: ProduceKeyType
+    /**
+     * With `keyType` `'schema'`: how the key's JSON (`--key` parsed as JSON, or the `--key-field` field as it is)
+     * becomes a value of the key artifact's format, as `convert` does for values.
+     */
+    keyConvert?: JsonInput
   },
 ): Promise<EncodedLine[]> {
+  const keyType = how.keyType ?? 'string'
+  const keyConvert = how.keyConvert
+  if (keyType === 'schema' && keyConvert === undefined) {
+    throw new TypeError("encodeLines: keyType 'schema' needs keyConvert")
+  }
   const out: EncodedLine[] = []
   const lines = text.split('\n')
   for (let index = 0; index < lines.length; index++) {
@@ -203,23 +271,33 @@ export async function encodeLines(
       out.push({ line, error: `not JSON: ${(error as Error).message}` })
       continue
     }
-    let key: string | undefined = how.key
+    let field: ExactJson | undefined
     if (how.keyField !== undefined) {
-      const field = isJsonObject(value) ? value[how.keyField] : undefined
+      field = isJsonObject(value) ? value[how.keyField] : undefined
       if (field === undefined || field === null) {
         out.push({ line, error: `no field "${how.keyField}" for the key (--key-field)` })
         continue
       }
-      key =
-        typeof field === 'string'
-          ? field
-          : typeof field === 'bigint'
-            ? field.toString()
-            : JSON.stringify(field)
     }
     try {
+      let key: unknown
+      if (keyConvert !== undefined) {
+        // A key with a schema: JSON, converted as a value is.
+        const json = field ?? (how.key === undefined ? undefined : keyJson(how.key))
+        key = json === undefined ? undefined : keyConvert(json)
+      } else {
+        const text =
+          field === undefined
+            ? how.key
+            : typeof field === 'string'
+              ? field
+              : typeof field === 'bigint'
+                ? field.toString()
+                : JSON.stringify(field)
+        key = text === undefined ? undefined : keyOfText(keyType as KeyType, text)
+      }
       const message = await how.serde.encodeMessage(how.topic, {
-        ...(key === undefined ? {} : { key: keyOfText(how.keyType ?? 'string', key) }),
+        ...(key === undefined ? {} : { key }),
         value: value === null ? null : how.convert(value),
       })
       out.push({ line, message })
@@ -229,6 +307,15 @@ export async function encodeLines(
     }
   }
   return out
+}
+
+/** The `--key` of keys with a schema: JSON text, read exactly. */
+function keyJson(text: string): ExactJson {
+  try {
+    return parseExactJson(text).value
+  } catch (error) {
+    throw new TypeError(`the key is not JSON (--key-type schema): ${(error as Error).message}`)
+  }
 }
 
 /**

@@ -1,0 +1,12 @@
+export { expectOrderRules, type OrderSerdes, orderRules } from './order-rules.js'
+export { conditionFailed, expectRuleViolation } from './rule-violation.js'
+export { type RulesRegistry, useRulesRegistry } from './rules-registry.js'
+export {
+  celCondition,
+  domainRules,
+  jsonataTransform,
+  keyRules,
+  ledgerMigrations,
+  ledgerSchemas,
+  migrationRules,
+} from './rulesets.js'

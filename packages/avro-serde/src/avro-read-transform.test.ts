@@ -1,8 +1,7 @@
 import { DeserializationError } from '@x/errors'
-import { RegistryClient } from '@x/registry-client'
-import { InMemoryRegistry } from '@x/registry-testing'
+import { readThroughTransform, type TransformSerdes, useRulesRegistry } from '@x/test-support'
 import { SerializationContext } from '@x/wire-format'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { AvroDeserializer } from './avro-deserializer.js'
 import { AvroSerializer } from './avro-serializer.js'
 
@@ -20,7 +19,7 @@ const schema = JSON.stringify({
     { name: 'maybe', type: ['null', 'bytes'], default: null },
   ],
 })
-const ctx = new SerializationContext('blobs')
+const at = { artifactId: 'blobs-value', ctx: new SerializationContext('blobs') }
 const blob = {
   note: 'secret',
   data: Buffer.from([0x00, 0xff, 0x10]),
@@ -28,39 +27,20 @@ const blob = {
   at: new Date(Date.UTC(2026, 10, 28, 1, 2, 3, 4)),
   maybe: Buffer.from([0x09]),
 }
-let registry: InMemoryRegistry
-let client: RegistryClient
-
-beforeAll(async () => {
-  registry = await InMemoryRegistry.start()
-  client = new RegistryClient({ url: registry.url, groupId: 'default', maxRetries: 0 })
-  await client.registerSchema('blobs-value', schema, { artifactType: 'AVRO' })
-})
-
-afterAll(async () => {
-  await client.close()
-  await registry.close()
-})
-
-async function readWith(expr: string, options: Record<string, unknown> = {}) {
-  await client.setArtifactRuleset('blobs-value', {
-    domainRules: [{ name: 'mask', kind: 'TRANSFORM', type: 'JSONATA', mode: 'READ', expr }],
-    migrationRules: [],
-  })
-  const bytes = await new AvroSerializer(client, 'blobs-value').serialize(blob, ctx)
-  const plain = await new AvroDeserializer(client, options).deserialize(bytes, ctx)
-  const deserializer = new AvroDeserializer(client, { ...options, rules: { enabled: true } })
-  return {
-    plain,
-    ruled: (await deserializer.deserialize(bytes, ctx)) as Record<string, unknown>,
-    sync: () => deserializer.deserializeSync(bytes, ctx),
-  }
+const avro: TransformSerdes = {
+  serializer: (client, artifactId) => new AvroSerializer(client, artifactId),
+  deserializer: (client, options) => new AvroDeserializer(client, options),
 }
+const rules = useRulesRegistry(async (client) => {
+  await client.registerSchema(at.artifactId, schema, { artifactType: 'AVRO' })
+})
+const readWith = (expr: string, options?: Record<string, unknown>) =>
+  readThroughTransform(avro, rules.client, at, blob, expr, options)
 
 describe('Avro deserializer with a READ transform', () => {
   it('hands out the transformed record in the decoded values of the schema, as without the rule', async () => {
     const { plain, ruled, sync } = await readWith('$merge([$, {"note": "***"}])')
-    expect(ruled).toEqual({ ...(plain as object), note: '***' })
+    expect(ruled).toEqual({ ...plain, note: '***' })
     expect(ruled.at).toBeInstanceOf(Date)
     expect(Buffer.isBuffer(ruled.data)).toBe(true)
     expect(Buffer.isBuffer(ruled.maybe)).toBe(true)
@@ -74,8 +54,6 @@ describe('Avro deserializer with a READ transform', () => {
   })
 
   it('refuses a transformed record that does not fit the schema with a DeserializationError', async () => {
-    const { ruled } = await readWith('$merge([$, {"note": "***"}])')
-    expect(ruled.note).toBe('***')
     const failure = await readWith('$merge([$, {"ledger": "not a number"}])').catch((error: unknown) => error)
     expect(failure).toBeInstanceOf(DeserializationError)
     expect((failure as Error).message).toContain(

@@ -1,4 +1,5 @@
 export { expectOrderRules, type OrderSerdes, orderRules } from './order-rules.js'
+export { readThroughTransform, type TransformSerdes } from './read-transform.js'
 export { conditionFailed, expectRuleViolation } from './rule-violation.js'
 export { type RulesRegistry, useRulesRegistry } from './rules-registry.js'
 export {

@@ -123,6 +123,13 @@ interface SchemaLookups {
 const MAX_ARTIFACTS = 1000
 
 /**
+ * How many warm hook callbacks may run inside one another before one is deferred to a microtask. Platformatic 2.x
+ * runs its hooks in a loop that returns from a synchronous callback at once (depth 1); 1.35 calls the next hook from
+ * inside the callback, so that a fetch of thousands of records would otherwise nest thousands of calls deep.
+ */
+const MAX_SYNC_CALLBACKS = 32
+
+/**
  * A `SchemaRegistry` for `@platformatic/kafka`'s `Producer` and `Consumer` (`new Producer({ …, registry })`), on
  * Apicurio Registry 3: values (and keys, optionally) written by a serializer of any format with the artifact its
  * strategy picks from the topic, read in any format by an {@link AnyDeserializer}. A consumed message's
@@ -144,6 +151,12 @@ export class ApicurioSchemaRegistry<V = unknown> {
   readonly #unreadable = new WeakMap<Buffer, unknown>()
   /** Whether anything was ever put in #unreadable (until then the deserializers skip its lookup). */
   #anyUnreadable = false
+  /** The id whose coordinates were read last, and what they were: most topics carry one id at a time. */
+  #lastArtifactIdType: IdType | undefined
+  #lastArtifactId: SchemaId | undefined
+  #lastArtifact: ArtifactCoordinates | 'none' | undefined
+  /** How many warm hook callbacks are running inside one another now (see MAX_SYNC_CALLBACKS). */
+  #callbacks = 0
 
   /** @param client - The registry client (`RegistryClient`) the serdes share. */
   constructor(client: unknown, options: ApicurioSchemaRegistryOptions<V> = {}) {
@@ -271,8 +284,9 @@ export class ApicurioSchemaRegistry<V = unknown> {
           )
         }
         if (read.schema !== null && message !== undefined) {
-          const schema: ConsumedSchema = { ...read.schema }
-          const artifact = this.#artifacts[schema.idType].get(schema.id)
+          // A new object for each read: it is this message's own.
+          const schema: ConsumedSchema = read.schema
+          const artifact = this.#artifactOf(schema.idType, schema.id)
           if (artifact !== undefined && artifact !== 'none') schema.artifact = artifact
           message.metadata ??= {}
           message.metadata.schemas ??= {}
@@ -317,17 +331,57 @@ export class ApicurioSchemaRegistry<V = unknown> {
       message: PlatformaticMessageToConsume,
       callback: PlatformaticHookCallback,
     ): void => {
-      // Warm: the id's schema is cached, nothing to fetch. Called back in a microtask, never synchronously
-      // (Platformatic 1.35 recurses on synchronous callbacks), without the Promises of a lookup.
-      const field: Field = type === 'key' ? 'key' : 'value'
-      const found =
-        type === 'key' || type === 'value'
-          ? this.#contract.idToPrepare(message.topic, field, payload, headerRecord(message.headers))
-          : undefined
-      if (found === undefined || this.#isReady(message.topic, field, found))
-        queueMicrotask(() => callback(null))
-      else settle(this.#prepareConsumed(message.topic, field, found, payload as Buffer), callback)
+      // Warm (nothing to fetch): called back at once, without the Promises of a lookup.
+      if ((type !== 'key' && type !== 'value') || payload === null || payload === undefined) {
+        this.#warmCallback(callback)
+        return
+      }
+      const field: Field = type
+      const headers = headerRecord(message.headers)
+      // A frame of the id the last read of this field prepared, on the same topic: ready, unless its coordinates
+      // are still to be looked up.
+      const frame = this.#contract.preparedFrameOf(message.topic, field, payload, headers)
+      if (
+        frame !== undefined &&
+        (this.#client.findVersionOfId === undefined || this.#artifactOf(frame.idType, frame.id) !== undefined)
+      ) {
+        this.#warmCallback(callback)
+        return
+      }
+      const found = this.#contract.idToPrepare(message.topic, field, payload, headers)
+      if (found === undefined || this.#isReady(message.topic, field, found)) this.#warmCallback(callback)
+      else settle(this.#prepareConsumed(message.topic, field, found, payload), callback)
     }
+  }
+
+  /**
+   * Calls a hook's callback for a message that needs nothing fetched: synchronously, as Platformatic's own registry
+   * does, unless MAX_SYNC_CALLBACKS such callbacks already run inside one another (a client that calls the next hook
+   * from inside the callback), then in a microtask, which ends the nesting.
+   */
+  #warmCallback(callback: PlatformaticHookCallback): void {
+    if (this.#callbacks >= MAX_SYNC_CALLBACKS) {
+      queueMicrotask(() => callback(null))
+      return
+    }
+    this.#callbacks++
+    try {
+      callback(null)
+    } finally {
+      this.#callbacks--
+    }
+  }
+
+  /** Where a consumed id lives as far as the registry knows now (`undefined`: not looked up yet). */
+  #artifactOf(idType: IdType, id: SchemaId): ArtifactCoordinates | 'none' | undefined {
+    if (id === this.#lastArtifactId && idType === this.#lastArtifactIdType) return this.#lastArtifact
+    const artifact = this.#artifacts[idType].get(id)
+    if (artifact !== undefined) {
+      this.#lastArtifactIdType = idType
+      this.#lastArtifactId = id
+      this.#lastArtifact = artifact
+    }
+    return artifact
   }
 
   async #beforeSerialization(

@@ -15,6 +15,7 @@ import {
   checkKnownKeys,
   checkOptionsObject,
   type DeserializerOptions,
+  type FramedDecoder,
   type IncomingMessage,
   type MessageHeaders,
   messageSchemaId,
@@ -73,6 +74,7 @@ interface FormatReader<T> {
   deserializeMessageSync(message: IncomingMessage, ctx: SerializationContext): T
   prepare(schemaId: SchemaId, ctx?: SerializationContext, idType?: IdType): Promise<void>
   isPrepared(schemaId: SchemaId, ctx?: SerializationContext, idType?: IdType): boolean
+  framedDecoderOf?(id: SchemaId, ctx: SerializationContext): FramedDecoder<T> | undefined
 }
 
 /** Which schema wrote a consumed key or value, and where its id was read. */
@@ -295,6 +297,17 @@ export class AnyDeserializer<T = unknown> {
     const kind = this.formatOf(schemaId, idType)
     const reader = kind === undefined ? undefined : this.#readers[kind]
     return reader?.isPrepared(schemaId, ctx, idType) === true
+  }
+
+  /**
+   * The decoder of framed payloads of an id read as `useId`, holding its parsed schema (see the format
+   * deserializer's `framedDecoderOf`), when the id's format is known and its reader offers one; else `undefined`.
+   * It decodes and fails as `deserializeMessageSync` does for a framed message of that id without id headers.
+   */
+  framedDecoderOf(id: SchemaId, ctx: SerializationContext): FramedDecoder<T> | undefined {
+    const format = this.formatOf(id, this.#useId)
+    const reader = format === undefined ? undefined : this.#readers[format]
+    return reader?.framedDecoderOf?.(id, ctx)
   }
 
   /**

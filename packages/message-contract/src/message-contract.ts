@@ -1,5 +1,11 @@
 import { invalidConfigError, isSerdeError, recordFailedMessage } from '@x/errors'
-import { type IncomingMessage, type MessageHeaders, messageSchemaId, type RulesOptions } from '@x/serde-core'
+import {
+  type FramedDecoder,
+  type IncomingMessage,
+  type MessageHeaders,
+  messageSchemaId,
+  type RulesOptions,
+} from '@x/serde-core'
 import type { IdType, MessageField, ReadIdSize, SchemaId, SerializationContext } from '@x/wire-format'
 import {
   AnyDeserializer,
@@ -10,6 +16,7 @@ import {
 import { contextFor } from './contexts.js'
 import { applyIdHeaderRules, hasIdHeader } from './id-headers.js'
 import { decodeKey, encodeKey, KEY_TYPES, type KeyLongs, type KeyType } from './key-types.js'
+import type { SchemaKind } from './schema-kind.js'
 
 /** A serializer of any format, as the adapters use it (`AvroSerializer`, `JsonSchemaSerializer`, `ProtobufSerializer`, `AnySerializer`). */
 export interface MessageSerializer<V> {
@@ -106,6 +113,19 @@ export interface FieldRead<T> {
 
 const NOTHING: FieldRead<null> = Object.freeze({ value: null, schema: null }) as FieldRead<null>
 
+/** A framed read of a field whose schema is prepared: its topic and frame id, and what decodes its payloads. */
+export interface PreparedFrame {
+  readonly topic: string
+  readonly idType: IdType
+  readonly id: number
+}
+
+/** The last framed read of a field, kept so that the next message of its topic and id decodes with no lookup. */
+interface FrameMemo extends PreparedFrame {
+  readonly format: SchemaKind | undefined
+  readonly decode: FramedDecoder<unknown>
+}
+
 /**
  * The one reading of a consumed message that every adapter and the CLI call: which deserializer reads each field
  * (values by any format; keys by their {@link KeyHandling}), the id header rules (a repeated id header with
@@ -125,6 +145,9 @@ export class MessageContract<V = unknown, K = never> {
   readonly #longs: KeyLongs
   /** Aborts the background preload once a message needs the registry: its lookup then has the process to itself. */
   #preloading: AbortController | undefined
+  /** The last framed read of values and of keys (see {@link preparedFrameOf}). */
+  #valueFrame: FrameMemo | undefined
+  #keyFrame: FrameMemo | undefined
 
   /**
    * @param client - The registry client (`RegistryClient`) of the `AnyDeserializer`.
@@ -225,12 +248,25 @@ export class MessageContract<V = unknown, K = never> {
     if (bytes === null || bytes === undefined) return NOTHING
     const record = headers as MessageHeaders | undefined
     const reader = this.#readerOf(field, record)
-    const ctx = contextFor(topic, field)
     if (reader === undefined) return { value: this.#plainKey(topic, bytes, record), schema: null }
+    // Warm: a frame of the id the field's last framed read had, on the same topic, decodes with what that read
+    // prepared (the same decoding and errors as the path below, without its lookups).
+    const frame = this.#frameOf(topic, field, bytes, record)
+    if (frame !== undefined) {
+      let value: unknown
+      try {
+        value = frame.decode(bytes, record)
+      } catch (error) {
+        throw located(error, bytes, record, topic, field)
+      }
+      return { value, schema: { idType: frame.idType, id: frame.id, framed: true, format: frame.format } }
+    }
+    const ctx = contextFor(topic, field)
     const message: IncomingMessage = { payload: bytes, headers: record }
     try {
       if (reader instanceof AnyDeserializer) {
         const read: DeserializedNow<unknown> | undefined = reader.deserializeMessageNow(message, ctx)
+        if (read?.schema.framed) this.#remember(topic, field, reader, read.schema, ctx)
         return read
       }
       if (reader.deserializeMessageSync === undefined) return undefined
@@ -293,6 +329,23 @@ export class MessageContract<V = unknown, K = never> {
     }
   }
 
+  /**
+   * The field's prepared framed read when this message is a frame of its id on its topic (without an id header of
+   * the field): then {@link readNow} decodes it with no lookup, and nothing needs the registry; else `undefined`
+   * (which says nothing either way: {@link idToPrepare} and {@link isPrepared} tell). Makes no request.
+   */
+  preparedFrameOf(
+    topic: string,
+    field: MessageField,
+    bytes: Uint8Array | null | undefined,
+    headers: object | undefined,
+  ): PreparedFrame | undefined {
+    if (bytes === null || bytes === undefined) return undefined
+    const record = headers as MessageHeaders | undefined
+    if (this.#readerOf(field, record) === undefined) return undefined
+    return this.#frameOf(topic, field, bytes, record)
+  }
+
   /** Whether the reader of `field` has the schema of an id cached (makes no request). */
   isPrepared(topic: string, field: MessageField, idType: IdType, id: SchemaId): boolean {
     const reader = field === 'value' ? this.#values : (this.#keyReader ?? this.#any)
@@ -342,6 +395,37 @@ export class MessageContract<V = unknown, K = never> {
     if (field === 'value') return this.#values
     if (this.#keyReader !== undefined) return this.#keyReader
     return hasIdHeader(headers, 'key') ? this.#any : undefined
+  }
+
+  /** The field's last framed read when `bytes` is a frame (4-byte id) of its id on its topic, without an id header. */
+  #frameOf(
+    topic: string,
+    field: MessageField,
+    bytes: Uint8Array,
+    headers: MessageHeaders | undefined,
+  ): FrameMemo | undefined {
+    const frame = field === 'value' ? this.#valueFrame : this.#keyFrame
+    if (frame === undefined || bytes.length < 5 || bytes[0] !== 0 || frame.topic !== topic) return undefined
+    if (bytes[1]! * 0x1000000 + ((bytes[2]! << 16) | (bytes[3]! << 8) | bytes[4]!) !== frame.id)
+      return undefined
+    return hasIdHeader(headers, field) ? undefined : frame
+  }
+
+  /** Keeps a framed read's decoder (when its reader offers one) for the next messages of the topic and id. */
+  #remember(
+    topic: string,
+    field: MessageField,
+    reader: AnyDeserializer<unknown>,
+    schema: MessageSchema,
+    ctx: SerializationContext,
+  ): void {
+    const { idType, id, format } = schema
+    if (reader.idSize !== 4 || typeof id !== 'number' || idType !== reader.useId) return
+    const decode = reader.framedDecoderOf(id, ctx)
+    if (decode === undefined) return
+    const frame: FrameMemo = Object.freeze({ topic, idType, id, format, decode })
+    if (field === 'value') this.#valueFrame = frame
+    else this.#keyFrame = frame
   }
 
   #plainKey(topic: string, bytes: Uint8Array, headers: MessageHeaders | undefined): unknown {

@@ -75,23 +75,37 @@ export interface MessageContractOptions<V, K> {
   /** How keys are written and read ({@link KeyHandling}). @default 'string' */
   keys?: KeyHandling<K>
   /**
-   * Load the format readers of the `AnyDeserializer` that reads values (avsc, ajv, protobufjs) in the background
-   * once constructed, on the next turn of the event loop, so that a consumer's first message waits for its schema's
-   * lookup only; `false` loads each when a message of its format first arrives. Nothing is loaded ahead when
-   * `deserializer` is given.
+   * Load Node's `fetch` (which Node loads when a process first uses it) and the format readers of the
+   * `AnyDeserializer` that reads values (avsc, ajv, protobufjs) in the background once constructed, on the next turn
+   * of the event loop, so that a consumer's first message waits for its schema's lookup only; `false` loads each when
+   * a message first needs it. Nothing is loaded ahead when `deserializer` is given.
    * @default true
    */
   preload?: boolean
 }
 
 /**
- * Starts loading every format's reader on the next turn of the event loop (unreferenced: it keeps no process alive),
- * until `signal` is aborted; a failure is left for the first message of that format to meet again.
+ * Starts loading Node's `fetch`, then every format's reader, on the next turn of the event loop (unreferenced: it
+ * keeps no process alive), until `signal` is aborted; a failure is left for the first message of that format to meet
+ * again.
  */
 function preloadSoon(any: AnyDeserializer<unknown>, signal: AbortSignal): void {
   setImmediate(() => {
+    loadFetch()
     any.preload(undefined, { signal }).catch(() => {})
   }).unref()
+}
+
+/**
+ * Makes Node load its `fetch` implementation (undici, 20–40 ms of CPU), which it does when a process first touches
+ * `Headers`, `Request` or `fetch`: the registry client's first request would otherwise wait for it. Makes no request.
+ */
+function loadFetch(): void {
+  try {
+    if (typeof Headers === 'function') new Headers()
+  } catch {
+    // A runtime without a working `Headers` leaves the client to fail (or not) on its own first request.
+  }
 }
 
 /** A consumed message decoded: the same shape from every adapter and the CLI. */

@@ -322,7 +322,8 @@ export class ApicurioSchemaRegistry<V = unknown> {
    * Before a record is deserialized: learns the format of its value's (and key's, when it names a schema) schema
    * id and fetches the schema, once per id. A message that cannot be read (a bad frame, an unknown id) is left to
    * the synchronous deserializer to refuse, so that Platformatic reports it for that message (set
-   * `onDeserializationError` on `consume()` to go on past it); an outage fails the fetch.
+   * `onDeserializationError` on `consume()` to go on past it); an outage fails the fetch. A record that needs
+   * nothing fetched is called back at once, as Platformatic's own registry does.
    */
   getBeforeDeserializationHook() {
     return (

@@ -240,6 +240,13 @@ describe('ApicurioSchemaRegistry, driven as @platformatic/kafka drives it', () =
       expect(now).not.toHaveBeenCalled()
       expect(prepared).not.toHaveBeenCalled()
       expect(toPrepare).not.toHaveBeenCalled()
+      // One frozen schema entry shared by the warm records of the id, as Platformatic's own shares a number.
+      const a = await consume(reader, 'warm', { value: values[1]!, headers: new Map() })
+      const b = await consume(reader, 'warm', { value: values[2]!, headers: new Map() })
+      const schemaOf = (read: { metadata: Record<string, unknown> | undefined }) =>
+        (read.metadata!.schemas as Record<string, unknown>).value
+      expect(schemaOf(a)).toBe(schemaOf(b))
+      expect(Object.isFrozen(schemaOf(a))).toBe(true)
       expect(registry.requests.length).toBe(requests)
     } finally {
       vi.restoreAllMocks()

@@ -155,6 +155,9 @@ export class ApicurioSchemaRegistry<V = unknown> {
   #lastArtifactIdType: IdType | undefined
   #lastArtifactId: SchemaId | undefined
   #lastArtifact: ArtifactCoordinates | 'none' | undefined
+  /** The contract's shared schema of the frames read last, and the frozen `metadata.schemas` entry made of it. */
+  #sharedSchema: MessageSchema | undefined
+  #sharedConsumed: ConsumedSchema | undefined
   /** How many warm hook callbacks are running inside one another now (see MAX_SYNC_CALLBACKS). */
   #callbacks = 0
 
@@ -284,10 +287,7 @@ export class ApicurioSchemaRegistry<V = unknown> {
           )
         }
         if (read.schema !== null && message !== undefined) {
-          // A new object for each read: it is this message's own.
-          const schema: ConsumedSchema = read.schema
-          const artifact = this.#artifactOf(schema.idType, schema.id)
-          if (artifact !== undefined && artifact !== 'none') schema.artifact = artifact
+          const schema = this.#consumedSchemaOf(read.schema)
           message.metadata ??= {}
           message.metadata.schemas ??= {}
           ;(message.metadata.schemas as Record<string, ConsumedSchema>)[field] = schema
@@ -371,6 +371,26 @@ export class ApicurioSchemaRegistry<V = unknown> {
     } finally {
       this.#callbacks--
     }
+  }
+
+  /**
+   * What a read's schema becomes on `metadata.schemas`: with its artifact added. The frozen schema the contract
+   * shares among the frames of one id becomes one frozen object too, made once (while its artifact is not known yet,
+   * a copy per message); any other is the message's own, completed in place.
+   */
+  #consumedSchemaOf(schema: MessageSchema): ConsumedSchema {
+    if (schema === this.#sharedSchema) return this.#sharedConsumed!
+    const artifact = this.#artifactOf(schema.idType, schema.id)
+    if (!Object.isFrozen(schema)) {
+      if (artifact !== undefined && artifact !== 'none') (schema as ConsumedSchema).artifact = artifact
+      return schema
+    }
+    const consumed: ConsumedSchema =
+      artifact !== undefined && artifact !== 'none' ? { ...schema, artifact } : { ...schema }
+    if (artifact === undefined && this.#client.findVersionOfId !== undefined) return consumed
+    this.#sharedSchema = schema
+    this.#sharedConsumed = Object.freeze(consumed)
+    return this.#sharedConsumed
   }
 
   /** Where a consumed id lives as far as the registry knows now (`undefined`: not looked up yet). */

@@ -16,7 +16,6 @@ import {
 import { contextFor } from './contexts.js'
 import { applyIdHeaderRules, hasIdHeader } from './id-headers.js'
 import { decodeKey, encodeKey, KEY_TYPES, type KeyLongs, type KeyType } from './key-types.js'
-import type { SchemaKind } from './schema-kind.js'
 
 /** A serializer of any format, as the adapters use it (`AvroSerializer`, `JsonSchemaSerializer`, `ProtobufSerializer`, `AnySerializer`). */
 export interface MessageSerializer<V> {
@@ -115,7 +114,10 @@ export interface DecodedRecord<V, K, H = MessageHeaders> {
   /** The value; `null` for a tombstone (a message without a value: a deletion in a compacted topic). */
   value: V | null
   headers: H
-  /** Which schema wrote the value, and where its id was read; `null` for a tombstone. */
+  /**
+   * Which schema wrote the value, and where its id was read; `null` for a tombstone. For the frames of an id read
+   * before on the topic, one frozen object shared by those messages.
+   */
   schema: MessageSchema | null
 }
 
@@ -136,8 +138,9 @@ export interface PreparedFrame {
 
 /** The last framed read of a field, kept so that the next message of its topic and id decodes with no lookup. */
 interface FrameMemo extends PreparedFrame {
-  readonly format: SchemaKind | undefined
   readonly decode: FramedDecoder<unknown>
+  /** The schema every read of this frame gives: one frozen object, shared. */
+  readonly schema: MessageSchema
 }
 
 /**
@@ -273,14 +276,18 @@ export class MessageContract<V = unknown, K = never> {
       } catch (error) {
         throw located(error, bytes, record, topic, field)
       }
-      return { value, schema: { idType: frame.idType, id: frame.id, framed: true, format: frame.format } }
+      return { value, schema: frame.schema }
     }
     const ctx = contextFor(topic, field)
     const message: IncomingMessage = { payload: bytes, headers: record }
     try {
       if (reader instanceof AnyDeserializer) {
         const read: DeserializedNow<unknown> | undefined = reader.deserializeMessageNow(message, ctx)
-        if (read?.schema.framed) this.#remember(topic, field, reader, read.schema, ctx)
+        // Once remembered, the read gives the frame's one frozen schema, as the next reads of that frame will.
+        if (read?.schema.framed) {
+          const frame = this.#remember(topic, field, reader, read.schema, ctx)
+          if (frame !== undefined) return { value: read.value, schema: frame.schema }
+        }
         return read
       }
       if (reader.deserializeMessageSync === undefined) return undefined
@@ -432,14 +439,16 @@ export class MessageContract<V = unknown, K = never> {
     reader: AnyDeserializer<unknown>,
     schema: MessageSchema,
     ctx: SerializationContext,
-  ): void {
+  ): FrameMemo | undefined {
     const { idType, id, format } = schema
-    if (reader.idSize !== 4 || typeof id !== 'number' || idType !== reader.useId) return
+    if (reader.idSize !== 4 || typeof id !== 'number' || idType !== reader.useId) return undefined
     const decode = reader.framedDecoderOf(id, ctx)
-    if (decode === undefined) return
-    const frame: FrameMemo = Object.freeze({ topic, idType, id, format, decode })
+    if (decode === undefined) return undefined
+    const shared: MessageSchema = Object.freeze({ idType, id, framed: true, format })
+    const frame: FrameMemo = Object.freeze({ topic, idType, id, decode, schema: shared })
     if (field === 'value') this.#valueFrame = frame
     else this.#keyFrame = frame
+    return frame
   }
 
   #plainKey(topic: string, bytes: Uint8Array, headers: MessageHeaders | undefined): unknown {

@@ -81,12 +81,17 @@ describe('MessageContract, frames of a prepared id', () => {
     await client.close()
   })
 
-  it('gives each read a schema object of its own', async () => {
-    const { client, contract } = await warmed(await frame(1))
+  it('gives the reads of a prepared frame one frozen schema object, the read that prepared it included', async () => {
+    const client = new RegistryClient({ url: registry.url, groupId: 'default' })
+    const contract = new MessageContract(client, { preload: false })
+    await contract.read('orders', 'value', await frame(1), {})
+    const first = contract.readNow('orders', 'value', await frame(1), {})!
     const a = contract.readNow('orders', 'value', await frame(2), {})!
     const b = contract.readNow('orders', 'value', await frame(3), {})!
-    expect(a.schema).toEqual(b.schema)
-    expect(a.schema).not.toBe(b.schema)
+    expect(a.schema).toBe(first.schema)
+    expect(b.schema).toBe(first.schema)
+    expect(Object.isFrozen(a.schema)).toBe(true)
+    expect(a.value).not.toBe(b.value)
     await client.close()
   })
 

@@ -15,3 +15,4 @@ export type {
 } from './json-schema-serializer.js'
 export { JsonSchemaSerializer } from './json-schema-serializer.js'
 export { QualifiedRecordIdStrategy, TopicRecordIdStrategy } from './json-schema-strategies.js'
+export { warmUpValidators } from './validator-warm-up.js'

@@ -214,8 +214,22 @@ export class KafkaJsSerde<V = unknown, K = string> {
     message: ConsumedKafkaMessage,
   ): DecodedMessage<V, K> | undefined {
     try {
-      const now = this.#contract.decodeNow(topic, message.key, message.value, message.headers ?? {})
-      return now === undefined ? undefined : located(now, topic, partition, message)
+      // The contract's decodeNow, field by field, building the decoded message once.
+      const headers = message.headers ?? {}
+      const key = this.#contract.readNow(topic, 'key', message.key, headers)
+      if (key === undefined) return undefined
+      const value = this.#contract.readNow(topic, 'value', message.value, headers)
+      if (value === undefined) return undefined
+      return {
+        topic,
+        partition,
+        offset: message.offset,
+        timestamp: message.timestamp,
+        key: key.value as K | PlainKey | null,
+        value: value.value as V | null,
+        headers,
+        schema: value.schema,
+      }
     } catch (error) {
       throw failedAt(error, partition, message)
     }

@@ -2,7 +2,7 @@ import { setImmediate } from 'node:timers/promises'
 import { AvroSerializer, TopicIdStrategy } from '@x/avro-serde'
 import { DeserializationError, type RuleViolationError, SchemaNotFoundError } from '@x/errors'
 import { JsonSchemaSerializer } from '@x/jsonschema-serde'
-import { AnyDeserializer, AnySerializer } from '@x/message-contract'
+import { AnyDeserializer, AnySerializer, MessageContract } from '@x/message-contract'
 import { RegistryClient } from '@x/registry-client'
 import { InMemoryRegistry } from '@x/registry-testing'
 import {
@@ -168,7 +168,7 @@ describe('ApicurioSchemaRegistry, driven as @platformatic/kafka drives it', () =
     })
   })
 
-  it('prepares a consumed id once: on a cached id the hook asks nothing and calls back asynchronously, the value read as before', async () => {
+  it('prepares a consumed id once: on a cached id the hook asks nothing and calls back at once (as Platformatic’s own registry does), the value read as before', async () => {
     const writer = new ApicurioSchemaRegistry(client, {
       serializer: new AvroSerializer(client, {
         artifactResolver: new TopicIdStrategy(),
@@ -186,8 +186,7 @@ describe('ApicurioSchemaRegistry, driven as @platformatic/kafka drives it', () =
       expect(await runHook(hook, raw.value, 'value', raw)).toEqual({ sync: false })
       const cold = registry.requests.length
       expect(cold).toBeGreaterThan(0)
-      for (let i = 0; i < 3; i++)
-        expect(await runHook(hook, raw.value, 'value', raw)).toEqual({ sync: false })
+      for (let i = 0; i < 3; i++) expect(await runHook(hook, raw.value, 'value', raw)).toEqual({ sync: true })
       expect(registry.requests.length).toBe(cold)
       const read = await consume(reader, 'orders', { value: produced.value!, headers: new Map() })
       expect(read.value).toEqual({ id: 9 })
@@ -209,6 +208,101 @@ describe('ApicurioSchemaRegistry, driven as @platformatic/kafka drives it', () =
     } finally {
       await readerClient.close()
     }
+  })
+
+  it('decodes warm records of a prepared id with no lookup in any cache or the registry, each value and its schema exact', async () => {
+    const writer = new ApicurioSchemaRegistry(client, {
+      serializer: new AvroSerializer(client, {
+        artifactResolver: new TopicIdStrategy(),
+        autoRegister: true,
+        schema: ORDER,
+      }),
+    })
+    const values = []
+    for (let id = 0; id < 40; id++)
+      values.push((await produce(writer, { topic: 'warm', value: { id }, headers: new Map() })).value!)
+    const readerClient = new RegistryClient({ url: registry.url, groupId: 'default' })
+    try {
+      const reader = new ApicurioSchemaRegistry(readerClient)
+      await consume(reader, 'warm', { value: values[0]!, headers: new Map() })
+      const registered = await client.getSchema('warm-value')
+      const requests = registry.requests.length
+      const now = vi.spyOn(AnyDeserializer.prototype, 'deserializeMessageNow')
+      const prepared = vi.spyOn(AnyDeserializer.prototype, 'isPrepared')
+      const toPrepare = vi.spyOn(MessageContract.prototype, 'idToPrepare')
+      for (let id = 1; id < 40; id++) {
+        const read = await consume(reader, 'warm', { value: values[id]!, headers: new Map() })
+        expect(read).toEqual({
+          key: null,
+          value: { id },
+          metadata: {
+            schemas: {
+              value: {
+                idType: 'globalId',
+                id: registered.globalId,
+                framed: true,
+                format: 'AVRO',
+                artifact: { groupId: 'default', artifactId: 'warm-value', version: registered.version },
+              },
+            },
+          },
+        })
+      }
+      expect(now).not.toHaveBeenCalled()
+      expect(prepared).not.toHaveBeenCalled()
+      expect(toPrepare).not.toHaveBeenCalled()
+      // One frozen schema entry shared by the warm records of the id, as Platformatic's own shares a number.
+      const a = await consume(reader, 'warm', { value: values[1]!, headers: new Map() })
+      const b = await consume(reader, 'warm', { value: values[2]!, headers: new Map() })
+      const schemaOf = (read: { metadata: Record<string, unknown> | undefined }) =>
+        (read.metadata!.schemas as Record<string, unknown>).value
+      expect(schemaOf(a)).toBe(schemaOf(b))
+      expect(Object.isFrozen(schemaOf(a))).toBe(true)
+      expect(registry.requests.length).toBe(requests)
+    } finally {
+      vi.restoreAllMocks()
+      await readerClient.close()
+    }
+  })
+
+  it('calls warm hooks back at once, deferring one to a microtask once 32 run inside one another (Platformatic 1.35 runs the next hook inside the callback)', async () => {
+    const reg = new ApicurioSchemaRegistry(client)
+    const hook = reg.getBeforeDeserializationHook()
+    const records = Array.from({ length: 20_000 }, () => ({
+      topic: 'plain',
+      partition: 0,
+      key: null,
+      value: null,
+      headers: [] as [Buffer | null, Buffer | null][],
+    }))
+    // Platformatic 1.35's runAsyncSeries: the next hook runs from inside the previous one's callback.
+    let depth = 0
+    let deepest = 0
+    await new Promise<void>((resolve, reject) => {
+      const next = (index: number): void => {
+        if (index === records.length) {
+          resolve()
+          return
+        }
+        depth++
+        deepest = Math.max(deepest, depth)
+        hook(null, 'value', records[index]!, (error) => (error ? reject(error) : next(index + 1)))
+        depth--
+      }
+      next(0)
+    })
+    expect(deepest).toBeGreaterThan(1)
+    expect(deepest).toBeLessThanOrEqual(33)
+    // Platformatic 2.x's loop: every warm callback comes before the hook returns.
+    let synchronous = 0
+    for (const record of records.slice(0, 100)) {
+      let called = false
+      hook(null, 'key', record, () => {
+        called = true
+      })
+      if (called) synchronous++
+    }
+    expect(synchronous).toBe(100)
   })
 
   it("looks a cold id's schema and its artifact up side by side: two requests in flight at once", async () => {

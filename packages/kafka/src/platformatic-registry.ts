@@ -130,6 +130,13 @@ interface SchemaLookups {
 const MAX_ARTIFACTS = 1000
 
 /**
+ * How many warm hook callbacks may run inside one another before one is deferred to a microtask. Platformatic 2.x
+ * runs its hooks in a loop that returns from a synchronous callback at once (depth 1); 1.35 calls the next hook from
+ * inside the callback, so that a fetch of thousands of records would otherwise nest thousands of calls deep.
+ */
+const MAX_SYNC_CALLBACKS = 32
+
+/**
  * A `SchemaRegistry` for `@platformatic/kafka`'s `Producer` and `Consumer` (`new Producer({ …, registry })`), on
  * Apicurio Registry 3: values (and keys, optionally) written by a serializer of any format with the artifact its
  * strategy picks from the topic, read in any format by an {@link AnyDeserializer}. A consumed message's
@@ -151,6 +158,15 @@ export class ApicurioSchemaRegistry<V = unknown> {
   readonly #unreadable = new WeakMap<Buffer, unknown>()
   /** Whether anything was ever put in #unreadable (until then the deserializers skip its lookup). */
   #anyUnreadable = false
+  /** The id whose coordinates were read last, and what they were: most topics carry one id at a time. */
+  #lastArtifactIdType: IdType | undefined
+  #lastArtifactId: SchemaId | undefined
+  #lastArtifact: ArtifactCoordinates | 'none' | undefined
+  /** The contract's shared schema of the frames read last, and the frozen `metadata.schemas` entry made of it. */
+  #sharedSchema: MessageSchema | undefined
+  #sharedConsumed: ConsumedSchema | undefined
+  /** How many warm hook callbacks are running inside one another now (see MAX_SYNC_CALLBACKS). */
+  #callbacks = 0
 
   /** @param client - The registry client (`RegistryClient`) the serdes share. */
   constructor(client: unknown, options: ApicurioSchemaRegistryOptions<V> = {}) {
@@ -279,9 +295,7 @@ export class ApicurioSchemaRegistry<V = unknown> {
           )
         }
         if (read.schema !== null && message !== undefined) {
-          const schema: ConsumedSchema = { ...read.schema }
-          const artifact = this.#artifacts[schema.idType].get(schema.id)
-          if (artifact !== undefined && artifact !== 'none') schema.artifact = artifact
+          const schema = this.#consumedSchemaOf(read.schema)
           message.metadata ??= {}
           message.metadata.schemas ??= {}
           ;(message.metadata.schemas as Record<string, ConsumedSchema>)[field] = schema
@@ -316,7 +330,8 @@ export class ApicurioSchemaRegistry<V = unknown> {
    * Before a record is deserialized: learns the format of its value's (and key's, when it names a schema) schema
    * id and fetches the schema, once per id. A message that cannot be read (a bad frame, an unknown id) is left to
    * the synchronous deserializer to refuse, so that Platformatic reports it for that message (set
-   * `onDeserializationError` on `consume()` to go on past it); an outage fails the fetch.
+   * `onDeserializationError` on `consume()` to go on past it); an outage fails the fetch. A record that needs
+   * nothing fetched is called back at once, as Platformatic's own registry does.
    */
   getBeforeDeserializationHook() {
     return (
@@ -325,17 +340,77 @@ export class ApicurioSchemaRegistry<V = unknown> {
       message: PlatformaticMessageToConsume,
       callback: PlatformaticHookCallback,
     ): void => {
-      // Warm: the id's schema is cached, nothing to fetch. Called back in a microtask, never synchronously
-      // (Platformatic 1.35 recurses on synchronous callbacks), without the Promises of a lookup.
-      const field: Field = type === 'key' ? 'key' : 'value'
-      const found =
-        type === 'key' || type === 'value'
-          ? this.#contract.idToPrepare(message.topic, field, payload, headerRecord(message.headers))
-          : undefined
-      if (found === undefined || this.#isReady(message.topic, field, found))
-        queueMicrotask(() => callback(null))
-      else settle(this.#prepareConsumed(message.topic, field, found, payload as Buffer), callback)
+      // Warm (nothing to fetch): called back at once, without the Promises of a lookup.
+      if ((type !== 'key' && type !== 'value') || payload === null || payload === undefined) {
+        this.#warmCallback(callback)
+        return
+      }
+      const field: Field = type
+      const headers = headerRecord(message.headers)
+      // A frame of the id the last read of this field prepared, on the same topic: ready, unless its coordinates
+      // are still to be looked up.
+      const frame = this.#contract.preparedFrameOf(message.topic, field, payload, headers)
+      if (
+        frame !== undefined &&
+        (this.#client.findVersionOfId === undefined || this.#artifactOf(frame.idType, frame.id) !== undefined)
+      ) {
+        this.#warmCallback(callback)
+        return
+      }
+      const found = this.#contract.idToPrepare(message.topic, field, payload, headers)
+      if (found === undefined || this.#isReady(message.topic, field, found)) this.#warmCallback(callback)
+      else settle(this.#prepareConsumed(message.topic, field, found, payload), callback)
     }
+  }
+
+  /**
+   * Calls a hook's callback for a message that needs nothing fetched: synchronously, as Platformatic's own registry
+   * does, unless MAX_SYNC_CALLBACKS such callbacks already run inside one another (a client that calls the next hook
+   * from inside the callback), then in a microtask, which ends the nesting.
+   */
+  #warmCallback(callback: PlatformaticHookCallback): void {
+    if (this.#callbacks >= MAX_SYNC_CALLBACKS) {
+      queueMicrotask(() => callback(null))
+      return
+    }
+    this.#callbacks++
+    try {
+      callback(null)
+    } finally {
+      this.#callbacks--
+    }
+  }
+
+  /**
+   * What a read's schema becomes on `metadata.schemas`: with its artifact added. The frozen schema the contract
+   * shares among the frames of one id becomes one frozen object too, made once (while its artifact is not known yet,
+   * a copy per message); any other is the message's own, completed in place.
+   */
+  #consumedSchemaOf(schema: MessageSchema): ConsumedSchema {
+    if (schema === this.#sharedSchema) return this.#sharedConsumed!
+    const artifact = this.#artifactOf(schema.idType, schema.id)
+    if (!Object.isFrozen(schema)) {
+      if (artifact !== undefined && artifact !== 'none') (schema as ConsumedSchema).artifact = artifact
+      return schema
+    }
+    const consumed: ConsumedSchema =
+      artifact !== undefined && artifact !== 'none' ? { ...schema, artifact } : { ...schema }
+    if (artifact === undefined && this.#client.findVersionOfId !== undefined) return consumed
+    this.#sharedSchema = schema
+    this.#sharedConsumed = Object.freeze(consumed)
+    return this.#sharedConsumed
+  }
+
+  /** Where a consumed id lives as far as the registry knows now (`undefined`: not looked up yet). */
+  #artifactOf(idType: IdType, id: SchemaId): ArtifactCoordinates | 'none' | undefined {
+    if (id === this.#lastArtifactId && idType === this.#lastArtifactIdType) return this.#lastArtifact
+    const artifact = this.#artifacts[idType].get(id)
+    if (artifact !== undefined) {
+      this.#lastArtifactIdType = idType
+      this.#lastArtifactId = id
+      this.#lastArtifact = artifact
+    }
+    return artifact
   }
 
   async #beforeSerialization(

@@ -14,6 +14,7 @@ export type {
   MessageDeserializer,
   MessageSerializer,
   PlainKey,
+  PreparedFrame,
 } from './message-contract.js'
 export { MessageContract } from './message-contract.js'
 export type { ReadErrorKind } from './read-errors.js'

@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process'
 import { setImmediate as nextTurn } from 'node:timers/promises'
 import { RegistryClient } from '@x/registry-client'
 import { InMemoryRegistry } from '@x/registry-testing'
@@ -46,6 +47,24 @@ describe('MessageContract', () => {
     await expect(preload.mock.results[0]!.value).rejects.toMatchObject({ name: 'AbortError' })
     expect(await read).toMatchObject({ name: 'SchemaNotFoundError' })
     await client.close()
+  })
+
+  it('loads Node’s fetch in the background once constructed, which a fresh process has not loaded; not with preload false', () => {
+    const entry = new URL('../dist/index.js', import.meta.url).href
+    const script = (preload: boolean) => `const { MessageContract } = await import(${JSON.stringify(entry)})
+const loaded = () => process.moduleLoadList.some((name) => name.includes('undici'))
+const before = loaded()
+const refuse = () => { throw new Error('no request is made') }
+new MessageContract({ getSchemaByGlobalId: refuse, getSchemaByContentId: refuse }, { preload: ${preload} })
+await new Promise((resolve) => setImmediate(resolve))
+await new Promise((resolve) => setImmediate(resolve))
+process.stdout.write(JSON.stringify([before, loaded()]))`
+    const run = (preload: boolean): unknown =>
+      JSON.parse(
+        execFileSync(process.execPath, ['--input-type=module', '-e', script(preload)], { encoding: 'utf8' }),
+      )
+    expect(run(true)).toEqual([false, true])
+    expect(run(false)).toEqual([false, false])
   })
 
   it('loads nothing ahead with preload false, or when values have a deserializer of their own', async () => {

@@ -1,5 +1,11 @@
 import { invalidConfigError, isSerdeError, recordFailedMessage } from '@x/errors'
-import { type IncomingMessage, type MessageHeaders, messageSchemaId, type RulesOptions } from '@x/serde-core'
+import {
+  type FramedDecoder,
+  type IncomingMessage,
+  type MessageHeaders,
+  messageSchemaId,
+  type RulesOptions,
+} from '@x/serde-core'
 import type { IdType, MessageField, ReadIdSize, SchemaId, SerializationContext } from '@x/wire-format'
 import {
   AnyDeserializer,
@@ -68,23 +74,37 @@ export interface MessageContractOptions<V, K> {
   /** How keys are written and read ({@link KeyHandling}). @default 'string' */
   keys?: KeyHandling<K>
   /**
-   * Load the format readers of the `AnyDeserializer` that reads values (avsc, ajv, protobufjs) in the background
-   * once constructed, on the next turn of the event loop, so that a consumer's first message waits for its schema's
-   * lookup only; `false` loads each when a message of its format first arrives. Nothing is loaded ahead when
-   * `deserializer` is given.
+   * Load Node's `fetch` (which Node loads when a process first uses it) and the format readers of the
+   * `AnyDeserializer` that reads values (avsc, ajv, protobufjs) in the background once constructed, on the next turn
+   * of the event loop, so that a consumer's first message waits for its schema's lookup only; `false` loads each when
+   * a message first needs it. Nothing is loaded ahead when `deserializer` is given.
    * @default true
    */
   preload?: boolean
 }
 
 /**
- * Starts loading every format's reader on the next turn of the event loop (unreferenced: it keeps no process alive),
- * until `signal` is aborted; a failure is left for the first message of that format to meet again.
+ * Starts loading Node's `fetch`, then every format's reader, on the next turn of the event loop (unreferenced: it
+ * keeps no process alive), until `signal` is aborted; a failure is left for the first message of that format to meet
+ * again.
  */
 function preloadSoon(any: AnyDeserializer<unknown>, signal: AbortSignal): void {
   setImmediate(() => {
+    loadFetch()
     any.preload(undefined, { signal }).catch(() => {})
   }).unref()
+}
+
+/**
+ * Makes Node load its `fetch` implementation (undici, 20–40 ms of CPU), which it does when a process first touches
+ * `Headers`, `Request` or `fetch`: the registry client's first request would otherwise wait for it. Makes no request.
+ */
+function loadFetch(): void {
+  try {
+    if (typeof Headers === 'function') new Headers()
+  } catch {
+    // A runtime without a working `Headers` leaves the client to fail (or not) on its own first request.
+  }
 }
 
 /** A consumed message decoded: the same shape from every adapter and the CLI. */
@@ -94,7 +114,10 @@ export interface DecodedRecord<V, K, H = MessageHeaders> {
   /** The value; `null` for a tombstone (a message without a value: a deletion in a compacted topic). */
   value: V | null
   headers: H
-  /** Which schema wrote the value, and where its id was read; `null` for a tombstone. */
+  /**
+   * Which schema wrote the value, and where its id was read; `null` for a tombstone. For the frames of an id read
+   * before on the topic, one frozen object shared by those messages.
+   */
   schema: MessageSchema | null
 }
 
@@ -105,6 +128,20 @@ export interface FieldRead<T> {
 }
 
 const NOTHING: FieldRead<null> = Object.freeze({ value: null, schema: null }) as FieldRead<null>
+
+/** A framed read of a field whose schema is prepared: its topic and frame id, and what decodes its payloads. */
+export interface PreparedFrame {
+  readonly topic: string
+  readonly idType: IdType
+  readonly id: number
+}
+
+/** The last framed read of a field, kept so that the next message of its topic and id decodes with no lookup. */
+interface FrameMemo extends PreparedFrame {
+  readonly decode: FramedDecoder<unknown>
+  /** The schema every read of this frame gives: one frozen object, shared. */
+  readonly schema: MessageSchema
+}
 
 /**
  * The one reading of a consumed message that every adapter and the CLI call: which deserializer reads each field
@@ -125,6 +162,9 @@ export class MessageContract<V = unknown, K = never> {
   readonly #longs: KeyLongs
   /** Aborts the background preload once a message needs the registry: its lookup then has the process to itself. */
   #preloading: AbortController | undefined
+  /** The last framed read of values and of keys (see {@link preparedFrameOf}). */
+  #valueFrame: FrameMemo | undefined
+  #keyFrame: FrameMemo | undefined
 
   /**
    * @param client - The registry client (`RegistryClient`) of the `AnyDeserializer`.
@@ -225,12 +265,29 @@ export class MessageContract<V = unknown, K = never> {
     if (bytes === null || bytes === undefined) return NOTHING
     const record = headers as MessageHeaders | undefined
     const reader = this.#readerOf(field, record)
-    const ctx = contextFor(topic, field)
     if (reader === undefined) return { value: this.#plainKey(topic, bytes, record), schema: null }
+    // Warm: a frame of the id the field's last framed read had, on the same topic, decodes with what that read
+    // prepared (the same decoding and errors as the path below, without its lookups).
+    const frame = this.#frameOf(topic, field, bytes, record)
+    if (frame !== undefined) {
+      let value: unknown
+      try {
+        value = frame.decode(bytes, record)
+      } catch (error) {
+        throw located(error, bytes, record, topic, field)
+      }
+      return { value, schema: frame.schema }
+    }
+    const ctx = contextFor(topic, field)
     const message: IncomingMessage = { payload: bytes, headers: record }
     try {
       if (reader instanceof AnyDeserializer) {
         const read: DeserializedNow<unknown> | undefined = reader.deserializeMessageNow(message, ctx)
+        // Once remembered, the read gives the frame's one frozen schema, as the next reads of that frame will.
+        if (read?.schema.framed) {
+          const frame = this.#remember(topic, field, reader, read.schema, ctx)
+          if (frame !== undefined) return { value: read.value, schema: frame.schema }
+        }
         return read
       }
       if (reader.deserializeMessageSync === undefined) return undefined
@@ -293,6 +350,23 @@ export class MessageContract<V = unknown, K = never> {
     }
   }
 
+  /**
+   * The field's prepared framed read when this message is a frame of its id on its topic (without an id header of
+   * the field): then {@link readNow} decodes it with no lookup, and nothing needs the registry; else `undefined`
+   * (which says nothing either way: {@link idToPrepare} and {@link isPrepared} tell). Makes no request.
+   */
+  preparedFrameOf(
+    topic: string,
+    field: MessageField,
+    bytes: Uint8Array | null | undefined,
+    headers: object | undefined,
+  ): PreparedFrame | undefined {
+    if (bytes === null || bytes === undefined) return undefined
+    const record = headers as MessageHeaders | undefined
+    if (this.#readerOf(field, record) === undefined) return undefined
+    return this.#frameOf(topic, field, bytes, record)
+  }
+
   /** Whether the reader of `field` has the schema of an id cached (makes no request). */
   isPrepared(topic: string, field: MessageField, idType: IdType, id: SchemaId): boolean {
     const reader = field === 'value' ? this.#values : (this.#keyReader ?? this.#any)
@@ -342,6 +416,39 @@ export class MessageContract<V = unknown, K = never> {
     if (field === 'value') return this.#values
     if (this.#keyReader !== undefined) return this.#keyReader
     return hasIdHeader(headers, 'key') ? this.#any : undefined
+  }
+
+  /** The field's last framed read when `bytes` is a frame (4-byte id) of its id on its topic, without an id header. */
+  #frameOf(
+    topic: string,
+    field: MessageField,
+    bytes: Uint8Array,
+    headers: MessageHeaders | undefined,
+  ): FrameMemo | undefined {
+    const frame = field === 'value' ? this.#valueFrame : this.#keyFrame
+    if (frame === undefined || bytes.length < 5 || bytes[0] !== 0 || frame.topic !== topic) return undefined
+    if (bytes[1]! * 0x1000000 + ((bytes[2]! << 16) | (bytes[3]! << 8) | bytes[4]!) !== frame.id)
+      return undefined
+    return hasIdHeader(headers, field) ? undefined : frame
+  }
+
+  /** Keeps a framed read's decoder (when its reader offers one) for the next messages of the topic and id. */
+  #remember(
+    topic: string,
+    field: MessageField,
+    reader: AnyDeserializer<unknown>,
+    schema: MessageSchema,
+    ctx: SerializationContext,
+  ): FrameMemo | undefined {
+    const { idType, id, format } = schema
+    if (reader.idSize !== 4 || typeof id !== 'number' || idType !== reader.useId) return undefined
+    const decode = reader.framedDecoderOf(id, ctx)
+    if (decode === undefined) return undefined
+    const shared: MessageSchema = Object.freeze({ idType, id, framed: true, format })
+    const frame: FrameMemo = Object.freeze({ topic, idType, id, decode, schema: shared })
+    if (field === 'value') this.#valueFrame = frame
+    else this.#keyFrame = frame
+    return frame
   }
 
   #plainKey(topic: string, bytes: Uint8Array, headers: MessageHeaders | undefined): unknown {

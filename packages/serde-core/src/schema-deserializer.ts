@@ -44,6 +44,12 @@ export interface DeserializerSetup<T> {
   readonly reader?: SchemaCodec | undefined
 }
 
+/**
+ * Decodes one framed payload of the writer schema a {@link SchemaDeserializer.framedDecoderOf} call was given; `headers`
+ * are the message's (a format may read its payload's encoding there).
+ */
+export type FramedDecoder<T> = (bytes: Uint8Array, headers: MessageHeaders | null | undefined) => T
+
 /** A parsed writer schema, cached per id. */
 interface WriterSchema {
   idType: IdType
@@ -221,6 +227,32 @@ export class SchemaDeserializer<T = unknown> {
     if (this.#readers === undefined) return true
     if (ctx === undefined && this.#options.artifactId === undefined) return false
     return this.#readerFor(ctx as SerializationContext) !== undefined
+  }
+
+  /**
+   * A decoder of the framed payloads of one writer schema id (read as `useId`), holding that id's parsed schema: what
+   * an adapter's warm path calls once it has read the frame's id itself, so that each message costs no cache lookup.
+   * `undefined` unless the id's writer schema is cached and nothing else is looked up per message (no
+   * `useLatestVersion`, no data-contract rules). The caller hands it only payloads whose frame carries that id, of
+   * messages without an Apicurio id header of `ctx.field`; it decodes and fails exactly as
+   * {@link deserializeMessageSync} does for them (a parsed schema per id never changes, so holding it is the same as
+   * finding it cached).
+   */
+  framedDecoderOf(id: SchemaId, ctx: SerializationContext): FramedDecoder<T> | undefined {
+    if (this.#readers !== undefined || this.#rules !== undefined) return undefined
+    const idType = this.#options.useId
+    const writer = this.#writers[idType].get(id)
+    if (writer === undefined) return undefined
+    const reader = this.#reader ?? null
+    const idSize = this.#idSize
+    return (bytes, headers) => {
+      try {
+        const hint = this.#hintOf(headers, ctx)
+        return this.#decode(writer, reader, bytes, payloadOffsetOf(bytes, idSize), ctx, hint)
+      } catch (error) {
+        throw failed(error, bytes, headers, ctx, idType, id)
+      }
+    }
   }
 
   /**

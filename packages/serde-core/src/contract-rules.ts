@@ -53,6 +53,9 @@ interface RulesetEntry {
   readonly readFields: readonly string[] | undefined
 }
 
+/** How long the ruleset read last is served without asking the cache (and so the clock) again. */
+const HOT_MS = 1000
+
 const EMPTY: RuleSet = { domainRules: [], migrationRules: [] }
 
 /** Cache keys by coordinates object: a serde passes the same object for every message of a version. */
@@ -93,6 +96,8 @@ export class ContractRules {
   readonly #ttlMs: number | undefined
   /** The coordinates of `targetVersion` beside each writer version's, made once (their cache key is kept by object). */
   readonly #targets = new WeakMap<VersionCoordinates, VersionCoordinates>()
+  /** The ruleset read last, by the coordinates object it was read for (see `#ruleset`). */
+  #hot: { readonly coordinates: VersionCoordinates; readonly entry: RulesetEntry | null } | undefined
   #engine: RulesEngine | undefined
 
   constructor(client: RegistryPort, options: NormalizedRulesOptions, owner: string, bound: number) {
@@ -240,8 +245,27 @@ export class ContractRules {
     ])
   }
 
+  /**
+   * The ruleset of a version, for a message: the one read last is served from `#hot` (one compare, no cache lookup
+   * and no clock read, which costs as much as a one-clause rule), for at most {@link HOT_MS} (and never past
+   * `cacheTtlMs`); after that the cache is asked again, which notices an expired ruleset and refreshes it.
+   */
   #ruleset(coordinates: VersionCoordinates): RulesetEntry | null {
-    return this.#cached(this.#rulesets, keyOf(coordinates), 'ruleset')
+    const hot = this.#hot
+    if (hot !== undefined && hot.coordinates === coordinates) return hot.entry
+    const entry = this.#cached(this.#rulesets, keyOf(coordinates), 'ruleset')
+    const remembered = { coordinates, entry }
+    this.#hot = remembered
+    if (this.#ttlMs !== undefined) {
+      const timer = setTimeout(
+        () => {
+          if (this.#hot === remembered) this.#hot = undefined
+        },
+        Math.min(this.#ttlMs, HOT_MS),
+      )
+      ;(timer as { unref?: () => void }).unref?.()
+    }
+    return entry
   }
 
   #cached<T extends {}>(cache: SingleFlightCache<Loaded<T>>, key: string, what: string): T | null {

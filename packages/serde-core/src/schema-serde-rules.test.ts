@@ -7,7 +7,7 @@ import {
 } from '@x/registry-client'
 import { InMemoryRegistry } from '@x/registry-testing'
 import { SerializationContext } from '@x/wire-format'
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest'
 import { normalizeDeserializerOptions } from './deserializer-options.js'
 import { SchemaDeserializer } from './schema-deserializer.js'
 import { SchemaSerializer } from './schema-serializer.js'
@@ -196,6 +196,40 @@ describe('serializers with rules on', () => {
       await new Promise((resolve) => setTimeout(resolve, 5))
     }
     expect(paths().some((path) => path.endsWith('/contract/ruleset'))).toBe(true)
+  })
+
+  it('read no clock on a warm message, and still take up a changed ruleset once its TTL has passed', async () => {
+    await admin.setArtifactRuleset(artifactId, {
+      domainRules: [condition('short-a', 'WRITE', 'size(a) < 4')],
+      migrationRules: [],
+    })
+    const toys = serializer({ rules: { enabled: true, cacheTtlMs: 20 } })
+    await toys.prepare(ctx)
+    toys.serializeSync({ a: 'x', b: 'y' }, ctx)
+    const clock = vi.spyOn(performance, 'now')
+    try {
+      for (let i = 0; i < 1000; i++) toys.serializeSync({ a: 'x', b: 'y' }, ctx)
+      expect(clock).not.toHaveBeenCalled()
+    } finally {
+      clock.mockRestore()
+    }
+    await admin.setArtifactRuleset(artifactId, {
+      domainRules: [condition('short-a', 'WRITE', 'size(a) < 2')],
+      migrationRules: [],
+    })
+    await new Promise((resolve) => setTimeout(resolve, 40))
+    // The first message after the TTL starts the background refresh and is checked by the ruleset in force.
+    expect(() => toys.serializeSync({ a: 'xyz', b: 'y' }, ctx)).not.toThrow()
+    await expect
+      .poll(() => {
+        try {
+          toys.serializeSync({ a: 'xyz', b: 'y' }, ctx)
+          return 'passed'
+        } catch (error) {
+          return (error as Error).name
+        }
+      })
+      .toBe('RuleViolationError')
   })
 
   it('with failOnError fail every call while no ruleset could be fetched yet, and pass none unchecked', async () => {

@@ -77,14 +77,17 @@ interface FormatReader<T> {
   framedDecoderOf?(id: SchemaId, ctx: SerializationContext): FramedDecoder<T> | undefined
 }
 
-/** Which schema wrote a consumed key or value, and where its id was read. */
+/**
+ * Which schema wrote a consumed key or value, and where its id was read. Read-only: the messages of one id read on
+ * the warm path share one frozen object.
+ */
 export interface MessageSchema {
-  idType: IdType
-  id: SchemaId
+  readonly idType: IdType
+  readonly id: SchemaId
   /** `true` when the id was read from the payload's frame, `false` from a header. */
-  framed: boolean
+  readonly framed: boolean
   /** The format behind the id; `undefined` when a deserializer other than `AnyDeserializer` read it. */
-  format: SchemaKind | undefined
+  readonly format: SchemaKind | undefined
 }
 
 /** A message decoded at once by {@link AnyDeserializer.deserializeMessageNow}: its value and the schema that wrote it. */

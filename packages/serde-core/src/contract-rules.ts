@@ -96,8 +96,11 @@ export class ContractRules {
   readonly #ttlMs: number | undefined
   /** The coordinates of `targetVersion` beside each writer version's, made once (their cache key is kept by object). */
   readonly #targets = new WeakMap<VersionCoordinates, VersionCoordinates>()
-  /** The ruleset read last, by the coordinates object it was read for (see `#ruleset`). */
-  #hot: { readonly coordinates: VersionCoordinates; readonly entry: RulesetEntry | null } | undefined
+  /** The coordinates object the ruleset read last was read for, and that ruleset (see `#ruleset`). */
+  #hotCoordinates: VersionCoordinates | undefined
+  #hotEntry: RulesetEntry | null = null
+  /** Whether the timer that forgets the ruleset read last is pending: one at a time, whatever is read. */
+  #hotTimer = false
   #engine: RulesEngine | undefined
 
   constructor(client: RegistryPort, options: NormalizedRulesOptions, owner: string, bound: number) {
@@ -246,20 +249,24 @@ export class ContractRules {
   }
 
   /**
-   * The ruleset of a version, for a message: the one read last is served from `#hot` (one compare, no cache lookup
-   * and no clock read, which costs as much as a one-clause rule), for at most {@link HOT_MS} (and never past
-   * `cacheTtlMs`); after that the cache is asked again, which notices an expired ruleset and refreshes it.
+   * The ruleset of a version, for a message: the one read last is served from `#hotEntry` (one compare, no cache
+   * lookup and no clock read, which costs as much as a one-clause rule) until the pending timer forgets it, at most
+   * {@link HOT_MS} (and never more than `cacheTtlMs`) after it was read; then the cache is asked again, which
+   * notices an expired ruleset and refreshes it. One timer is pending at a time, so messages of versions that
+   * alternate schedule no timer each.
    */
   #ruleset(coordinates: VersionCoordinates): RulesetEntry | null {
-    const hot = this.#hot
-    if (hot !== undefined && hot.coordinates === coordinates) return hot.entry
+    if (this.#hotCoordinates === coordinates) return this.#hotEntry
     const entry = this.#cached(this.#rulesets, keyOf(coordinates), 'ruleset')
-    const remembered = { coordinates, entry }
-    this.#hot = remembered
-    if (this.#ttlMs !== undefined) {
+    this.#hotCoordinates = coordinates
+    this.#hotEntry = entry
+    if (this.#ttlMs !== undefined && !this.#hotTimer) {
+      this.#hotTimer = true
       const timer = setTimeout(
         () => {
-          if (this.#hot === remembered) this.#hot = undefined
+          this.#hotTimer = false
+          this.#hotCoordinates = undefined
+          this.#hotEntry = null
         },
         Math.min(this.#ttlMs, HOT_MS),
       )

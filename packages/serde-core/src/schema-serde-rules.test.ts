@@ -330,6 +330,38 @@ describe('deserializers with rules on', () => {
     expect(failure).toMatchObject({ mode: 'READ', violations: [{ ruleName: 'a-is-ok', action: 'DLQ' }] })
   })
 
+  it('check messages of two versions that alternate, each by its version’s rules, with one timer pending at a time', async () => {
+    await admin.setArtifactRuleset(artifactId, {
+      domainRules: [condition('a-is-x', 'READ', "a == 'x'")],
+      migrationRules: [],
+    })
+    const first = await serializer({}).serialize({ a: 'x', b: 'y' }, ctx)
+    await admin.registerSchema(
+      artifactId,
+      { title: 'Toy', fields: ['a', 'b', 'c'] },
+      { artifactType: 'JSON', ifExists: 'CREATE_VERSION' },
+    )
+    await admin.setVersionRuleset(artifactId, '2', {
+      domainRules: [condition('c-is-z', 'READ', "c == 'z'")],
+      migrationRules: [],
+    })
+    const second = await serializer({}).serialize({ a: 'q', b: 'y', c: 'z' }, ctx)
+    const toys = deserializer({ rules: { enabled: true, cacheTtlMs: 60_000 } })
+    expect(await toys.deserialize(first, ctx)).toEqual({ a: 'x', b: 'y' })
+    await expect(toys.deserialize(second, ctx)).rejects.toBeInstanceOf(RuleViolationError)
+    const timers = vi.spyOn(globalThis, 'setTimeout')
+    try {
+      for (let i = 0; i < 500; i++) {
+        expect(toys.deserializeSync(first, ctx)).toEqual({ a: 'x', b: 'y' })
+        // Version 2's merged ruleset holds both conditions; its record passes c-is-z and fails a-is-x.
+        expect(() => toys.deserializeSync(second, ctx)).toThrow(RuleViolationError)
+      }
+      expect(timers.mock.calls.length).toBeLessThanOrEqual(1)
+    } finally {
+      timers.mockRestore()
+    }
+  })
+
   it('migrate version-1 records to the target version across several versions, then run its READ rules', async () => {
     const bytes = await serializer({}).serialize({ a: 'x', b: 'y' }, ctx)
     await admin.registerSchema(

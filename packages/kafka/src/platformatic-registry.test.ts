@@ -148,6 +148,8 @@ describe('ApicurioSchemaRegistry, driven as @platformatic/kafka drives it', () =
     const read = await consume(reg, 'notes', record as never)
     expect(read.value).toEqual({ n: 1 })
     expect(read.metadata).toMatchObject({ schemas: { value: { framed: false, format: 'JSON' } } })
+    // An id read from a header gives a frozen entry, as the frames of a prepared id do.
+    expect(Object.isFrozen((read.metadata!.schemas as Record<string, unknown>).value)).toBe(true)
   })
 
   it('calls back asynchronously even when everything is cached (Platformatic 1.35 recurses on synchronous callbacks)', async () => {

@@ -108,7 +108,7 @@ export interface ConsumedSchema extends MessageSchema {
    * Where the id lives (group, artifact, version), looked up once per id by the hook (`findVersionOfId`); absent
    * when the registry lists no version with it, or the client cannot tell.
    */
-  artifact?: ArtifactCoordinates
+  readonly artifact?: ArtifactCoordinates
 }
 
 type Field = 'key' | 'value'
@@ -382,23 +382,19 @@ export class ApicurioSchemaRegistry<V = unknown> {
   }
 
   /**
-   * What a read's schema becomes on `metadata.schemas`: with its artifact added. The frozen schema the contract
-   * shares among the frames of one id becomes one frozen object too, made once (while its artifact is not known yet,
-   * a copy per message); any other is the message's own, completed in place.
+   * What a read's schema becomes on `metadata.schemas`: a frozen copy with its artifact added. The copy of the
+   * schema the contract shares among the frames of one id is made once its artifact is known, and shared too.
    */
   #consumedSchemaOf(schema: MessageSchema): ConsumedSchema {
     if (schema === this.#sharedSchema) return this.#sharedConsumed!
     const artifact = this.#artifactOf(schema.idType, schema.id)
-    if (!Object.isFrozen(schema)) {
-      if (artifact !== undefined && artifact !== 'none') (schema as ConsumedSchema).artifact = artifact
-      return schema
-    }
-    const consumed: ConsumedSchema =
-      artifact !== undefined && artifact !== 'none' ? { ...schema, artifact } : { ...schema }
+    const consumed: ConsumedSchema = Object.freeze(
+      artifact !== undefined && artifact !== 'none' ? { ...schema, artifact } : { ...schema },
+    )
     if (artifact === undefined && this.#client.findVersionOfId !== undefined) return consumed
     this.#sharedSchema = schema
-    this.#sharedConsumed = Object.freeze(consumed)
-    return this.#sharedConsumed
+    this.#sharedConsumed = consumed
+    return consumed
   }
 
   /** Where a consumed id lives as far as the registry knows now (`undefined`: not looked up yet). */

@@ -78,8 +78,8 @@ interface FormatReader<T> {
 }
 
 /**
- * Which schema wrote a consumed key or value, and where its id was read. Read-only: the messages of one id read on
- * the warm path share one frozen object.
+ * Which schema wrote a consumed key or value, and where its id was read. Always a frozen object; the messages of one
+ * id read on the warm path share one.
  */
 export interface MessageSchema {
   readonly idType: IdType
@@ -349,7 +349,7 @@ export class AnyDeserializer<T = unknown> {
       if (isSerdeError(error, 'NOT_PREPARED')) return undefined
       throw read === message ? error : recordOriginal(error, message, ctx)
     }
-    return { value, schema: { idType, id, framed: found.framed, format } }
+    return { value, schema: Object.freeze({ idType, id, framed: found.framed, format }) }
   }
 
   async #read(message: IncomingMessage, ctx: SerializationContext, withHeaders: boolean): Promise<T> {

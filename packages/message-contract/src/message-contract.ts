@@ -115,8 +115,8 @@ export interface DecodedRecord<V, K, H = MessageHeaders> {
   value: V | null
   headers: H
   /**
-   * Which schema wrote the value, and where its id was read; `null` for a tombstone. For the frames of an id read
-   * before on the topic, one frozen object shared by those messages.
+   * Which schema wrote the value, and where its id was read; `null` for a tombstone. A frozen object; the frames of
+   * an id read before on the topic share one.
    */
   schema: MessageSchema | null
 }
@@ -469,7 +469,7 @@ function schemaOf(
   const useId = reader.useId ?? 'globalId'
   const { idType, id, framed } = messageSchemaId(message, field, useId, reader.idSize ?? 4)
   const format = reader instanceof AnyDeserializer ? reader.formatOf(id, idType) : undefined
-  return { idType, id, framed, format }
+  return Object.freeze({ idType, id, framed, format })
 }
 
 /** Records the failed field (its bytes, the message's headers, topic and field) on a library error. */

@@ -95,6 +95,32 @@ describe('MessageContract, frames of a prepared id', () => {
     await client.close()
   })
 
+  it('gives a frozen schema object on every other path too: the first read of an id, a header id, a decode', async () => {
+    const client = new RegistryClient({ url: registry.url, groupId: 'default' })
+    const contract = new MessageContract(client, { preload: false })
+    const first = await contract.read('orders', 'value', await frame(1), {})
+    const decoded = await contract.decode('orders', null, await frame(2), {})
+    const header = Buffer.alloc(8)
+    const bare = await frame(3)
+    header.writeBigInt64BE(BigInt(bare.readUInt32BE(1)))
+    const headers = { 'apicurio.value.globalId': header }
+    const byHeader = contract.readNow('orders', 'value', bare.subarray(5), headers)!
+    const byHeaderLater = await contract.read('orders', 'value', bare.subarray(5), headers)
+    expect(byHeader.schema).toEqual({
+      idType: 'globalId',
+      id: bare.readUInt32BE(1),
+      framed: false,
+      format: 'AVRO',
+    })
+    for (const schema of [first.schema, decoded.schema, byHeader.schema, byHeaderLater.schema]) {
+      expect(Object.isFrozen(schema)).toBe(true)
+      expect(() => {
+        ;(schema as { id: number }).id = 0
+      }).toThrow(TypeError)
+    }
+    await client.close()
+  })
+
   it('reads a frame of another id, another topic or one with an id header by the full path, as a cold contract does', async () => {
     const { client, contract } = await warmed(await frame(1))
     const cold = await warmed(await frame(1))

@@ -1,7 +1,8 @@
+import { valueKindOf } from '@x/avro-serde/union-rule'
 import { readErrorKind } from '@x/message-contract'
 import type { IdType, SchemaId } from '@x/wire-format'
 import { fullName, namedSchema } from './avro-schema-names.js'
-import { type UnionShape, unionShape, valueKindOf } from './avro-unions.js'
+import { type UnionShape, unionShape } from './avro-unions.js'
 import type { Connection } from './connection.js'
 import { fetchImports } from './proto-imports.js'
 

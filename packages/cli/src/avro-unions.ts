@@ -99,22 +99,3 @@ function unionBranch(
   }
   return unionBranch(type, named, namespace)
 }
-
-/** The kind of a value as `@x/avro-serde` tells union branches apart; undefined for none. */
-export function valueKindOf(value: unknown): ValueKind | undefined {
-  switch (typeof value) {
-    case 'string':
-    case 'number':
-    case 'boolean':
-    case 'bigint':
-      return typeof value as ValueKind
-    case 'object':
-      if (value === null) return 'null'
-      if (Array.isArray(value)) return 'array'
-      if (value instanceof Uint8Array) return 'bytes'
-      if (value instanceof Date) return 'date'
-      return 'object'
-    default:
-      return undefined
-  }
-}

@@ -1,6 +1,6 @@
 import avro from 'avsc'
 import { describe, expect, test } from 'vitest'
-import { unwrapsUnion } from '../union-rule.js'
+import { unwrapsUnion, valueKindOf } from '../union-rule.js'
 import { codecOf, encode, fromHex, hex, thrown } from './test-support/fixtures.js'
 
 const cat = { type: 'record', name: 'Cat', namespace: 'pets', fields: [{ name: 'lives', type: 'int' }] }
@@ -129,5 +129,31 @@ describe('the rule of unions: auto (shared with code generation)', () => {
     expect(unwrapsUnion([['null'], undefined])).toBe(true)
     expect(unwrapsUnion([['string'], undefined])).toBe(false)
     expect(unwrapsUnion([undefined, undefined])).toBe(false)
+  })
+})
+
+describe('the kind of a value, as unions and the CLI tell branches apart', () => {
+  test('names each kind of JavaScript value a branch takes, and none for undefined or a function', () => {
+    const kinds = [null, true, 1.5, 2n, 'a', Buffer.from([1]), new Uint8Array(1), new Date(0), [1], { a: 1 }]
+    expect(kinds.map(valueKindOf)).toEqual([
+      'null',
+      'boolean',
+      'number',
+      'bigint',
+      'string',
+      'bytes',
+      'bytes',
+      'date',
+      'array',
+      'object',
+    ])
+    expect(valueKindOf(undefined)).toBeUndefined()
+    expect(valueKindOf(() => 1)).toBeUndefined()
+  })
+
+  test('picks the branch of an unwrapped union by that kind: a Date is a timestamp, not a record', () => {
+    const type = codecOf(['null', cat, millis])
+    expect(hex(encode(type, new Date(1)))).toBe('04 02')
+    expect(hex(encode(type, { lives: 1 }))).toBe('02 02')
   })
 })

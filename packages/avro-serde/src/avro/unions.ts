@@ -4,6 +4,7 @@ import { BuiltinLogicalType, type ValueKind } from './logical-base.js'
 import { isModeLong } from './longs.js'
 import type { UnionMode } from './options.js'
 import { kindTable } from './union-rule.js'
+import { valueKindOf } from './value-kind.js'
 
 /**
  * Union representation. In `'auto'` mode a union is unwrapped (its values are the bare branch values) when every
@@ -12,28 +13,6 @@ import { kindTable } from './union-rule.js'
  * `null` stays `null`. avsc's own 'auto' mode does not know that this library's longs also take a `bigint` or
  * that its logical types take a `Date`, so the decision is made here.
  */
-
-/** The kind of a JavaScript value, as unions tell their branches apart; undefined for none (e.g. `undefined`). */
-export function kindOf(value: unknown): ValueKind | undefined {
-  switch (typeof value) {
-    case 'string':
-      return 'string'
-    case 'number':
-      return 'number'
-    case 'boolean':
-      return 'boolean'
-    case 'bigint':
-      return 'bigint'
-    case 'object':
-      if (value === null) return 'null'
-      if (Array.isArray(value)) return 'array'
-      if (value instanceof Uint8Array) return 'bytes'
-      if (value instanceof Date) return 'date'
-      return 'object'
-    default:
-      return undefined
-  }
-}
 
 /** The kinds of value a type takes on write; undefined when unknown (a custom logical type or hook type). */
 export function kindsOf(type: AvscType): readonly ValueKind[] | undefined {
@@ -90,13 +69,13 @@ function AutoUnionType(
 
 inherit(AutoUnionType, builtins.UnwrappedUnionType, {
   _getIndex(this: AutoUnion, value: unknown): number | undefined {
-    const kind = kindOf(value)
+    const kind = valueKindOf(value)
     return kind === undefined ? undefined : this._byKind[kind]
   },
   // avsc's writer, but a refused value costs nothing to describe (avsc's JSON.stringify of it can take exponential
   // time; the codec describes it itself).
   _write(this: AutoUnion, tap: Tap, value: unknown): void {
-    const kind = kindOf(value)
+    const kind = valueKindOf(value)
     const index = kind === undefined ? undefined : this._byKind[kind]
     if (index === undefined) throw invalid(value, this)
     tap.writeLong(index)

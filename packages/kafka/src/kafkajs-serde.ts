@@ -17,6 +17,7 @@ import {
   readErrorKind,
 } from '@x/message-contract'
 import type { RulesOptions } from '@x/serde-core'
+import { withDecoded } from './decoded-payload.js'
 import type {
   ConsumedKafkaMessage,
   EachBatchPayload,
@@ -254,7 +255,7 @@ export class KafkaJsSerde<V = unknown, K = string> {
         await deadLetterOrThrow(error, payload.topic, payload.partition, payload.message, options)
         return
       }
-      await handler({ ...payload, decoded })
+      await handler(withDecoded(payload, decoded))
     }
   }
 

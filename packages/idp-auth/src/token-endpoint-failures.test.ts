@@ -105,7 +105,7 @@ describe('the token request on the wire', () => {
     )
   })
 
-  it('sends Basic credentials form-encoded before base64 (RFC 6749 §2.3.1), and neither in the body', async () => {
+  it('sends Basic credentials with id and secret each form-encoded before base64, and neither in the body', async () => {
     const srv = await serve((res) => answer(res, 200, { access_token: TOKEN, expires_in: 300 }))
     const auth = authFor(srv, {
       clientId: 'my client:1',

@@ -1,6 +1,6 @@
 import type { TokenEndpointAuthMethod } from './idp-auth-options.js'
 
-/** What goes into one client-credentials token request (RFC 6749 §4.4.2). */
+/** What goes into one OAuth2 client-credentials token request: the client's credentials, how it sends them, a scope. */
 export interface TokenRequestInput {
   clientId: string
   clientSecret: string

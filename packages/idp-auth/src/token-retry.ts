@@ -48,8 +48,8 @@ export const RETRYABLE_STATUSES: readonly number[] = Object.freeze([
 ])
 
 /**
- * The wait a `Retry-After` header asks for, in milliseconds (RFC 9110 §10.2.3: delay-seconds or an HTTP date,
- * a date in the past meaning 0); `undefined` when the header is absent or unreadable.
+ * The wait a `Retry-After` header asks for, in milliseconds: the header holds either a whole number of seconds or
+ * an HTTP date, a date in the past meaning 0. `undefined` when the header is absent or unreadable.
  */
 export function retryAfterMs(header: string | null, nowMs: number): number | undefined {
   if (header === null) return undefined

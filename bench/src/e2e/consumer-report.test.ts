@@ -50,6 +50,7 @@ describe('consumer rounds report', () => {
       theirsFirstMs: 20,
       ratio: 1.25,
       ratios: [2, 0.5, 1.25],
+      interval: undefined,
     })
     expect(pairFigures(results, 'kafkajs-each-message', 'avro', 'warm')).toBeUndefined()
     expect(() => pairFigures(results, 'nope', 'avro', 'cold')).toThrow(TypeError)
@@ -65,11 +66,31 @@ describe('consumer rounds report', () => {
     const table = renderConsumers(results, 5000)
     expect(table).toContain('#### Avro: consumers from a fresh process')
     expect(table).toContain(
-      '| KafkaJS `eachBatch` + `KafkaJsSerde.eachBatch` vs KafkaJS `eachBatch` + a kafkajs-SR `decode` loop | cold | 1,000 | 500 | 500.0 | 1000.0 | 10 | 10 | **2.00×** | 2.00 |',
+      '| KafkaJS `eachBatch` + `KafkaJsSerde.eachBatch` vs KafkaJS `eachBatch` + a kafkajs-SR `decode` loop | cold | 1,000 | 500 | 500.0 | 1000.0 | 10 | 10 | **2.00×** | — | 2.00 |',
     )
     expect(table).toContain(
-      '| KafkaJS `eachBatch` + `KafkaJsSerde.eachBatch` vs KafkaJS `eachBatch` + a kafkajs-SR `decode` loop | after 5,000 | 1,000 | 2,000 | 500.0 | 250.0 | 10 | 10 | **0.50×** | 0.50 |',
+      '| KafkaJS `eachBatch` + `KafkaJsSerde.eachBatch` vs KafkaJS `eachBatch` + a kafkajs-SR `decode` loop | after 5,000 | 1,000 | 2,000 | 500.0 | 250.0 | 10 | 10 | **0.50×** | — | 0.50 |',
     )
     expect(table).not.toContain('JSON Schema')
+  })
+
+  it('gives the 95 % interval of the median ratio from 6 rounds on', () => {
+    const results: ConsumerResult[] = []
+    for (const [round, theirs] of [1.25, 2, 0.625, 1.75, 4, 0.5].entries()) {
+      results.push(result('kafkajs+ours', round + 1, 1), result('kafkajs+kafkajs-sr', round + 1, theirs))
+    }
+    const figures = pairFigures(results, 'kafkajs-each-message', 'avro', 'cold')
+    expect(figures?.ratios.map((r) => r.toFixed(3))).toEqual([
+      '1.250',
+      '2.000',
+      '0.625',
+      '1.750',
+      '4.000',
+      '0.500',
+    ])
+    expect(figures?.interval).toEqual({ low: 0.5, high: 4, coverage: 1 - 2 / 64 })
+    expect(renderConsumers(results, 5000)).toContain(
+      '| **1.50×** | 0.50 – 4.00 | 1.25 2.00 0.63 1.75 4.00 0.50 |',
+    )
   })
 })

@@ -267,6 +267,48 @@ describe('ApicurioSchemaRegistry, driven as @platformatic/kafka drives it', () =
     }
   })
 
+  it('runs the hooks of a whole fetch before its reads with one lookup: the fetch’s other records of the id are prepared at once, on another topic too', async () => {
+    const writer = new ApicurioSchemaRegistry(client, {
+      serializer: new AvroSerializer(client, {
+        artifactResolver: new TopicIdStrategy(),
+        autoRegister: true,
+        schema: ORDER,
+      }),
+    })
+    const values: Buffer[] = []
+    for (let id = 0; id < 30; id++)
+      values.push((await produce(writer, { topic: 'fetch', value: { id }, headers: new Map() })).value!)
+    const readerClient = new RegistryClient({ url: registry.url, groupId: 'default' })
+    try {
+      const reader = new ApicurioSchemaRegistry(readerClient, { preload: false })
+      const hook = reader.getBeforeDeserializationHook()
+      const deserializers = reader.getDeserializers()
+      // Platformatic runs the hook over every record of a fetch, then the deserializers over them.
+      const fetchOf = (topic: string) =>
+        values.map((value) => ({ topic, partition: 0, key: null, value, headers: new Map() }))
+      for (const topic of ['fetch', 'fetch-replayed']) {
+        const records = fetchOf(topic)
+        const toPrepare = vi.spyOn(MessageContract.prototype, 'idToPrepare')
+        const requests = registry.requests.length
+        expect(await runHook(hook, records[0]!.value, 'value', records[0])).toEqual({
+          sync: topic !== 'fetch',
+        })
+        for (const record of records.slice(1))
+          expect(await runHook(hook, record.value, 'value', record)).toEqual({ sync: true })
+        // The first record's hook looked the id up (or found it cached); the other 29 needed nothing.
+        expect(toPrepare).toHaveBeenCalledTimes(1)
+        expect(registry.requests.length).toBe(topic === 'fetch' ? requests + 2 : requests)
+        toPrepare.mockRestore()
+        records.forEach((record, id) => {
+          expect(deserializers.value(record.value, record.headers, record as never)).toEqual({ id })
+        })
+      }
+    } finally {
+      vi.restoreAllMocks()
+      await readerClient.close()
+    }
+  })
+
   it('calls warm hooks back at once, deferring one to a microtask once 32 run inside one another (Platformatic 1.35 runs the next hook inside the callback)', async () => {
     const reg = new ApicurioSchemaRegistry(client)
     const hook = reg.getBeforeDeserializationHook()

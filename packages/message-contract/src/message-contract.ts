@@ -367,17 +367,46 @@ export class MessageContract<V = unknown, K = never> {
     return this.#frameOf(topic, field, bytes, record)
   }
 
-  /** Whether the reader of `field` has the schema of an id cached (makes no request). */
+  /**
+   * Whether the reader of `field` has the schema of an id cached (makes no request); when it has, the id becomes
+   * that of the field's warm frames, as after {@link prepare}.
+   */
   isPrepared(topic: string, field: MessageField, idType: IdType, id: SchemaId): boolean {
     const reader = field === 'value' ? this.#values : (this.#keyReader ?? this.#any)
-    return reader.isPrepared?.(id, contextFor(topic, field), idType) === true
+    const ctx = contextFor(topic, field)
+    if (reader.isPrepared?.(id, ctx, idType) !== true) return false
+    this.#rememberPrepared(topic, field, reader, idType, id, ctx)
+    return true
   }
 
-  /** Looks up and caches what the reader of `field` needs for an id (its format and schema). */
+  /**
+   * Looks up and caches what the reader of `field` needs for an id (its format and schema), and makes it the id of
+   * the field's warm frames (see {@link preparedFrameOf}), as the first read of a frame of it would: a client that
+   * runs its hook over a whole fetch before reading any of it (Platformatic) then finds the fetch's other frames of
+   * that id prepared at once.
+   */
   async prepare(topic: string, field: MessageField, idType: IdType, id: SchemaId): Promise<void> {
     this.#stopPreloading()
     const reader = field === 'value' ? this.#values : (this.#keyReader ?? this.#any)
-    await reader.prepare?.(id, contextFor(topic, field), idType)
+    const ctx = contextFor(topic, field)
+    await reader.prepare?.(id, ctx, idType)
+    this.#rememberPrepared(topic, field, reader, idType, id, ctx)
+  }
+
+  /** Makes a prepared id that of the field's warm frames, unless it is already. */
+  #rememberPrepared(
+    topic: string,
+    field: MessageField,
+    reader: MessageDeserializer<unknown>,
+    idType: IdType,
+    id: SchemaId,
+    ctx: SerializationContext,
+  ): void {
+    if (!(reader instanceof AnyDeserializer)) return
+    const frame = field === 'value' ? this.#valueFrame : this.#keyFrame
+    if (frame !== undefined && frame.topic === topic && frame.id === id && frame.idType === idType) return
+    const format = reader.formatOf(id, idType)
+    if (format !== undefined) this.#remember(topic, field, reader, { idType, id, framed: true, format }, ctx)
   }
 
   /**

@@ -155,6 +155,36 @@ describe('MessageContract, frames of a prepared id', () => {
     await cold.client.close()
   })
 
+  it('makes an id prepared by prepare, or found prepared by isPrepared on another topic, that of the warm frames', async () => {
+    const client = new RegistryClient({ url: registry.url, groupId: 'default' })
+    const contract = new MessageContract(client, { preload: false })
+    const bytes = await frame(2)
+    const id = bytes.readUInt32BE(1)
+    expect(contract.isPrepared('orders', 'value', 'globalId', id)).toBe(false)
+    expect(contract.preparedFrameOf('orders', 'value', bytes, {})).toBeUndefined()
+    await contract.prepare('orders', 'value', 'globalId', id)
+    expect(contract.preparedFrameOf('orders', 'value', bytes, {})).toMatchObject({
+      topic: 'orders',
+      idType: 'globalId',
+      id,
+    })
+    const now = vi.spyOn(AnyDeserializer.prototype, 'deserializeMessageNow')
+    const first = contract.readNow('orders', 'value', bytes, {})
+    expect(first).toEqual({
+      value: { id: 2, sku: 'sku-2' },
+      schema: { idType: 'globalId', id, framed: true, format: 'AVRO' },
+    })
+    expect(contract.readNow('orders', 'value', await frame(3), {})?.schema).toBe(first?.schema)
+    expect(now).not.toHaveBeenCalled()
+    // Another topic: nothing warm there until a read, or an isPrepared that finds the id cached.
+    expect(contract.preparedFrameOf('returns', 'value', bytes, {})).toBeUndefined()
+    expect(contract.isPrepared('returns', 'value', 'globalId', id)).toBe(true)
+    expect(contract.preparedFrameOf('returns', 'value', bytes, {})).toMatchObject({ topic: 'returns', id })
+    expect(contract.readNow('returns', 'value', await frame(4), {})?.value).toEqual({ id: 4, sku: 'sku-4' })
+    expect(now).not.toHaveBeenCalled()
+    await client.close()
+  })
+
   it('refuses a broken payload of the prepared id with the error the full path gives, the failed message recorded', async () => {
     const { client, contract } = await warmed(await frame(1))
     const fresh = new RegistryClient({ url: registry.url, groupId: 'default' })

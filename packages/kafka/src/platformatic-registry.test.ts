@@ -15,7 +15,7 @@ import {
   ledgerSchemas,
 } from '@x/test-support'
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest'
-import { ApicurioSchemaRegistry } from './index.js'
+import { ApicurioSchemaRegistry, type ApicurioSchemaRegistryOptions } from './index.js'
 import { formatsLoaded, preloadedInBackground } from './test-support/preloaded.js'
 
 // The registry driven as @platformatic/kafka drives it (the order its Producer and Consumer call the hooks and the
@@ -43,6 +43,18 @@ function runHook(hook: (...args: never[]) => void, ...args: unknown[]): Promise<
       error ? reject(error) : resolve({ sync: !returned }),
     )
     returned = true
+  })
+}
+
+/** A registry on the shared client whose serializer writes `ORDER` records to the artifact `<topic>-value`. */
+function orderWriter(options: ApicurioSchemaRegistryOptions<unknown> = {}): ApicurioSchemaRegistry {
+  return new ApicurioSchemaRegistry(client, {
+    serializer: new AvroSerializer(client, {
+      artifactResolver: new TopicIdStrategy(),
+      autoRegister: true,
+      schema: ORDER,
+    }),
+    ...options,
   })
 }
 
@@ -95,13 +107,7 @@ async function consume(
 
 describe('ApicurioSchemaRegistry, driven as @platformatic/kafka drives it', () => {
   it('writes a framed value with the artifact its strategy picks from the topic, and reads it back with its schema', async () => {
-    const reg = new ApicurioSchemaRegistry(client, {
-      serializer: new AvroSerializer(client, {
-        artifactResolver: new TopicIdStrategy(),
-        autoRegister: true,
-        schema: ORDER,
-      }),
-    })
+    const reg = orderWriter()
     const record = await produce(reg, {
       topic: 'orders',
       key: 'o-1',
@@ -153,13 +159,7 @@ describe('ApicurioSchemaRegistry, driven as @platformatic/kafka drives it', () =
   })
 
   it('calls back asynchronously even when everything is cached (Platformatic 1.35 recurses on synchronous callbacks)', async () => {
-    const reg = new ApicurioSchemaRegistry(client, {
-      serializer: new AvroSerializer(client, {
-        artifactResolver: new TopicIdStrategy(),
-        autoRegister: true,
-        schema: ORDER,
-      }),
-    })
+    const reg = orderWriter()
     const message = { topic: 'orders', value: { id: 1 }, headers: new Map() }
     await runHook(reg.getBeforeSerializationHook(), message.value, 'value', message)
     expect(await runHook(reg.getBeforeSerializationHook(), message.value, 'value', message)).toEqual({
@@ -171,13 +171,7 @@ describe('ApicurioSchemaRegistry, driven as @platformatic/kafka drives it', () =
   })
 
   it('prepares a consumed id once: on a cached id the hook asks nothing and calls back at once (as Platformatic’s own registry does), the value read as before', async () => {
-    const writer = new ApicurioSchemaRegistry(client, {
-      serializer: new AvroSerializer(client, {
-        artifactResolver: new TopicIdStrategy(),
-        autoRegister: true,
-        schema: ORDER,
-      }),
-    })
+    const writer = orderWriter()
     const produced = await produce(writer, { topic: 'orders', value: { id: 9 }, headers: new Map() })
     const readerClient = new RegistryClient({ url: registry.url, groupId: 'default' })
     try {
@@ -213,13 +207,7 @@ describe('ApicurioSchemaRegistry, driven as @platformatic/kafka drives it', () =
   })
 
   it('decodes warm records of a prepared id with no lookup in any cache or the registry, each value and its schema exact', async () => {
-    const writer = new ApicurioSchemaRegistry(client, {
-      serializer: new AvroSerializer(client, {
-        artifactResolver: new TopicIdStrategy(),
-        autoRegister: true,
-        schema: ORDER,
-      }),
-    })
+    const writer = orderWriter()
     const values = []
     for (let id = 0; id < 40; id++)
       values.push((await produce(writer, { topic: 'warm', value: { id }, headers: new Map() })).value!)
@@ -268,13 +256,7 @@ describe('ApicurioSchemaRegistry, driven as @platformatic/kafka drives it', () =
   })
 
   it('runs the hooks of a whole fetch before its reads with one lookup: the fetch’s other records of the id are prepared at once, on another topic too', async () => {
-    const writer = new ApicurioSchemaRegistry(client, {
-      serializer: new AvroSerializer(client, {
-        artifactResolver: new TopicIdStrategy(),
-        autoRegister: true,
-        schema: ORDER,
-      }),
-    })
+    const writer = orderWriter()
     const values: Buffer[] = []
     for (let id = 0; id < 30; id++)
       values.push((await produce(writer, { topic: 'fetch', value: { id }, headers: new Map() })).value!)
@@ -350,13 +332,7 @@ describe('ApicurioSchemaRegistry, driven as @platformatic/kafka drives it', () =
   })
 
   it("looks a cold id's schema and its artifact up side by side: two requests in flight at once", async () => {
-    const writer = new ApicurioSchemaRegistry(client, {
-      serializer: new AvroSerializer(client, {
-        artifactResolver: new TopicIdStrategy(),
-        autoRegister: true,
-        schema: ORDER,
-      }),
-    })
+    const writer = orderWriter()
     const produced = await produce(writer, { topic: 'side-by-side', value: { id: 4 }, headers: new Map() })
     let inFlight = 0
     let most = 0
@@ -409,13 +385,7 @@ describe('ApicurioSchemaRegistry, driven as @platformatic/kafka drives it', () =
   })
 
   it('tells the schema id of a framed payload, and fetches or peeks a globalId', async () => {
-    const reg = new ApicurioSchemaRegistry(client, {
-      serializer: new AvroSerializer(client, {
-        artifactResolver: new TopicIdStrategy(),
-        autoRegister: true,
-        schema: ORDER,
-      }),
-    })
+    const reg = orderWriter()
     const record = await produce(reg, { topic: 'orders', value: { id: 2 }, headers: new Map() })
     const id = record.value!.readUInt32BE(1)
     expect(reg.getSchemaId(record.value!, 'value')).toBe(id)
@@ -577,14 +547,7 @@ describe('ApicurioSchemaRegistry preload', () => {
     const lazy = new ApicurioSchemaRegistry(client, { preload: false })
     const eager = await preloadedInBackground(preload)
 
-    const writer = new ApicurioSchemaRegistry(client, {
-      serializer: new AvroSerializer(client, {
-        artifactResolver: new TopicIdStrategy(),
-        autoRegister: true,
-        schema: ORDER,
-      }),
-      preload: false,
-    })
+    const writer = orderWriter({ preload: false })
     const record = await produce(writer, {
       topic: 'orders',
       key: 'o-1',

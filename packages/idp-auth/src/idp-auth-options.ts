@@ -2,7 +2,7 @@ import { describeKind, invalidConfigError, redactUrl } from '@x/errors'
 import { type ResolvedTokenRetry, resolveTokenRetry, type TokenRetryOptions } from './token-retry.js'
 
 /**
- * How the client authenticates at the token endpoint (RFC 6749 §2.3.1, OpenID Connect Core §9).
+ * How the client authenticates at the token endpoint (the two methods OAuth2 and OpenID Connect name so).
  * - `client_secret_post`: `client_id` and `client_secret` travel in the form body.
  * - `client_secret_basic`: HTTP Basic, with both values form-encoded before base64; the body then holds neither.
  */
@@ -20,7 +20,7 @@ export interface IdpAuthOptions {
   /** The client secret. It never appears in a message, `String(auth)`, `JSON.stringify(auth)` or `util.inspect`. */
   clientSecret: string
   /**
-   * Space-separated scopes to request (RFC 6749 §3.3), e.g. `'registry:read registry:write'`.
+   * Space-separated scopes to request, e.g. `'registry:read registry:write'`.
    * @default undefined (no `scope` parameter is sent: the provider's default scopes apply)
    */
   scope?: string
@@ -39,7 +39,7 @@ export interface IdpAuthOptions {
   fetch?: typeof globalThis.fetch
   /**
    * How the client authenticates at the token endpoint: `client_id` and `client_secret` in the form body
-   * (`client_secret_post`), or HTTP Basic with both form-encoded first (`client_secret_basic`, RFC 6749 §2.3.1).
+   * (`client_secret_post`), or HTTP Basic with both form-encoded first (`client_secret_basic`).
    * @default 'client_secret_post'
    */
   tokenEndpointAuthMethod?: 'client_secret_post' | 'client_secret_basic'

@@ -110,7 +110,7 @@ describe('IdpAuth against a real OpenID provider (oidc-provider 9.13.3)', () => 
     })
     const token = await auth.getToken()
 
-    // RFC 6749 §2.3.1: each of id and secret is form-encoded, then `id:secret` is base64-encoded.
+    // client_secret_basic: each of id and secret is form-encoded, then `id:secret` is base64-encoded.
     const expected = Buffer.from(`registry-basic:a%3Ab%2Fc%2Bd+%25%26%3D%3F%23%7E*%27%21`).toString('base64')
     expect(formUrlEncode(CLIENTS.basic.secret)).toBe('a%3Ab%2Fc%2Bd+%25%26%3D%3F%23%7E*%27%21')
     expect(seen()).toEqual([

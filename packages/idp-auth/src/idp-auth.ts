@@ -49,7 +49,7 @@ function transportCode(error: unknown): string | undefined {
 }
 
 /**
- * OAuth2 client-credentials tokens (RFC 6749 §4.4) for registry calls, from Keycloak or any other provider.
+ * OAuth2 client-credentials tokens (the client's own id and secret, no user) for registry calls, from Keycloak or any other provider.
  * It is a `TokenProvider` of `@x/registry-client`: pass it as the client's `auth`.
  *
  * - A token is reused until less than `min(30 s, 20 % of its lifetime)` is left, then replaced. When replacing it

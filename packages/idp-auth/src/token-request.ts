@@ -16,15 +16,15 @@ export interface TokenRequest {
 }
 
 /**
- * The `application/x-www-form-urlencoded` encoding of one value (RFC 6749 Appendix B, the WHATWG URL standard's
- * serializer): a space becomes `+`, everything but ASCII alphanumerics and `*-._` is percent-encoded as UTF-8.
+ * The `application/x-www-form-urlencoded` encoding of one value, as OAuth2 requires for form values and as
+ * `URLSearchParams` writes it: a space becomes `+`, everything but ASCII alphanumerics and `*-._` is percent-encoded as UTF-8.
  */
 export function formUrlEncode(value: string): string {
   return new URLSearchParams([['', value]]).toString().slice(1)
 }
 
 /**
- * The `Authorization` header of `client_secret_basic` (RFC 6749 §2.3.1): client id and secret are each
+ * The `Authorization` header of `client_secret_basic` (HTTP Basic): client id and secret are each
  * form-encoded first, then joined by `:` and base64-encoded. Without that step a secret holding `:`, `%` or a
  * non-ASCII character is read wrongly by a conforming provider.
  */

@@ -1,6 +1,9 @@
 import { AuthenticationError } from '@x/errors'
 
-/** What a successful token response (RFC 6749 §5.1) gives: the token and its lifetime. */
+/**
+ * What a successful token response (a JSON body with `access_token` and `expires_in`) gives: the token and its
+ * lifetime.
+ */
 export interface TokenGrant {
   accessToken: string
   /** The lifetime the provider announced (`expires_in`), in milliseconds; finite and > 0. */
@@ -8,15 +11,15 @@ export interface TokenGrant {
 }
 
 /**
- * An OAuth error code as RFC 6749 §5.2 allows it (printable ASCII without `"` and `\`), kept short. Such a code
+ * An OAuth error code in the characters OAuth2 allows for one (printable ASCII without `"` and `\`), kept short. Such a code
  * (`invalid_client`, `invalid_scope`, `unauthorized_client`…) names a condition, never a credential, so it may go
  * into a message; `error_description` and the rest of the body never do.
  */
 const OAUTH_ERROR_CODE = /^[\x20\x21\x23-\x5B\x5D-\x7E]{1,64}$/
 
 /**
- * What a token must look like to be sent as `Authorization: Bearer <token>`: visible ASCII, no spaces (RFC 6750
- * §2.1 allows even less). Anything else would make the request fail later, and `Headers` would quote the token in
+ * What a token must look like to be sent as `Authorization: Bearer <token>`: visible ASCII, no spaces (the Bearer
+ * token syntax allows even less). Anything else would make the request fail later, and `Headers` would quote the token in
  * its error message.
  */
 const SENDABLE_TOKEN = /^[\x21-\x7E]+$/

@@ -13,7 +13,7 @@ export const PROVIDER_VERSION: string = (
 export const CLIENTS = Object.freeze({
   /** Registered for `client_secret_post`; may ask for both registry scopes. */
   post: { id: 'registry-post', secret: 'post-secret-0123456789' },
-  /** Registered for `client_secret_basic`, with a secret that needs form-encoding (RFC 6749 §2.3.1). */
+  /** Registered for `client_secret_basic`, with a secret that needs form-encoding before base64. */
   basic: { id: 'registry-basic', secret: "a:b/c+d %&=?#~*'!" },
   /** May ask only for `registry:read`. */
   reader: { id: 'registry-reader', secret: 'reader-secret-0123456789' },

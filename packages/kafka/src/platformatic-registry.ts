@@ -12,6 +12,7 @@ import {
 } from '@x/message-contract'
 import type { ArtifactCoordinates, RegisteredSchema } from '@x/registry-client'
 import type { MessageHeaders, RulesOptions } from '@x/serde-core'
+import { fetchById } from '@x/serde-core/internal'
 import type { IdType, SchemaId, SerializationContext } from '@x/wire-format'
 import { LRUCache } from 'lru-cache'
 
@@ -452,9 +453,7 @@ export class ApicurioSchemaRegistry<V = unknown> {
     const find = this.#client.findVersionOfId
     const known = this.#artifacts[idType]
     if (find === undefined || known.has(id)) return
-    await (idType === 'globalId'
-      ? this.#client.getSchemaByGlobalId(id)
-      : this.#client.getSchemaByContentId(id))
+    await fetchById(this.#client, idType, id)
     if (known.has(id)) return
     const found = await find.call(this.#client, id, idType)
     known.set(id, found ?? 'none')

@@ -23,7 +23,7 @@ import {
   type RulesOptions,
   withOtherIdHint,
 } from '@x/serde-core'
-import { normalizeRulesOptions } from '@x/serde-core/internal'
+import { fetchById, normalizeRulesOptions } from '@x/serde-core/internal'
 import {
   type IdType,
   isIdType,
@@ -425,10 +425,7 @@ export class AnyDeserializer<T = unknown> {
   /** The format behind an id: one lookup per id (shared by concurrent callers), its answer kept. */
   #kindOf(idType: IdType, id: SchemaId): Promise<SchemaKind> {
     return this.#kinds.load(`${idType}:${String(id)}`, async () => {
-      const registered =
-        idType === 'globalId'
-          ? await this.#client.getSchemaByGlobalId(id)
-          : await this.#client.getSchemaByContentId(id)
+      const registered = await fetchById(this.#client, idType, id)
       const named = registered.artifactType
       const kind = named === undefined ? schemaKindOfText(registered.schema) : schemaKindOf(named)
       if (kind !== undefined) return kind

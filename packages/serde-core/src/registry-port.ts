@@ -70,7 +70,10 @@ export function cacheTtlOf(client: RegistryPort): number | undefined {
   return typeof ttl === 'number' && Number.isFinite(ttl) && ttl > 0 ? ttl : undefined
 }
 
-/** @internal Fetches the schema with the given id, by its type. */
+/**
+ * Fetches the schema with the given id by its type: `getSchemaByGlobalId` or `getSchemaByContentId`. Shared with the
+ * family through `@x/serde-core/internal`, not part of the public API.
+ */
 export function fetchById(
   client: Pick<RegistryPort, 'getSchemaByGlobalId' | 'getSchemaByContentId'>,
   idType: IdType,

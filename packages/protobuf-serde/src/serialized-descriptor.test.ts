@@ -1,3 +1,5 @@
+import { execFileSync } from 'node:child_process'
+import { fileURLToPath } from 'node:url'
 import { RegistryClient } from '@x/registry-client'
 import { InMemoryRegistry } from '@x/registry-testing'
 import { SerializationContext } from '@x/wire-format'
@@ -111,6 +113,25 @@ enum Top { A = 0; B = 1; }
 
   it('refuses base64 that is not a FileDescriptorProto as an invalid schema', () => {
     expect(() => parseProto('AAAA////')).toThrow(/base64 text that is not a serialized FileDescriptorProto/)
+  })
+})
+
+describe("protobufjs's descriptor types", () => {
+  it('are loaded at the first serialized schema, not when the package is imported or .proto text is parsed', () => {
+    const entry = fileURLToPath(new URL('../dist/index.js', import.meta.url))
+    const module = fileURLToPath(new URL('../dist/serialized-descriptor.js', import.meta.url))
+    const script = `import { createRequire } from 'node:module'
+const { loadProto } = await import(${JSON.stringify(entry)})
+const { protoTextOfSerialized } = await import(${JSON.stringify(module)})
+const loaded = () => Object.keys(createRequire(${JSON.stringify(entry)}).cache).some((f) => f.replaceAll('\\\\', '/').endsWith('/ext/descriptor.js'))
+const steps = [loaded()]
+await loadProto('syntax = "proto3"; message M { int64 id = 1; }')
+steps.push(loaded())
+const text = protoTextOfSerialized(${JSON.stringify(CONFLUENT_SHOP)})
+steps.push(loaded(), text.split('\\n')[1])
+process.stdout.write(JSON.stringify(steps))`
+    const out = execFileSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8' })
+    expect(JSON.parse(out)).toEqual([false, false, true, 'package interop.cc;'])
   })
 })
 

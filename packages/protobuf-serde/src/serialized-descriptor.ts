@@ -1,4 +1,19 @@
-import descriptor from 'protobufjs/ext/descriptor.js'
+import { createRequire } from 'node:module'
+import type DescriptorExtension from 'protobufjs/ext/descriptor.js'
+
+const require = createRequire(import.meta.url)
+
+/**
+ * protobufjs's descriptor types, loaded at the first serialized schema: building them from `descriptor.json` costs a
+ * process about 14 ms of CPU and 1.3 MB allocated (0.5 MB kept), which a consumer of `.proto` text never needs.
+ */
+let descriptorTypes: typeof DescriptorExtension | undefined
+
+function descriptorExtension(): typeof DescriptorExtension {
+  if (descriptorTypes === undefined)
+    descriptorTypes = require('protobufjs/ext/descriptor.js') as typeof DescriptorExtension
+  return descriptorTypes
+}
 
 /**
  * Confluent's "serialized" Protobuf schemas: `@confluentinc/schemaregistry` registers a Protobuf schema as the base64
@@ -104,6 +119,7 @@ function messageText(m: Message, proto3: boolean, indent: string): string {
  */
 export function protoTextOfSerialized(text: string): string {
   const bytes = Buffer.from(text.trim(), 'base64')
+  const descriptor = descriptorExtension()
   const decoded = descriptor.FileDescriptorProto.decode(bytes)
   const file = descriptor.FileDescriptorProto.toObject(decoded, { enums: String, longs: Number }) as File
   const syntax = file.syntax === 'proto3' ? 'proto3' : 'proto2'

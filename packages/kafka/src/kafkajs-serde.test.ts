@@ -276,6 +276,35 @@ describe('the eachMessage and eachBatch wrappers', () => {
     expect(handled).toHaveLength(2)
   })
 
+  it("eachMessage returns the handler's own Promise for a message of a cached id, and a throw as a rejection", async () => {
+    const serde = avroSerde()
+    const good = consumed(await serde.encodeMessage('orders', { key: 'o-1', value: { id: 4 } }), '0')
+    const returned: Promise<void>[] = []
+    const values: unknown[] = []
+    const each = serde.eachMessage(({ decoded }) => {
+      values.push(decoded.value)
+      if (decoded.value === null) throw new TypeError('no tombstones here')
+      const promise = Promise.resolve()
+      returned.push(promise)
+      return promise
+    })
+    // The first message of an id waits for its lookup: a Promise of the wrapper's own.
+    const first = each({ topic: 'orders', partition: 0, message: good })
+    await first
+    expect(returned).toHaveLength(1)
+    expect(first).not.toBe(returned[0])
+    const second = each({ topic: 'orders', partition: 0, message: { ...good, offset: '1' } })
+    expect(second).toBe(returned[1])
+    const tombstone = each({ topic: 'orders', partition: 0, message: { ...good, value: null, offset: '2' } })
+    expect(tombstone).toBeInstanceOf(Promise)
+    await expect(tombstone).rejects.toThrow(new TypeError('no tombstones here'))
+    const plain = serde.eachMessage((() => undefined) as never)
+    await expect(
+      plain({ topic: 'orders', partition: 0, message: { ...good, offset: '3' } }),
+    ).resolves.toBeUndefined()
+    expect(values).toEqual([{ id: 4 }, { id: 4 }, null])
+  })
+
   it('read a healthy Avro value whose key Java wrote with LongSerializer (42L: 00 … 2a) with zero dead letters', async () => {
     const value = await new AvroSerializer(client, 'orders-value', {
       autoRegister: true,

@@ -239,23 +239,35 @@ export class KafkaJsSerde<V = unknown, K = string> {
   /**
    * A KafkaJS `eachMessage` handler that decodes each message and calls `handler` with it (as `decoded`, beside
    * KafkaJS's own payload); a message that cannot be decoded goes to `deadLetter` (see {@link DeadLetterOptions}).
+   * For a message decoded at once (its schema ids cached) it returns the handler's own Promise (a handler that
+   * throws gives a rejected one); for one that waits for a lookup or goes to `deadLetter`, a Promise of its own.
    */
   eachMessage(
     handler: (payload: DecodedMessagePayload<V, K>) => Promise<void>,
     options: DeadLetterOptions = {},
   ): (payload: EachMessagePayload) => Promise<void> {
-    return async (payload) => {
+    // A message that needs a lookup first.
+    const later = async (payload: EachMessagePayload) => {
       let decoded: DecodedMessage<V, K>
       try {
-        // A message whose ids are cached is decoded at once, without a Promise to await.
-        decoded =
-          this.#decodeNow(payload.topic, payload.partition, payload.message) ??
-          (await this.decodeMessage(payload.topic, payload.partition, payload.message))
+        decoded = await this.decodeMessage(payload.topic, payload.partition, payload.message)
       } catch (error) {
         await deadLetterOrThrow(error, payload.topic, payload.partition, payload.message, options)
         return
       }
       await handler(withDecoded(payload, decoded))
+    }
+    return (payload) => {
+      let decoded: DecodedMessage<V, K> | undefined
+      try {
+        decoded = this.#decodeNow(payload.topic, payload.partition, payload.message)
+      } catch (error) {
+        return deadLetterOrThrow(error, payload.topic, payload.partition, payload.message, options)
+      }
+      if (decoded === undefined) return later(payload)
+      // A message whose ids are cached: decoded at once, and the handler's own Promise returned, with no Promise
+      // or turn of the microtask queue added to it.
+      return settled(handler, withDecoded(payload, decoded))
     }
   }
 
@@ -295,6 +307,19 @@ export class KafkaJsSerde<V = unknown, K = string> {
       await handler({ ...payload, decoded })
       if (stop !== undefined) throw stop.error
     }
+  }
+}
+
+/**
+ * What `handler(payload)` returns, as a Promise: its own when it returns a native one; a throw becomes a rejection and
+ * anything else is resolved, as an `async` wrapper would give.
+ */
+function settled<P>(handler: (payload: P) => Promise<void>, payload: P): Promise<void> {
+  try {
+    const result = handler(payload)
+    return result instanceof Promise ? result : Promise.resolve(result)
+  } catch (error) {
+    return Promise.reject(error)
   }
 }
 

@@ -1,4 +1,4 @@
-import { generateKeyPairSync } from 'node:crypto'
+import { generateKeyPairSync, type JsonWebKey } from 'node:crypto'
 import { createServer, type Server } from 'node:http'
 import { createRequire } from 'node:module'
 import type { AddressInfo } from 'node:net'
@@ -132,10 +132,26 @@ export async function startTestProvider(): Promise<TestProvider> {
   })
 
   const both = 'registry:read registry:write'
-  const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 })
+  // The JWK comes out of the key generation itself, with no KeyObject exported afterwards. On Node 20.20.2,
+  // `privateKey.export({ format: 'jwk' })` deadlocked a test worker: a garbage collection inside the export destroyed
+  // the finished key-generation job, whose destructor waited for the lock the export held.
+  // Node takes format 'jwk' here; @types/node's overloads do not list it.
+  const generateJwk = generateKeyPairSync as unknown as (
+    type: 'rsa',
+    options: {
+      modulusLength: number
+      publicKeyEncoding: { format: 'jwk' }
+      privateKeyEncoding: { format: 'jwk' }
+    },
+  ) => { privateKey: JsonWebKey }
+  const { privateKey } = generateJwk('rsa', {
+    modulusLength: 2048,
+    publicKeyEncoding: { format: 'jwk' },
+    privateKeyEncoding: { format: 'jwk' },
+  })
   const provider = new Provider('http://127.0.0.1', {
     adapter: RecordingAdapter,
-    jwks: { keys: [{ ...privateKey.export({ format: 'jwk' }), use: 'sig', alg: 'RS256', kid: 'test' }] },
+    jwks: { keys: [{ ...privateKey, use: 'sig', alg: 'RS256', kid: 'test' }] },
     clients: [
       client(CLIENTS.post, 'client_secret_post', both),
       client(CLIENTS.basic, 'client_secret_basic', both),

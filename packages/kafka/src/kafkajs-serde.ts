@@ -200,6 +200,15 @@ export class KafkaJsSerde<V = unknown, K = string> {
     } catch (error) {
       return Promise.reject(error)
     }
+    return this.#decodeLater(topic, partition, message)
+  }
+
+  /** A message whose ids are not all cached: looked up, then decoded (after `#decodeNow` gave `undefined`). */
+  #decodeLater(
+    topic: string,
+    partition: number,
+    message: ConsumedKafkaMessage,
+  ): Promise<DecodedMessage<V, K>> {
     return this.#contract.decode(topic, message.key, message.value, message.headers ?? {}).then(
       (decoded) => located(decoded, topic, partition, message),
       (error: unknown) => {
@@ -250,7 +259,7 @@ export class KafkaJsSerde<V = unknown, K = string> {
     const later = async (payload: EachMessagePayload) => {
       let decoded: DecodedMessage<V, K>
       try {
-        decoded = await this.decodeMessage(payload.topic, payload.partition, payload.message)
+        decoded = await this.#decodeLater(payload.topic, payload.partition, payload.message)
       } catch (error) {
         await deadLetterOrThrow(error, payload.topic, payload.partition, payload.message, options)
         return
@@ -293,7 +302,7 @@ export class KafkaJsSerde<V = unknown, K = string> {
           // A message whose ids are cached is decoded at once, without awaiting a Promise per message.
           decoded.push(
             this.#decodeNow(topic, partition, message) ??
-              (await this.decodeMessage(topic, partition, message)),
+              (await this.#decodeLater(topic, partition, message)),
           )
         } catch (error) {
           try {

@@ -77,6 +77,42 @@ describe('SchemaDeserializer#framedDecoderOf', () => {
     })
   })
 
+  it("reads a frame in Avro's JSON encoding when the message's encoding header says JSON, as deserializeMessageSync does", async () => {
+    const json = new AvroSerializer(client, 'users-framed', { avro: { encoding: 'json' } })
+    const jsonFrame = Buffer.from(await json.serialize({ id: 'u2', age: 7 }, ctx))
+    expect(jsonFrame.readUInt32BE(1)).toBe(id)
+    const headers = { 'apicurio.value.encoding': Buffer.from('JSON') }
+    const deserializer = new AvroDeserializer(client)
+    await deserializer.prepare(id)
+    const decode = deserializer.framedDecoderOf(id, ctx)!
+    expect(decode(jsonFrame, headers)).toEqual({ id: 'u2', age: 7 })
+    expect(deserializer.deserializeMessageSync({ payload: jsonFrame, headers }, ctx)).toEqual({
+      id: 'u2',
+      age: 7,
+    })
+    const binary = thrown(() => decode(jsonFrame, undefined))
+    expect(binary.name).toBe('DeserializationError')
+    expect(binary.message).toBe(
+      thrown(() => deserializer.deserializeMessageSync({ payload: jsonFrame }, ctx)).message,
+    )
+  })
+
+  it('hands each decoded value to fromDict, with the context, as deserializeMessageSync does', async () => {
+    const seen: unknown[] = []
+    const deserializer = new AvroDeserializer(client, {
+      fromDict: (value, context) => {
+        seen.push(context)
+        return { user: value }
+      },
+    })
+    await deserializer.prepare(id)
+    expect(deserializer.framedDecoderOf(id, ctx)!(frame, undefined)).toEqual({ user: { id: 'u1', age: 42 } })
+    expect(deserializer.deserializeMessageSync({ payload: frame }, ctx)).toEqual({
+      user: { id: 'u1', age: 42 },
+    })
+    expect(seen).toEqual([ctx, ctx])
+  })
+
   it('is undefined when something is looked up per message: the latest version as reader, or data-contract rules', async () => {
     const latest = new AvroDeserializer(client, { useLatestVersion: true, artifactId: 'users-framed' })
     await latest.prepare(id, ctx)

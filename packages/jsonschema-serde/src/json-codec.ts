@@ -101,12 +101,22 @@ export class JsonSchemaCodec implements SchemaCodec {
       end - offset >= 3 && bytes[offset] === 0xef && bytes[offset + 1] === 0xbb && bytes[offset + 2] === 0xbf
         ? offset + 3
         : offset
-    // Whether an integer may be beyond 2^53 is asked of the bytes: cheaper than of the decoded text.
-    const { value, hasBigInt } = parseExactJson(utf8(bytes, start, end), hasLongDigitRunIn(bytes, start, end))
+    const text = utf8(bytes, start, end)
+    // Whether an integer may be beyond 2^53 is asked of the bytes: cheaper than of the decoded text. Without a run
+    // of 16 digits none is, and `JSON.parse` is exact (what parseExactJson does then, without its call).
+    let value: unknown
+    let data: unknown
+    if (hasLongDigitRunIn(bytes, start, end)) {
+      const parsed = parseExactJson(text, true)
+      value = parsed.value
+      data = parsed.hasBigInt ? bigintsAsNumbers(value) : value
+    } else {
+      value = JSON.parse(text)
+      data = value
+    }
     // `this` is the reader's schema when the deserializer has one (`writer` is then the message's), else the
     // message's own: the message is validated against the reader's chosen schema.
     if (this.#validateOnRead) {
-      const data = hasBigInt ? bigintsAsNumbers(value) : value
       if (!this.#validator(data)) {
         throw validationError(
           'The message does not match the JSON Schema',

@@ -245,10 +245,35 @@ export class SchemaDeserializer<T = unknown> {
     if (writer === undefined) return undefined
     const reader = this.#reader ?? null
     const idSize = this.#idSize
+    if (reader !== null || this.#options.fromDict !== undefined) {
+      return (bytes, headers) => {
+        try {
+          const hint = this.#hintOf(headers, ctx)
+          return this.#decode(writer, reader, bytes, payloadOffsetOf(bytes, idSize), ctx, hint)
+        } catch (error) {
+          throw failed(error, bytes, headers, ctx, idType, id)
+        }
+      }
+    }
+    // The writer schema reads and nothing follows the decode: the steps of #decode that apply are written out here,
+    // so that a consumer's hot path has two calls fewer for the engine to run and optimize while it starts.
+    const format = this.#format
+    const codec = writer.codec
+    const field = ctx.field === 'key' ? 'key' : 'value'
     return (bytes, headers) => {
       try {
-        const hint = this.#hintOf(headers, ctx)
-        return this.#decode(writer, reader, bytes, payloadOffsetOf(bytes, idSize), ctx, hint)
+        const hint =
+          format.decodeHint === undefined || headers === undefined || headers === null
+            ? undefined
+            : format.decodeHint(headers, field)
+        const buffer = Buffer.isBuffer(bytes)
+          ? bytes
+          : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)
+        try {
+          return codec.decode(buffer, payloadOffsetOf(bytes, idSize), buffer.length, undefined, hint) as T
+        } catch (cause) {
+          throw this.#undecodable(writer, cause)
+        }
       } catch (error) {
         throw failed(error, bytes, headers, ctx, idType, id)
       }
@@ -450,6 +475,17 @@ export class SchemaDeserializer<T = unknown> {
     return reader
   }
 
+  /**
+   * What a failed decode throws: always a DeserializationError (a RangeError of `longs: 'number'` included, as its
+   * cause), so that a consumer can dead-letter the message.
+   */
+  #undecodable(writer: WriterSchema, cause: unknown): DeserializationError {
+    return new DeserializationError(
+      `Cannot decode the ${this.#format.name} payload of ${writer.idType} ${String(writer.id)}: ${messageOf(cause)}`,
+      { cause, schemaId: writer.id },
+    )
+  }
+
   #decode(
     writer: WriterSchema,
     reader: SchemaCodec | null,
@@ -468,12 +504,7 @@ export class SchemaDeserializer<T = unknown> {
           ? writer.codec.decode(buffer, offset, buffer.length, undefined, hint)
           : reader.decode(buffer, offset, buffer.length, writer.codec, hint)
     } catch (cause) {
-      // Every decode failure is a DeserializationError (a RangeError of `longs: 'number'` included, as its cause),
-      // so that a consumer can dead-letter the message.
-      throw new DeserializationError(
-        `Cannot decode the ${this.#format.name} payload of ${writer.idType} ${String(writer.id)}: ${messageOf(cause)}`,
-        { cause, schemaId: writer.id },
-      )
+      throw this.#undecodable(writer, cause)
     }
     // The data-contract rules (when on) may refuse the record (RuleViolationError) or transform it.
     if (this.#rules !== undefined)

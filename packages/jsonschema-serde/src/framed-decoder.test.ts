@@ -26,14 +26,12 @@ const framed = (text: string): Buffer => {
   return Buffer.concat([frame, Buffer.from(text, 'utf8')])
 }
 
-function thrown(fn: () => unknown): Error {
-  try {
-    fn()
-  } catch (error) {
-    return error as Error
-  }
-  throw new Error('expected a throw')
-}
+/** The error `fn` throws (a Promise: the executor turns the throw into a rejection). */
+const thrown = (fn: () => unknown): Promise<Error> =>
+  new Promise((resolve) => resolve(fn())).then(
+    () => Promise.reject(new Error('expected a throw')),
+    (error: unknown) => error as Error,
+  )
 
 beforeAll(async () => {
   registry = await InMemoryRegistry.start()
@@ -73,8 +71,8 @@ describe('JsonSchemaDeserializer#framedDecoderOf', () => {
       await deserializer.prepare(id)
       const payload = framed(text)
       const headers = { trace: 'x' }
-      const mine = thrown(() => deserializer.framedDecoderOf(id, ctx)!(payload, headers))
-      const theirs = thrown(() => deserializer.deserializeMessageSync({ payload, headers }, ctx))
+      const mine = await thrown(() => deserializer.framedDecoderOf(id, ctx)!(payload, headers))
+      const theirs = await thrown(() => deserializer.deserializeMessageSync({ payload, headers }, ctx))
       expect(mine.name).toBe('DeserializationError')
       expect(mine.message).toContain(says)
       expect(mine.constructor).toBe(theirs.constructor)

@@ -1,6 +1,7 @@
 import { failedMessageOf } from '@x/errors'
 import { RegistryClient } from '@x/registry-client'
 import { InMemoryRegistry } from '@x/registry-testing'
+import { thrown } from '@x/test-support'
 import { SerializationContext } from '@x/wire-format'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { AvroDeserializer } from './avro-deserializer.js'
@@ -37,15 +38,6 @@ afterAll(async () => {
   await client.close()
   await registry.close()
 })
-
-function thrown(fn: () => unknown): Error {
-  try {
-    fn()
-  } catch (error) {
-    return error as Error
-  }
-  throw new Error('expected a throw')
-}
 
 describe('SchemaDeserializer#framedDecoderOf', () => {
   it('is undefined until the id is prepared, then decodes its frames as deserializeMessageSync does', async () => {

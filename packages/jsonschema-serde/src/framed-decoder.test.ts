@@ -1,6 +1,7 @@
 import { failedMessageOf } from '@x/errors'
 import { RegistryClient } from '@x/registry-client'
 import { InMemoryRegistry } from '@x/registry-testing'
+import { thrown } from '@x/test-support'
 import { SerializationContext } from '@x/wire-format'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { JsonSchemaDeserializer } from './json-schema-deserializer.js'
@@ -25,13 +26,6 @@ const framed = (text: string): Buffer => {
   frame.writeUInt32BE(id, 1)
   return Buffer.concat([frame, Buffer.from(text, 'utf8')])
 }
-
-/** The error `fn` throws (a Promise: the executor turns the throw into a rejection). */
-const thrown = (fn: () => unknown): Promise<Error> =>
-  new Promise((resolve) => resolve(fn())).then(
-    () => Promise.reject(new Error('expected a throw')),
-    (error: unknown) => error as Error,
-  )
 
 beforeAll(async () => {
   registry = await InMemoryRegistry.start()
@@ -71,8 +65,8 @@ describe('JsonSchemaDeserializer#framedDecoderOf', () => {
       await deserializer.prepare(id)
       const payload = framed(text)
       const headers = { trace: 'x' }
-      const mine = await thrown(() => deserializer.framedDecoderOf(id, ctx)!(payload, headers))
-      const theirs = await thrown(() => deserializer.deserializeMessageSync({ payload, headers }, ctx))
+      const mine = thrown(() => deserializer.framedDecoderOf(id, ctx)!(payload, headers))
+      const theirs = thrown(() => deserializer.deserializeMessageSync({ payload, headers }, ctx))
       expect(mine.name).toBe('DeserializationError')
       expect(mine.message).toContain(says)
       expect(mine.constructor).toBe(theirs.constructor)

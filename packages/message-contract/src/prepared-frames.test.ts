@@ -2,6 +2,7 @@ import { AvroSerializer } from '@x/avro-serde'
 import { DeserializationError, failedMessageOf } from '@x/errors'
 import { RegistryClient } from '@x/registry-client'
 import { InMemoryRegistry } from '@x/registry-testing'
+import { thrown } from '@x/test-support'
 import { SerializationContext } from '@x/wire-format'
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
 import { AnyDeserializer, MessageContract } from './index.js'
@@ -193,13 +194,13 @@ describe('MessageContract, frames of a prepared id', () => {
     const broken = good.subarray(0, 8)
     await full.read('orders', 'value', good, {})
     expect(contract.preparedFrameOf('orders', 'value', broken, {})).toBeDefined()
-    const warm = catchOf(() => contract.readNow('orders', 'value', broken, { trace: 'x' }))
+    const warm = thrown(() => contract.readNow('orders', 'value', broken, { trace: 'x' }))
     // `full` prepared the id through `read` only, so its readNow takes the full path.
     expect(full.preparedFrameOf('orders', 'value', broken, {})).toBeUndefined()
-    const cold = catchOf(() => full.readNow('orders', 'value', broken, { trace: 'x' }))
+    const cold = thrown(() => full.readNow('orders', 'value', broken, { trace: 'x' }))
     expect(warm).toBeInstanceOf(DeserializationError)
     expect(cold).toBeInstanceOf(DeserializationError)
-    expect((warm as Error).message).toBe((cold as Error).message)
+    expect(warm.message).toBe(cold.message)
     expect(failedMessageOf(warm)).toEqual(failedMessageOf(cold))
     expect(failedMessageOf(warm)).toMatchObject({
       payload: broken,
@@ -226,12 +227,3 @@ describe('MessageContract, frames of a prepared id', () => {
     await wide.client.close()
   })
 })
-
-function catchOf(fn: () => unknown): unknown {
-  try {
-    fn()
-  } catch (error) {
-    return error
-  }
-  throw new Error('expected a throw')
-}

@@ -11,3 +11,4 @@ export {
   ledgerSchemas,
   migrationRules,
 } from './rulesets.js'
+export { thrown } from './thrown.js'

@@ -29,15 +29,7 @@ export function encode(codec: AvroCodec, value: unknown): Buffer {
   }
 }
 
-/** The error `fn` throws (fails the test when it throws nothing). */
-export function thrown(fn: () => unknown): Error & { code?: string; paths?: string[]; cause?: unknown } {
-  try {
-    fn()
-  } catch (error) {
-    return error as Error
-  }
-  throw new Error('expected a throw')
-}
+export { thrown } from '@x/test-support'
 
 /** A record using every Avro type and every built-in logical type. */
 export const EVERYTHING_SCHEMA = {

@@ -3,19 +3,11 @@ import { DeserializationError } from '@x/errors'
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { decodeFrame, encodeFrame, writeFrameHeader } from './frame.js'
+import { thrown } from './test-support/thrown.js'
 
 const hex = (bytes: Uint8Array): string =>
   Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length).toString('hex')
 const fromHex = (text: string): Uint8Array => new Uint8Array(Buffer.from(text.replaceAll(' ', ''), 'hex'))
-
-function caught(fn: () => unknown): Error & { code?: string } {
-  try {
-    fn()
-  } catch (error) {
-    return error as Error & { code?: string }
-  }
-  throw new Error('expected the call to throw')
-}
 
 describe('8-byte ids (idSize: 8, Apicurio 2.x and Legacy8ByteIdHandler)', () => {
   it("writes 0x00 and the id as 8 bytes big-endian, as Java's ByteBuffer.putLong (golden vectors)", () => {
@@ -44,7 +36,7 @@ describe('8-byte ids (idSize: 8, Apicurio 2.x and Legacy8ByteIdHandler)', () => 
     const target = new Uint8Array(12).fill(0xee)
     expect(writeFrameHeader(target, 258, 2, { idSize: 8 })).toBe(11)
     expect(hex(target)).toBe('eeee000000000000000102ee')
-    expect(caught(() => writeFrameHeader(new Uint8Array(8), 1, 0, { idSize: 8 }))).toMatchObject({
+    expect(thrown(() => writeFrameHeader(new Uint8Array(8), 1, 0, { idSize: 8 }))).toMatchObject({
       name: 'TypeError',
       code: 'INVALID_CONFIG',
       message: 'target must have room for the 9-byte frame header at offset 0, but it has 8 bytes',
@@ -58,7 +50,7 @@ describe('8-byte ids (idSize: 8, Apicurio 2.x and Legacy8ByteIdHandler)', () => 
     [2n ** 53n, '9007199254740992'],
     [2n ** 63n - 1n, '9223372036854775807'],
   ])('refuses to write id %s in 8 bytes with RangeError ID_OUT_OF_RANGE naming the range', (id, shown) => {
-    const error = caught(() => encodeFrame(id, Uint8Array.of(1), { idSize: 8 }))
+    const error = thrown(() => encodeFrame(id, Uint8Array.of(1), { idSize: 8 }))
     expect(error).toBeInstanceOf(RangeError)
     expect(error.code).toBe('ID_OUT_OF_RANGE')
     expect(error.message).toContain(shown)
@@ -66,7 +58,7 @@ describe('8-byte ids (idSize: 8, Apicurio 2.x and Legacy8ByteIdHandler)', () => 
   })
 
   it('refuses a number id beyond Number.MAX_SAFE_INTEGER as possibly rounded, never writing a rounded id', () => {
-    const error = caught(() => encodeFrame(2 ** 53, Uint8Array.of(1), { idSize: 8 }))
+    const error = thrown(() => encodeFrame(2 ** 53, Uint8Array.of(1), { idSize: 8 }))
     expect(error).toBeInstanceOf(RangeError)
     expect(error.code).toBe('ID_OUT_OF_RANGE')
     expect(error.message).toBe(
@@ -75,7 +67,7 @@ describe('8-byte ids (idSize: 8, Apicurio 2.x and Legacy8ByteIdHandler)', () => 
   })
 
   it('refuses a negative 8-byte id with a DeserializationError giving its exact value', () => {
-    const error = caught(() => decodeFrame(fromHex('00 ffffffffffffffff 01'), { idSize: 8 }))
+    const error = thrown(() => decodeFrame(fromHex('00 ffffffffffffffff 01'), { idSize: 8 }))
     expect(error).toBeInstanceOf(DeserializationError)
     expect(error.message).toBe(
       'Cannot decode a frame: its 8-byte schema id is negative (-1), and no registry assigns a negative id',
@@ -83,14 +75,14 @@ describe('8-byte ids (idSize: 8, Apicurio 2.x and Legacy8ByteIdHandler)', () => 
   })
 
   it('refuses an 8-byte id beyond Number.MAX_SAFE_INTEGER with its exact value, never a rounded number', () => {
-    const error = caught(() => decodeFrame(fromHex('00 0020000000000001 01'), { idSize: 8 }))
+    const error = thrown(() => decodeFrame(fromHex('00 0020000000000001 01'), { idSize: 8 }))
     expect(error).toBeInstanceOf(DeserializationError)
     expect(error.message).toContain('9007199254740993 is beyond 9007199254740991')
     expect(error.message).toContain('idSize 4?')
   })
 
   it('needs 9 bytes for an 8-byte id and says so', () => {
-    const error = caught(() => decodeFrame(fromHex('00 00000000 000001'), { idSize: 8 }))
+    const error = thrown(() => decodeFrame(fromHex('00 00000000 000001'), { idSize: 8 }))
     expect(error).toBeInstanceOf(DeserializationError)
     expect(error.message).toBe(
       'Cannot decode a frame: expected at least 9 bytes (magic byte 0x00 + 8-byte schema id), got 8',
@@ -106,10 +98,10 @@ describe('8-byte ids (idSize: 8, Apicurio 2.x and Legacy8ByteIdHandler)', () => 
       () => encodeFrame(1, Uint8Array.of(1), { idSize } as never),
       () => writeFrameHeader(new Uint8Array(9), 1, 0, { idSize } as never),
     ]) {
-      expect(caught(call)).toMatchObject({ name: 'TypeError', code: 'INVALID_CONFIG' })
-      expect(caught(call).message).toContain(`idSize must be 4 or 8, got ${shown}`)
+      expect(thrown(call)).toMatchObject({ name: 'TypeError', code: 'INVALID_CONFIG' })
+      expect(thrown(call).message).toContain(`idSize must be 4 or 8, got ${shown}`)
     }
-    expect(caught(() => decodeFrame(fromHex('0000000001'), { idSize } as never))).toMatchObject({
+    expect(thrown(() => decodeFrame(fromHex('0000000001'), { idSize } as never))).toMatchObject({
       name: 'TypeError',
       code: 'INVALID_CONFIG',
       message: `decodeFrame: idSize must be 4 or 8 or 'auto', got ${shown}`,
@@ -117,10 +109,10 @@ describe('8-byte ids (idSize: 8, Apicurio 2.x and Legacy8ByteIdHandler)', () => 
   })
 
   it("refuses idSize 'auto' for writing (a writer must choose) and options that are not an object", () => {
-    expect(caught(() => encodeFrame(1, Uint8Array.of(1), { idSize: 'auto' } as never)).message).toBe(
+    expect(thrown(() => encodeFrame(1, Uint8Array.of(1), { idSize: 'auto' } as never)).message).toBe(
       'encodeFrame: idSize must be 4 or 8 (\'auto\' is for deserializers only: a writer must choose), got string "auto"',
     )
-    expect(caught(() => decodeFrame(fromHex('0000000001'), 8 as never))).toMatchObject({
+    expect(thrown(() => decodeFrame(fromHex('0000000001'), 8 as never))).toMatchObject({
       name: 'TypeError',
       code: 'INVALID_CONFIG',
       message: 'decodeFrame options must be an object such as { idSize: 8 }, got number 8',
@@ -200,11 +192,11 @@ describe('a frame read with the other width', () => {
     )
     // From a 4-byte id of 2^21 on, the misread id is beyond 2^53 − 1: refused by the bytes alone.
     expect(
-      caught(() => decodeFrame(encodeFrame(0x200000, Uint8Array.of(0, 0, 0, 0)), { idSize: 8 })),
+      thrown(() => decodeFrame(encodeFrame(0x200000, Uint8Array.of(0, 0, 0, 0)), { idSize: 8 })),
     ).toBeInstanceOf(DeserializationError)
     // With fewer than 4 payload bytes the frame is too short for an 8-byte id.
     expect(
-      caught(() => decodeFrame(encodeFrame(5, Uint8Array.of(1, 2, 3)), { idSize: 8 })).message,
+      thrown(() => decodeFrame(encodeFrame(5, Uint8Array.of(1, 2, 3)), { idSize: 8 })).message,
     ).toContain('expected at least 9 bytes')
   })
 

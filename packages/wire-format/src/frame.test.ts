@@ -3,19 +3,11 @@ import { DeserializationError, isSerdeError } from '@x/errors'
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { decodeFrame, encodeFrame, FRAME_HEADER_SIZE, MAGIC_BYTE, writeFrameHeader } from './frame.js'
+import { thrown } from './test-support/thrown.js'
 
 const hex = (bytes: Uint8Array): string =>
   Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length).toString('hex')
 const fromHex = (text: string): Uint8Array => new Uint8Array(Buffer.from(text.replaceAll(' ', ''), 'hex'))
-
-function caught(fn: () => unknown): unknown {
-  try {
-    fn()
-  } catch (error) {
-    return error
-  }
-  throw new Error('expected the call to throw')
-}
 
 describe('encodeFrame', () => {
   it('writes the magic byte, the id as 4 bytes big-endian, then the payload (golden vectors)', () => {
@@ -59,7 +51,7 @@ describe('encodeFrame', () => {
   ])(
     'refuses id %s with a RangeError ID_OUT_OF_RANGE that says 32-bit and points to MESSAGE_HEADERS',
     (id, shown) => {
-      const error = caught(() => encodeFrame(id, Uint8Array.of(1))) as RangeError & { code?: string }
+      const error = thrown(() => encodeFrame(id, Uint8Array.of(1))) as RangeError & { code?: string }
       expect(error).toBeInstanceOf(RangeError)
       expect(error.code).toBe('ID_OUT_OF_RANGE')
       expect(error.message).toContain('32-bit')
@@ -69,15 +61,15 @@ describe('encodeFrame', () => {
   )
 
   it('refuses an id that is not a number or bigint, and a payload that is not bytes, with TypeError INVALID_CONFIG', () => {
-    const badId = caught(() => encodeFrame('1' as never, Uint8Array.of(1))) as TypeError & { code?: string }
+    const badId = thrown(() => encodeFrame('1' as never, Uint8Array.of(1))) as TypeError & { code?: string }
     expect(badId).toBeInstanceOf(TypeError)
     expect(badId.code).toBe('INVALID_CONFIG')
     expect(badId.message).toBe('schemaId must be a number or bigint, got string "1"')
-    const badPayload = caught(() => encodeFrame(1, [1, 2] as never)) as TypeError & { code?: string }
+    const badPayload = thrown(() => encodeFrame(1, [1, 2] as never)) as TypeError & { code?: string }
     expect(badPayload).toBeInstanceOf(TypeError)
     expect(badPayload.code).toBe('INVALID_CONFIG')
     expect(badPayload.message).toBe('payload must be a Uint8Array, got an array')
-    expect(caught(() => encodeFrame(1, 'text' as never))).toMatchObject({ code: 'INVALID_CONFIG' })
+    expect(thrown(() => encodeFrame(1, 'text' as never))).toMatchObject({ code: 'INVALID_CONFIG' })
   })
 })
 
@@ -116,7 +108,7 @@ describe('decodeFrame', () => {
   it.each([0, 1, 4])(
     'refuses %i bytes with a DeserializationError saying "expected at least 5 bytes, got N"',
     (n) => {
-      const error = caught(() => decodeFrame(new Uint8Array(n))) as DeserializationError
+      const error = thrown(() => decodeFrame(new Uint8Array(n))) as DeserializationError
       expect(error).toBeInstanceOf(DeserializationError)
       expect(error.code).toBe('DESERIALIZATION')
       expect(error.message).toContain(`expected at least 5 bytes`)
@@ -125,12 +117,12 @@ describe('decodeFrame', () => {
   )
 
   it('refuses a first byte other than 0x00, naming the byte found and the length', () => {
-    const error = caught(() => decodeFrame(fromHex('7b 22 61 22 3a 31 7d'))) as DeserializationError
+    const error = thrown(() => decodeFrame(fromHex('7b 22 61 22 3a 31 7d'))) as DeserializationError
     expect(error).toBeInstanceOf(DeserializationError)
     expect(error.code).toBe('DESERIALIZATION')
     expect(error.message).toContain('expected magic byte 0x00, got 0x7b')
     expect(error.message).toContain('7 bytes')
-    expect((caught(() => decodeFrame(fromHex('01 00 00 00 01'))) as Error).message).toContain('got 0x01')
+    expect((thrown(() => decodeFrame(fromHex('01 00 00 00 01'))) as Error).message).toContain('got 0x01')
   })
 
   it.each([
@@ -142,7 +134,7 @@ describe('decodeFrame', () => {
     ['a DataView', new DataView(new ArrayBuffer(5)), 'a DataView'],
     ['an Int8Array', new Int8Array(5), 'an Int8Array'],
   ])('refuses %s with a DeserializationError saying which type came', (_label, input, shown) => {
-    const error = caught(() => decodeFrame(input as never)) as DeserializationError
+    const error = thrown(() => decodeFrame(input as never)) as DeserializationError
     expect(error).toBeInstanceOf(DeserializationError)
     expect(error.message).toBe(`Cannot decode a frame: expected a Uint8Array, got ${shown}`)
   })
@@ -158,15 +150,15 @@ describe('writeFrameHeader', () => {
   })
 
   it('refuses a target without room for the header and ids beyond 32-bit', () => {
-    expect(caught(() => writeFrameHeader(new Uint8Array(4), 1))).toMatchObject({
+    expect(thrown(() => writeFrameHeader(new Uint8Array(4), 1))).toMatchObject({
       name: 'TypeError',
       code: 'INVALID_CONFIG',
       message: 'target must have room for the 5-byte frame header at offset 0, but it has 4 bytes',
     })
-    expect(caught(() => writeFrameHeader(new Uint8Array(8), 1, 4))).toMatchObject({ code: 'INVALID_CONFIG' })
-    expect(caught(() => writeFrameHeader(new Uint8Array(8), 1, -1))).toMatchObject({ code: 'INVALID_CONFIG' })
-    expect(caught(() => writeFrameHeader([] as never, 1))).toMatchObject({ code: 'INVALID_CONFIG' })
-    expect(caught(() => writeFrameHeader(new Uint8Array(8), 2 ** 32))).toMatchObject({
+    expect(thrown(() => writeFrameHeader(new Uint8Array(8), 1, 4))).toMatchObject({ code: 'INVALID_CONFIG' })
+    expect(thrown(() => writeFrameHeader(new Uint8Array(8), 1, -1))).toMatchObject({ code: 'INVALID_CONFIG' })
+    expect(thrown(() => writeFrameHeader([] as never, 1))).toMatchObject({ code: 'INVALID_CONFIG' })
+    expect(thrown(() => writeFrameHeader(new Uint8Array(8), 2 ** 32))).toMatchObject({
       name: 'RangeError',
       code: 'ID_OUT_OF_RANGE',
     })

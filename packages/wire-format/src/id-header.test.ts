@@ -4,19 +4,11 @@ import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { decodeIdHeader, encodeIdHeader, idHeaderName } from './id-header.js'
 import { MessageField } from './message-field.js'
+import { thrown } from './test-support/thrown.js'
 
 const hex = (bytes: Uint8Array): string =>
   Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length).toString('hex')
 const fromHex = (text: string): Uint8Array => new Uint8Array(Buffer.from(text, 'hex'))
-
-function caught(fn: () => unknown): Error & { code?: string } {
-  try {
-    fn()
-  } catch (error) {
-    return error as Error & { code?: string }
-  }
-  throw new Error('expected the call to throw')
-}
 
 /** What Java's `ByteBuffer.allocate(8).putLong(id)` writes, via Node's own writer. */
 function javaPutLong(id: bigint): string {
@@ -40,7 +32,7 @@ describe('idHeaderName', () => {
     ['value', 'globalid', "idType must be 'globalId' or 'contentId', got string \"globalid\""],
     ['key', 'schemaId', "idType must be 'globalId' or 'contentId', got string \"schemaId\""],
   ])('refuses field %s with idType %s as TypeError INVALID_CONFIG', (field, idType, message) => {
-    const error = caught(() => idHeaderName(field as never, idType as never))
+    const error = thrown(() => idHeaderName(field as never, idType as never))
     expect(error).toBeInstanceOf(TypeError)
     expect(error.code).toBe('INVALID_CONFIG')
     expect(error.message).toBe(message)
@@ -82,7 +74,7 @@ describe('encodeIdHeader', () => {
     [Number.NaN, 'NaN'],
     [0.5, '0.5'],
   ])('refuses %s, outside signed 64-bit or not an integer, with RangeError ID_OUT_OF_RANGE', (id, shown) => {
-    const error = caught(() => encodeIdHeader(id))
+    const error = thrown(() => encodeIdHeader(id))
     expect(error).toBeInstanceOf(RangeError)
     expect(error.code).toBe('ID_OUT_OF_RANGE')
     expect(error.message).toBe(
@@ -91,7 +83,7 @@ describe('encodeIdHeader', () => {
   })
 
   it('refuses a number beyond the safe range, which may have been rounded, and asks for a bigint', () => {
-    const error = caught(() => encodeIdHeader(2 ** 53))
+    const error = thrown(() => encodeIdHeader(2 ** 53))
     expect(error).toBeInstanceOf(RangeError)
     expect(error.code).toBe('ID_OUT_OF_RANGE')
     expect(error.message).toBe(
@@ -100,7 +92,7 @@ describe('encodeIdHeader', () => {
   })
 
   it('refuses a value that is neither a number nor a bigint with TypeError INVALID_CONFIG', () => {
-    const error = caught(() => encodeIdHeader('42' as never))
+    const error = thrown(() => encodeIdHeader('42' as never))
     expect(error).toBeInstanceOf(TypeError)
     expect(error.code).toBe('INVALID_CONFIG')
     expect(error.message).toBe('Schema id must be a number or bigint, got string "42"')
@@ -134,7 +126,7 @@ describe('decodeIdHeader', () => {
   })
 
   it.each([0, 1, 4, 7, 9, 16])('refuses %i bytes with a DeserializationError naming the length', (n) => {
-    const error = caught(() => decodeIdHeader(new Uint8Array(n)))
+    const error = thrown(() => decodeIdHeader(new Uint8Array(n)))
     expect(error).toBeInstanceOf(DeserializationError)
     expect(error.code).toBe('DESERIALIZATION')
     expect(error.message).toBe(
@@ -143,13 +135,13 @@ describe('decodeIdHeader', () => {
   })
 
   it('refuses a string header value (turning one into bytes is the deserializer’s job) and other types', () => {
-    const error = caught(() => decodeIdHeader('42' as never))
+    const error = thrown(() => decodeIdHeader('42' as never))
     expect(error).toBeInstanceOf(DeserializationError)
     expect(error.message).toBe(
       'Cannot decode an id header: expected a Uint8Array of 8 bytes, got string "42"',
     )
-    expect(caught(() => decodeIdHeader(undefined as never))).toBeInstanceOf(DeserializationError)
-    expect(caught(() => decodeIdHeader([0, 0, 0, 0, 0, 0, 0, 1] as never))).toBeInstanceOf(
+    expect(thrown(() => decodeIdHeader(undefined as never))).toBeInstanceOf(DeserializationError)
+    expect(thrown(() => decodeIdHeader([0, 0, 0, 0, 0, 0, 0, 1] as never))).toBeInstanceOf(
       DeserializationError,
     )
   })

@@ -1,15 +1,7 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { parseIdText, toSchemaId } from './schema-id.js'
-
-function caught(fn: () => unknown): Error & { code?: string; paths?: readonly string[] } {
-  try {
-    fn()
-  } catch (error) {
-    return error as Error & { code?: string }
-  }
-  throw new Error('expected the call to throw')
-}
+import { thrown } from './test-support/thrown.js'
 
 const RANGE = '(-9223372036854775808..9223372036854775807)'
 
@@ -38,14 +30,14 @@ describe('parseIdText', () => {
     ['-9223372036854775809', 'contentId'],
     ['18446744073709551616', 'globalId'],
   ])('refuses %s with RangeError ID_OUT_OF_RANGE naming the field %s', (text, field) => {
-    const error = caught(() => parseIdText(text, field))
+    const error = thrown(() => parseIdText(text, field))
     expect(error).toBeInstanceOf(RangeError)
     expect(error.code).toBe('ID_OUT_OF_RANGE')
     expect(error.message).toBe(`${field} ${text} is outside the signed 64-bit range ${RANGE}`)
   })
 
   it('cuts a huge digit string in the message instead of echoing all of it', () => {
-    const error = caught(() => parseIdText('9'.repeat(5000), 'globalId'))
+    const error = thrown(() => parseIdText('9'.repeat(5000), 'globalId'))
     expect(error.code).toBe('ID_OUT_OF_RANGE')
     expect(error.message).toBe(`globalId ${'9'.repeat(40)}… is outside the signed 64-bit range ${RANGE}`)
   })
@@ -53,7 +45,7 @@ describe('parseIdText', () => {
   it.each(['', '-', '+1', ' 1', '1 ', '1.0', '1e3', '0x10', '１２', 'NaN', '--1', '1_000'])(
     'refuses the text %j with TypeError INVALID_DATA whose paths name the field',
     (text) => {
-      const error = caught(() => parseIdText(text, 'contentId'))
+      const error = thrown(() => parseIdText(text, 'contentId'))
       expect(error).toBeInstanceOf(TypeError)
       expect(error.code).toBe('INVALID_DATA')
       expect(error.paths).toEqual(['contentId'])
@@ -87,7 +79,7 @@ describe('toSchemaId', () => {
     [2 ** 64, 'contentId', '18446744073709552000'],
     ['9223372036854775808', 'globalId', '9223372036854775808'],
   ])('refuses %s outside signed 64-bit with RangeError ID_OUT_OF_RANGE naming %s', (value, field, shown) => {
-    const error = caught(() => toSchemaId(value, field))
+    const error = thrown(() => toSchemaId(value, field))
     expect(error).toBeInstanceOf(RangeError)
     expect(error.code).toBe('ID_OUT_OF_RANGE')
     expect(error.message).toBe(`${field} ${shown} is outside the signed 64-bit range ${RANGE}`)
@@ -96,7 +88,7 @@ describe('toSchemaId', () => {
   it.each([2 ** 53, 1.5, Number.NaN])(
     'refuses the number %s, which is not a safe integer, naming the field',
     (n) => {
-      const error = caught(() => toSchemaId(n, 'globalId'))
+      const error = thrown(() => toSchemaId(n, 'globalId'))
       expect(error).toBeInstanceOf(RangeError)
       expect(error.code).toBe('ID_OUT_OF_RANGE')
       expect(error.message).toBe(
@@ -106,7 +98,7 @@ describe('toSchemaId', () => {
   )
 
   it('refuses other types with TypeError INVALID_CONFIG', () => {
-    const error = caught(() => toSchemaId(null as never, 'globalId'))
+    const error = thrown(() => toSchemaId(null as never, 'globalId'))
     expect(error).toBeInstanceOf(TypeError)
     expect(error.code).toBe('INVALID_CONFIG')
     expect(error.message).toBe('globalId must be a number, bigint or decimal string, got null')

@@ -1,15 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { MessageField, WireFormat } from './message-field.js'
 import { SerializationContext } from './serialization-context.js'
-
-function caught(fn: () => unknown): Error & { code?: string } {
-  try {
-    fn()
-  } catch (error) {
-    return error as Error & { code?: string }
-  }
-  throw new Error('expected the call to throw')
-}
+import { thrown } from './test-support/thrown.js'
 
 describe('MessageField and WireFormat', () => {
   it('are frozen string constants with the documented values', () => {
@@ -82,7 +74,7 @@ describe('SerializationContext', () => {
       'SerializationContext takes either (topic, field) or ({ topic, field }), not an object and a field',
     ],
   ])('refuses misuse #%# with TypeError INVALID_CONFIG', (construct, message) => {
-    const error = caught(construct)
+    const error = thrown(construct)
     expect(error).toBeInstanceOf(TypeError)
     expect(error.code).toBe('INVALID_CONFIG')
     expect(error.message).toBe(message)

@@ -255,6 +255,61 @@ describe('ApicurioSchemaRegistry, driven as @platformatic/kafka drives it', () =
     }
   })
 
+  it('puts one frozen metadata.schemas on the messages of the same schemas, key and value together, and adds to a schemas object another hook put there', async () => {
+    const key = { type: 'record', name: 'ShelfKey', fields: [{ name: 'shelf', type: 'string' }] }
+    await client.registerSchema('shelves-key', key, { artifactType: 'AVRO' })
+    await client.registerSchema('shelves-value', ORDER, { artifactType: 'AVRO' })
+    const keyed = new ApicurioSchemaRegistry(client, {
+      serializer: new AnySerializer(client),
+      keys: { serializer: new AnySerializer(client) },
+    })
+    const records = []
+    for (let id = 0; id < 3; id++) {
+      const written = await produce(keyed, {
+        topic: 'shelves',
+        key: { shelf: `s-${id}` },
+        value: { id },
+        headers: new Map(),
+      })
+      records.push(written as { key: Buffer; value: Buffer; headers: Map<Buffer, Buffer> })
+    }
+    const reads = []
+    for (const record of records) reads.push(await consume(keyed, 'shelves', record))
+    const schemas = reads.map((read) => read.metadata!.schemas as Record<string, { artifact?: unknown }>)
+    expect(reads.map((read) => [read.key, read.value])).toEqual([
+      [{ shelf: 's-0' }, { id: 0 }],
+      [{ shelf: 's-1' }, { id: 1 }],
+      [{ shelf: 's-2' }, { id: 2 }],
+    ])
+    expect(Object.keys(schemas[0]!)).toEqual(['key', 'value'])
+    expect(schemas[0]!.key!.artifact).toMatchObject({ artifactId: 'shelves-key' })
+    expect(schemas[0]!.value!.artifact).toMatchObject({ artifactId: 'shelves-value' })
+    // The warm messages share one frozen object, as Platformatic's own shares a number; each has its own metadata.
+    expect(schemas[2]).toBe(schemas[1])
+    expect(Object.isFrozen(schemas[1])).toBe(true)
+    expect(reads[2]!.metadata).not.toBe(reads[1]!.metadata)
+
+    // Another hook's `schemas` object is added to; a frozen one is left as it is and replaced by a copy.
+    const deserializers = keyed.getDeserializers()
+    const theirs = { note: 'kept' }
+    const open: { topic: string; metadata?: Record<string, unknown> } = {
+      topic: 'shelves',
+      metadata: { schemas: theirs, trace: 't-1' },
+    }
+    deserializers.value(records[1]!.value, new Map(), open)
+    expect(open.metadata!.schemas).toBe(theirs)
+    expect(theirs).toEqual({ note: 'kept', value: schemas[1]!.value })
+    const sealed = Object.freeze({ note: 'sealed' })
+    const closed: { topic: string; metadata?: Record<string, unknown> } = {
+      topic: 'shelves',
+      metadata: { schemas: sealed },
+    }
+    deserializers.value(records[1]!.value, new Map(), closed)
+    expect(sealed).toEqual({ note: 'sealed' })
+    expect(closed.metadata!.schemas).toEqual({ note: 'sealed', value: schemas[1]!.value })
+    expect(Object.isFrozen(closed.metadata!.schemas)).toBe(true)
+  })
+
   it('runs the hooks of a whole fetch before its reads with one lookup: the fetch’s other records of the id are prepared at once, on another topic too', async () => {
     const writer = orderWriter()
     const values: Buffer[] = []

@@ -69,13 +69,21 @@ function referenceKey(reference: ArtifactReference): string {
 }
 
 /**
- * @internal The referenced schemas, dependencies before the schemas that use them (depth first), each artifact
- * version once (so cycles end). A referenced schema that parses on its own costs one request (its content); one that
- * needs references of its own has them fetched (by its `globalId`) first.
+ * The schemas that `references` name, with everything they reference in turn: dependencies before the schemas that
+ * use them (depth first), each artifact version once (so cycles end). A reference that names no group is looked up in
+ * the registry's `default` group, whatever the client's group is. What the serializers and deserializers load a
+ * schema's references with, for a tool that needs the same texts (a `.proto`'s imports, Avro named types defined in
+ * other artifacts).
+ *
+ * With a `format`, a referenced schema that parses on its own costs one request (its content) and one that needs
+ * references of its own has them fetched (by its `globalId`) first. Without one (`undefined`), the references of every
+ * referenced version are fetched: the whole graph the registry holds, as a format-neutral reader needs it.
+ *
+ * @throws what the client's lookups throw (a `SchemaNotFoundError` for a reference to a version that does not exist).
  */
 export async function collectReferences(
-  client: RegistryPort,
-  format: SchemaFormat,
+  client: Pick<RegistryPort, 'getSchemaVersion' | 'getReferencesByGlobalId'>,
+  format: SchemaFormat | undefined,
   references: readonly ArtifactReference[],
 ): Promise<ResolvedReference[]> {
   const ordered: ResolvedReference[] = []
@@ -107,7 +115,8 @@ export async function collectReferences(
   return ordered
 }
 
-function parsesAlone(format: SchemaFormat, schema: string): boolean {
+function parsesAlone(format: SchemaFormat | undefined, schema: string): boolean {
+  if (format === undefined) return false
   try {
     format.parse(schema)
     return true

@@ -4,7 +4,7 @@ import type { IdType, SchemaId } from '@x/wire-format'
 import { fullName, namedSchema } from './avro-schema-names.js'
 import { type UnionShape, unionShape } from './avro-unions.js'
 import type { Connection } from './connection.js'
-import { fetchImports } from './proto-imports.js'
+import { referenceTexts } from './reference-texts.js'
 
 /**
  * What `consume` prints of a value an Avro schema (its JSON text, and the texts of the artifacts it references)
@@ -36,8 +36,7 @@ export async function avroOutputOfId(
   try {
     const schema =
       idType === 'globalId' ? await client.getSchemaByGlobalId(id) : await client.getSchemaByContentId(id)
-    const references = new Map<string, string>()
-    await fetchImports(connection, id, references, idType)
+    const references = await referenceTexts(connection, id, idType)
     return avroOutput(schema.schema, references.values())
   } catch (error) {
     if (readErrorKind(error) === 'poison') return (value) => value

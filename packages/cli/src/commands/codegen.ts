@@ -8,7 +8,7 @@ import { protobufToTypeScript } from '../codegen/protobuf-types.js'
 import type { Config } from '../config.js'
 import { artifactTypeOfFile, type ConnectionFlags, connect } from '../connection.js'
 import { type Io, readText } from '../io.js'
-import { fetchImports } from '../proto-imports.js'
+import { referenceTexts } from '../reference-texts.js'
 import { UsageError } from '../usage-error.js'
 import { endsWithPath, protoImports } from './file-references.js'
 
@@ -52,7 +52,9 @@ export async function codegen(
       )
     const facts = JSON.parse(meta.text) as { artifactType: string; globalId: number; version: string }
     const schema = await connection.client.getSchemaByGlobalId(facts.globalId)
-    if (facts.artifactType === 'PROTOBUF') await fetchImports(connection, facts.globalId, imported)
+    if (facts.artifactType === 'PROTOBUF') {
+      for (const [name, text] of await referenceTexts(connection, facts.globalId)) imported.set(name, text)
+    }
     sources.push({
       text: schema.schema,
       type: artifactTypeOfFile('', flags.type ?? facts.artifactType),

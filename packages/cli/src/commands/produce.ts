@@ -12,7 +12,7 @@ import { type Connection, type ConnectionFlags, connect } from '../connection.js
 import type { Io } from '../io.js'
 import { avroInput, type JsonInput, jsonSchemaInput, protobufInput } from '../json-input.js'
 import { brokerError, type KafkaFlags, kafkaConfig } from '../kafka-connection.js'
-import { fetchImports } from '../proto-imports.js'
+import { referenceTexts } from '../reference-texts.js'
 import { CheckFailed, UsageError } from '../usage-error.js'
 
 export interface ProduceFlags extends ConnectionFlags, KafkaFlags {
@@ -211,8 +211,10 @@ export async function jsonInputOf(
   messageType: string | undefined,
 ): Promise<JsonInput> {
   if (latest.artifactType === 'JSON') return jsonSchemaInput
-  const references = new Map<string, string>()
-  if (latest.globalId !== undefined) await fetchImports(connection, latest.globalId, references)
+  const references =
+    latest.globalId === undefined
+      ? new Map<string, string>()
+      : await referenceTexts(connection, latest.globalId)
   return latest.artifactType === 'PROTOBUF'
     ? protobufInput(latest.schema, references, messageType)
     : avroInput(latest.schema, references.values())

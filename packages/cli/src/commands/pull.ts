@@ -2,6 +2,9 @@ import { createHash } from 'node:crypto'
 import { mkdir, readFile, writeFile } from 'node:fs/promises'
 import { dirname, join, relative, resolve } from 'node:path'
 import { isSerdeError, SchemaNotFoundError } from '@x/errors'
+import type { ArtifactReference } from '@x/registry-client'
+import { parseExactJson } from '@x/registry-client/json'
+import { collectReferences } from '@x/serde-core'
 import type { Config } from '../config.js'
 import { type Connection, type ConnectionFlags, connect, extensionOf } from '../connection.js'
 import type { Io } from '../io.js'
@@ -101,6 +104,11 @@ export async function pull(flags: PullFlags, config: Config, io: Io): Promise<vo
   io.stdout(`wrote ${relative(io.cwd, lockPath)} (${lock.artifacts.length} artifact versions)\n`)
 }
 
+/**
+ * Records the version `version` of an artifact and every artifact version it references, recursively: the references
+ * are walked by the serdes' own reference loader (each version once, a reference that names no group in `default`),
+ * so what is pulled is what a reader of the artifact loads.
+ */
 async function pullVersion(
   connection: Connection,
   groupId: string,
@@ -108,49 +116,95 @@ async function pullVersion(
   version: string,
   outDir: string,
   pulled: Map<string, Pulled>,
-): Promise<Pulled> {
+): Promise<void> {
+  const client = connection.client
+  // The version asked for through the CLI's own request: a registry's refusal of it is quoted (exit 1).
   const path = `/groups/${encodeURIComponent(groupId)}/artifacts/${encodeURIComponent(artifactId)}/versions/${version.startsWith('branch=') ? version : encodeURIComponent(version)}`
   const answer = await connection.rest('GET', path)
   if (answer.status === 404) {
     throw new SchemaNotFoundError(undefined, {
       groupId,
       artifactId,
-      ...(version === 'branch=latest' ? {} : { version }),
+      ...(version === LATEST ? {} : { version }),
     })
   }
-  const meta = JSON.parse(answer.text) as {
+  const meta = parseExactJson(answer.text).value as {
     version: string
     artifactType: string
-    globalId: number
-    contentId: number
+    globalId: number | bigint
+    contentId: number | bigint
   }
-  const already = pulled.get(`${groupId}\u0000${artifactId}\u0000${meta.version}`)
-  if (already !== undefined) return already
-  const schema = await connection.client.getSchemaByGlobalId(meta.globalId)
-  const references = await connection.client.getReferencesByGlobalId(meta.globalId)
-  const entry: Pulled = {
+  const { schema } = await client.getSchemaByGlobalId(meta.globalId)
+  const references = await record(connection, { ...meta, groupId, artifactId, schema }, outDir, pulled)
+  if (references.length === 0) return
+  for (const reference of await collectReferences(client, undefined, references)) {
+    const group = reference.groupId ?? DEFAULT_GROUP
+    // Cached where the reference names its version: the loader has just looked it up.
+    const target = await client.getSchemaVersion(reference.artifactId, reference.version ?? LATEST, {
+      groupId: group,
+    })
+    await record(
+      connection,
+      {
+        groupId: group,
+        artifactId: reference.artifactId,
+        version: target.version ?? reference.version ?? LATEST,
+        // A version's metadata always names both ids (the client refuses it otherwise) and, from Apicurio, its type.
+        artifactType: target.artifactType ?? '',
+        globalId: target.globalId!,
+        contentId: target.contentId!,
+        schema: target.schema,
+      },
+      outDir,
+      pulled,
+    )
+  }
+}
+
+const DEFAULT_GROUP = 'default'
+const LATEST = 'branch=latest'
+
+/** One artifact version as the registry names it, with its content. */
+interface Facts {
+  groupId: string
+  artifactId: string
+  version: string
+  artifactType: string
+  globalId: number | bigint
+  contentId: number | bigint
+  schema: string
+}
+
+/** Adds one artifact version to `pulled` (once); gives its references, as the registry lists them. */
+async function record(
+  connection: Connection,
+  facts: Facts,
+  outDir: string,
+  pulled: Map<string, Pulled>,
+): Promise<readonly ArtifactReference[]> {
+  const { groupId, artifactId, version, artifactType } = facts
+  const references = await connection.client.getReferencesByGlobalId(facts.globalId)
+  const key = `${groupId}\u0000${artifactId}\u0000${version}`
+  if (pulled.has(key)) return references
+  pulled.set(key, {
     groupId,
     artifactId,
-    version: meta.version,
-    artifactType: meta.artifactType,
-    globalId: String(meta.globalId),
-    contentId: String(meta.contentId),
-    sha256: createHash('sha256').update(schema.schema, 'utf8').digest('hex'),
-    file: join(outDir, groupId, `${artifactId}.${extensionOf(meta.artifactType)}`),
+    version,
+    artifactType,
+    globalId: String(facts.globalId),
+    contentId: String(facts.contentId),
+    sha256: createHash('sha256').update(facts.schema, 'utf8').digest('hex'),
+    file: join(outDir, groupId, `${artifactId}.${extensionOf(artifactType)}`),
     ...optional('compatibility', await compatibilityOf(connection, groupId, artifactId)),
     references: references.map((r) => ({
       name: r.name,
-      groupId: r.groupId ?? 'default',
+      groupId: r.groupId ?? DEFAULT_GROUP,
       artifactId: r.artifactId,
-      version: r.version ?? 'branch=latest',
+      version: r.version ?? LATEST,
     })),
-    content: schema.schema,
-  }
-  pulled.set(`${groupId}\u0000${artifactId}\u0000${meta.version}`, entry)
-  for (const reference of entry.references) {
-    await pullVersion(connection, reference.groupId, reference.artifactId, reference.version, outDir, pulled)
-  }
-  return entry
+    content: facts.schema,
+  })
+  return references
 }
 
 function optional<K extends string, V>(key: K, value: V | undefined): { [P in K]?: V } {

@@ -3,7 +3,7 @@ import { InMemoryRegistry } from '@x/registry-testing'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { Connection } from './connection.js'
 import type { Io } from './io.js'
-import { fetchImports } from './proto-imports.js'
+import { referenceTexts } from './reference-texts.js'
 
 let registry: InMemoryRegistry
 const io: Io = {
@@ -56,7 +56,7 @@ beforeAll(async () => {
 
 afterAll(() => registry.close())
 
-describe('fetchImports', () => {
+describe('referenceTexts', () => {
   it('finds references that name no group in the default group, recursively, with the client set to another group', async () => {
     await using connection = new Connection({ registry: registry.url, group: 'elsewhere' }, io)
     const admin = new RegistryClient({ url: registry.url, groupId: 'default' })
@@ -66,9 +66,8 @@ describe('fetchImports', () => {
       ['globalId', account.globalId!],
       ['contentId', account.contentId!],
     ] as const) {
-      const into = new Map<string, string>()
-      await fetchImports(connection, id, into, idType)
-      expect(Object.fromEntries([...into].map(([name, text]) => [name, JSON.parse(text)]))).toEqual({
+      const texts = await referenceTexts(connection, id, idType)
+      expect(Object.fromEntries([...texts].map(([name, text]) => [name, JSON.parse(text)]))).toEqual({
         'refs.Owner': OWNER,
         'refs.Tier': TIER,
       })

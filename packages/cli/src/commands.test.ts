@@ -1,12 +1,14 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { AvroSerializer } from '@x/avro-serde'
+import { DeserializationError } from '@x/errors'
 import { JsonSchemaSerializer } from '@x/jsonschema-serde'
 import { ProtobufDeserializer, ProtobufSerializer } from '@x/protobuf-serde'
 import { RegistryClient } from '@x/registry-client'
 import { InMemoryRegistry } from '@x/registry-testing'
 import { SerializationContext } from '@x/wire-format'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { inspect } from './commands/inspect.js'
 import { cli, workFolder } from './test-support/cli-harness.js'
 
 // Every command end to end against InMemoryRegistry (in process), as a shell would run it.
@@ -143,7 +145,87 @@ describe('inspect', () => {
     })
   })
 
-  it('reads an 8-byte frame with --id-size 8 or auto; the default names --id-size 8 and exits 2', async () => {
+  it("reads a bare payload's id from Confluent 8's __value_schema_id header, as the consumers do", async () => {
+    const serializer = new AvroSerializer(admin, 'orders-value', { wireFormat: 'MESSAGE_HEADERS' })
+    const { payload } = await serializer.serializeMessage({ id: 5 }, ctx)
+    const hex = Buffer.from(payload).toString('hex')
+    // 0x00 and the 4-byte id, as Confluent 8 writes it; a decimal id is written so too.
+    const human = await cli(['inspect', hex, '--headers', '__value_schema_id=0x0000000028'], {
+      cwd: folder.path,
+      env,
+    })
+    expect(human).toEqual({
+      code: 0,
+      stdout: [
+        'framing:  headers mode (__value_schema_id)',
+        'id:       globalId 40',
+        'artifact: default/orders-value version 1',
+        'format:   AVRO',
+        'value:    {',
+        '            "id": 5',
+        '          }',
+        '',
+      ].join('\n'),
+      stderr: '',
+    })
+    const machine = await cli(['inspect', hex, '--headers', '__value_schema_id=40', '--json'], {
+      cwd: folder.path,
+      env,
+    })
+    expect(machine).toEqual({
+      code: 0,
+      stdout:
+        '{"framing":"headers","header":"__value_schema_id","idType":"globalId","id":40,"format":"AVRO","artifacts":[{"groupId":"default","artifactId":"orders-value","version":"1","artifactType":"AVRO"}],"value":{"id":5}}\n',
+      stderr: '',
+    })
+  })
+
+  it("refuses an apicurio.value.globalId header repeated with different ids with the deserializers' DeserializationError (exit 1); the same id twice is read as one", async () => {
+    // The same schema under another artifact: another globalId that decodes the payload too.
+    const copy = await admin.registerSchema('orders-copy-value', ORDER_V1, { artifactType: 'AVRO' })
+    expect(copy.globalId).not.toBe(40)
+    const serializer = new AvroSerializer(admin, 'orders-value', { wireFormat: 'MESSAGE_HEADERS' })
+    const hex = Buffer.from((await serializer.serializeMessage({ id: 5 }, ctx)).payload).toString('hex')
+    const headers = ['apicurio.value.globalId=40', `apicurio.value.globalId=${copy.globalId}`]
+    const run = await cli(['inspect', hex, ...headers.flatMap((header) => ['--headers', header])], {
+      cwd: folder.path,
+      env,
+    })
+    const other = Number(copy.globalId).toString(16).padStart(16, '0')
+    expect(run).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: `x-serde: A message of topic 'inspect' carries the header apicurio.value.globalId 2 times with different ids (0x0000000000000028, 0x${other}): which schema wrote its value cannot be told\n`,
+    })
+    const io = {
+      stdout: () => {},
+      stderr: () => {},
+      env,
+      cwd: folder.path,
+      readStdin: async () => Buffer.alloc(0),
+    }
+    const thrown = await inspect(hex, { headers }, io).catch((error: unknown) => error)
+    expect(thrown).toBeInstanceOf(DeserializationError)
+    expect(thrown).toMatchObject({ name: 'DeserializationError', code: 'DESERIALIZATION' })
+    const same = await cli(
+      [
+        'inspect',
+        hex,
+        '--headers',
+        'apicurio.value.globalId=40',
+        '--headers',
+        'apicurio.value.globalId=40',
+        '--json',
+      ],
+      { cwd: folder.path, env },
+    )
+    expect([same.code, JSON.parse(same.stdout)]).toEqual([
+      0,
+      expect.objectContaining({ header: 'apicurio.value.globalId', id: 40, value: { id: 5 } }),
+    ])
+  })
+
+  it("reads an 8-byte frame with --id-size 8 or auto; read with the default, the deserializers' error names idSize 8 (exit 1)", async () => {
     const serializer = new AvroSerializer(admin, 'orders-value', { idSize: 8 })
     const bytes = Buffer.from(await serializer.serialize({ id: 5 }, ctx))
     expect(bytes.subarray(0, 9).toString('hex')).toBe('000000000000000028')
@@ -166,9 +248,9 @@ describe('inspect', () => {
       value: { id: 5 },
     })
     const refused = await cli(['inspect', bytes.toString('hex')], { cwd: folder.path, env })
-    expect(refused.code).toBe(2)
+    expect(refused.code).toBe(1)
     expect(refused.stderr).toBe(
-      "x-serde: The frame's 4-byte id is 0, which no registry assigns: it looks like an 8-byte id (Apicurio 2.x, Legacy8ByteIdHandler), 40 as 8 bytes; inspect it with --id-size 8\n",
+      "x-serde: Cannot read the frame: its 4-byte schema id is 0, which no registry assigns. The bytes look like a frame with an 8-byte id (Apicurio 2.x's default, 3.x's Legacy8ByteIdHandler): 00 0000000000000028, id 40 as 8 bytes; read this topic with idSize: 8, or idSize: 'auto' when it holds both widths\n",
     )
     const bad = await cli(['inspect', bytes.toString('hex'), '--id-size', '16'], { cwd: folder.path, env })
     expect(bad.code).toBe(2)
@@ -294,12 +376,19 @@ describe('inspect', () => {
     })
   })
 
-  it('refuses input that is not a frame with a usage error (exit 2) naming what came', async () => {
-    const run = await cli(['inspect', '0102'], { cwd: folder.path, env })
-    expect(run.code).toBe(2)
-    expect(run.stderr).toBe(
-      'x-serde: Not an Apicurio frame (2 bytes, expected 0x00 and a 4-byte id): for a bare payload, pass its id with --headers apicurio.value.globalId=<id>\n',
-    )
+  it("refuses input that is not a frame with the deserializers' error (exit 1) naming what came", async () => {
+    const short = await cli(['inspect', '0102'], { cwd: folder.path, env })
+    expect(short).toEqual({
+      code: 1,
+      stdout: '',
+      stderr:
+        'x-serde: Cannot decode a frame: expected at least 5 bytes (magic byte 0x00 + 4-byte schema id), got 2\n',
+    })
+    const text = await cli(['inspect', Buffer.from('{"id":1}').toString('hex')], { cwd: folder.path, env })
+    expect([text.code, text.stderr]).toEqual([
+      1,
+      'x-serde: Cannot decode a frame: expected magic byte 0x00, got 0x7b (in 8 bytes); the data is not in the framed wire format (written as JSON/text, or with WireFormat.MESSAGE_HEADERS?)\n',
+    ])
     const unknown = await cli(['inspect', '00000f423f02'], { cwd: folder.path, env })
     expect([unknown.code, unknown.stderr]).toEqual([
       1,

@@ -94,7 +94,7 @@ export async function run(argv: readonly string[], io: Io): Promise<ExitCode> {
       .argument('[message]', 'the message: HEX, BASE64, @FILE (raw bytes) or - (standard input)')
       .option(
         '--headers <name=value...>',
-        'Apicurio id headers (apicurio.value.contentId=42): the payload is bare',
+        "id headers, Apicurio's (apicurio.value.contentId=42) or Confluent 8's (__value_schema_id=42): the payload is bare; a name given twice is a repeated header",
       )
       .addOption(useIdOption())
       .addOption(idSizeOption())

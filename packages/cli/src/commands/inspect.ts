@@ -1,12 +1,23 @@
 import { readFile } from 'node:fs/promises'
 import { resolve } from 'node:path'
 import { AvroDeserializer } from '@x/avro-serde'
+import { isSerdeError } from '@x/errors'
 import { JsonSchemaDeserializer } from '@x/jsonschema-serde'
-import { schemaKindOfText } from '@x/message-contract'
+import { applyIdHeaderRules, hasIdHeader, schemaKindOfText } from '@x/message-contract'
 import { ProtobufDeserializer } from '@x/protobuf-serde'
-import type { RegisteredSchema } from '@x/registry-client'
-import { withOtherIdHint } from '@x/serde-core'
-import { decodeFrame, type IdSize, type IdType, isIdType, SerializationContext } from '@x/wire-format'
+import type { ArtifactCoordinates, RegisteredSchema } from '@x/registry-client'
+import { type IncomingMessage, type MessageHeaders, messageSchemaId, withOtherIdHint } from '@x/serde-core'
+import {
+  decodeFrame,
+  type IdSize,
+  type IdType,
+  idHeaderName,
+  isIdType,
+  type MessageField,
+  type ReadIdSize,
+  type SchemaId,
+  SerializationContext,
+} from '@x/wire-format'
 import { avroOutputOfId } from '../avro-json-output.js'
 import { Connection, type ConnectionFlags } from '../connection.js'
 import { encodingOf } from '../encoding-option.js'
@@ -30,14 +41,19 @@ interface Found {
   /** The bytes of a frame's id (what `--id-size auto` found); 8 for an id header. */
   idSize: IdSize
   idType: IdType
-  id: string
-  field: 'key' | 'value'
+  id: SchemaId
+  field: MessageField
+  /** The header the id was read from (headers mode). */
+  header?: string
   versions: { groupId: string; artifactId: string; version: string; artifactType: string }[]
 }
 
 /**
- * `x-serde inspect [HEX|BASE64|@FILE|-]`: decodes one message, framed (`0x00` + an id of `--id-size` bytes) or, with `--headers`,
- * bare with its id in an Apicurio header; names the artifact versions the id belongs to and prints the value as JSON.
+ * `x-serde inspect [HEX|BASE64|@FILE|-]`: decodes one message, framed (`0x00` + an id of `--id-size` bytes) or, with
+ * `--headers`, bare with its id in a header (Apicurio's `apicurio.<field>.globalId`/`contentId`, or Confluent 8's
+ * `__<field>_schema_id`); names the artifact version the id belongs to and prints the value as JSON. The id is read
+ * by the library's own functions, exactly as the consumers read it: a header repeated with different ids is refused
+ * with their `DeserializationError`.
  */
 export async function inspect(input: string | undefined, flags: InspectFlags, io: Io): Promise<void> {
   const bytes = await readInput(input, io)
@@ -47,72 +63,37 @@ export async function inspect(input: string | undefined, flags: InspectFlags, io
   if (sizeFlag !== '4' && sizeFlag !== '8' && sizeFlag !== 'auto') {
     throw new UsageError(`--id-size must be 4, 8 or auto, got ${sizeFlag}`)
   }
-  const idSize = sizeFlag === 'auto' ? 'auto' : sizeFlag === '8' ? 8 : 4
+  const idSize: ReadIdSize = sizeFlag === 'auto' ? 'auto' : sizeFlag === '8' ? 8 : 4
   const encoding = encodingOf(flags.encoding)
-  const headers = parseHeaders(flags.headers ?? [])
-  const headerId = Object.entries(headers).find(([name]) =>
-    /^apicurio\.(key|value)\.(globalId|contentId)$/.test(name),
-  )
-  let found: Found
-  if (headerId !== undefined) {
-    const [, field, idType] = /^apicurio\.(key|value)\.(globalId|contentId)$/.exec(
-      headerId[0],
-    ) as RegExpExecArray
-    found = {
-      framing: 'headers',
-      idSize: 8,
-      idType: idType as IdType,
-      id: headerId[1].readBigInt64BE(0).toString(),
-      field: field as 'key' | 'value',
-      versions: [],
-    }
-  } else {
-    const minimum = idSize === 8 ? 9 : 5
-    if (bytes.length < minimum || bytes[0] !== 0) {
-      throw new UsageError(
-        `Not an Apicurio frame (${bytes.length < minimum ? `${bytes.length} bytes` : `first byte 0x${bytes[0]!.toString(16).padStart(2, '0')}`}, expected 0x00 and a ${minimum - 1}-byte id): for a bare payload, pass its id with --headers apicurio.value.globalId=<id>`,
-      )
-    }
-    let frame: ReturnType<typeof decodeFrame>
-    try {
-      frame = decodeFrame(bytes, { idSize })
-    } catch (error) {
-      throw new UsageError((error as Error).message)
-    }
-    if (frame.schemaId === 0) {
-      throw new UsageError(
-        frame.idSize === 4 && bytes.length >= 9
-          ? `The frame's 4-byte id is 0, which no registry assigns: it looks like an 8-byte id (Apicurio 2.x, Legacy8ByteIdHandler), ${bytes.readUInt32BE(5)} as 8 bytes; inspect it with --id-size 8`
-          : `The frame's ${frame.idSize}-byte id is 0, which no registry assigns`,
-      )
-    }
-    found = {
-      framing: 'framed',
-      idSize: frame.idSize,
-      idType: useId,
-      id: String(frame.schemaId),
-      field: 'value',
-      versions: [],
-    }
-  }
-  await using connection = new Connection(flags, io)
-  const search = await connection.rest('GET', `/search/versions?${found.idType}=${found.id}&limit=100`)
-  const listed =
-    search.status === 200
-      ? ((JSON.parse(search.text) as { versions?: Found['versions'] }).versions ?? [])
-      : []
-  found.versions = listed.map((v) => ({
-    groupId: v.groupId ?? 'default',
-    artifactId: v.artifactId,
-    version: v.version,
-    artifactType: v.artifactType,
-  }))
-  const artifactType = found.versions[0]?.artifactType ?? (await typeFromIdLookup(connection, found))
   const framing = flags.framing ?? 'apicurio'
   if (framing !== 'apicurio' && framing !== 'confluent') {
     throw new UsageError(`--framing must be apicurio or confluent, got ${framing}`)
   }
-  const options = { useId: found.idType, idSize: found.idSize }
+  const topic = flags.topic ?? 'inspect'
+  const headers = parseHeaders(flags.headers ?? [])
+  // The field whose id the headers carry: the value's, else the key's; a frame is read as a value.
+  const field: MessageField = hasIdHeader(headers, 'value')
+    ? 'value'
+    : hasIdHeader(headers, 'key')
+      ? 'key'
+      : 'value'
+  const given: IncomingMessage = { payload: bytes, headers }
+  const message = applyIdHeaderRules(given, field, useId, topic)
+  const read = messageSchemaId(message, field, useId, idSize)
+  const found: Found = {
+    framing: read.framed ? 'framed' : 'headers',
+    idSize: read.framed ? decodeFrame(bytes, { idSize }).idSize : 8,
+    idType: read.idType,
+    id: read.id,
+    field,
+    versions: [],
+  }
+  if (!read.framed) {
+    found.header = message === given ? idHeaderName(field, read.idType) : `__${field}_schema_id`
+  }
+  await using connection = new Connection(flags, io)
+  const artifactType = await describeId(connection, found)
+  const options = { useId, idSize }
   const deserializer =
     artifactType === 'AVRO'
       ? new AvroDeserializer(connection.client, { ...options, avro: { encoding } })
@@ -123,22 +104,16 @@ export async function inspect(input: string | undefined, flags: InspectFlags, io
           : undefined
   if (deserializer === undefined)
     throw new UsageError(`Cannot decode ${artifactType} artifacts (AVRO, JSON, PROTOBUF only)`)
-  const ctx = new SerializationContext(flags.topic ?? 'inspect', found.field)
-  const decoded =
-    found.framing === 'headers'
-      ? await deserializer.deserializeMessage({ payload: bytes, headers }, ctx)
-      : await deserializer.deserialize(bytes, ctx)
+  const decoded = await deserializer.deserializeMessage(message, new SerializationContext(topic, field))
   // Printed as consume prints it: a union whose bare values would print alike, wrapped by branch.
   const value =
-    artifactType === 'AVRO'
-      ? (await avroOutputOfId(connection, found.idType, BigInt(found.id)))(decoded)
-      : decoded
+    artifactType === 'AVRO' ? (await avroOutputOfId(connection, found.idType, found.id))(decoded) : decoded
   if (flags.json) {
     io.stdout(
       `${toJsonText(
         {
           framing: found.framing,
-          ...(found.framing === 'framed' ? { idSize: found.idSize } : {}),
+          ...(found.framing === 'framed' ? { idSize: found.idSize } : { header: found.header }),
           idType: found.idType,
           id: BigInt(found.id),
           format: artifactType,
@@ -156,7 +131,7 @@ export async function inspect(input: string | undefined, flags: InspectFlags, io
       : found.versions.map((v) => `${v.groupId}/${v.artifactId} version ${v.version}`).join(', ')
   io.stdout(
     [
-      `framing:  ${found.framing === 'framed' ? `framed (0x00 + ${found.idSize}-byte id)` : `headers mode (apicurio.${found.field}.${found.idType})`}`,
+      `framing:  ${found.framing === 'framed' ? `framed (0x00 + ${found.idSize}-byte id)` : `headers mode (${found.header})`}`,
       `id:       ${found.idType} ${found.id}`,
       `artifact: ${artifacts}`,
       `format:   ${artifactType}${artifactType === 'PROTOBUF' ? ` (${framing} framing)` : ''}`,
@@ -167,39 +142,56 @@ export async function inspect(input: string | undefined, flags: InspectFlags, io
 }
 
 /**
- * When `/search/versions` lists nothing for the id (a registry that does not index it, or an older one): the id's
- * own lookup, whose answer names the artifact type by globalId, and else the schema's text tells the format. The
- * lookup is cached by the client, so the deserializer asks nothing more. Names the artifact where the answer did.
+ * The format of the id's schema, naming in `found.versions` the artifact version the id belongs to. The id's own
+ * lookup (cached by the client, so the deserializer asks nothing more) names the format by globalId; the registry's
+ * search (`findVersionOfId`) names the artifact version; by contentId, where the lookup does not name the format,
+ * that version's metadata does, else the schema's text.
  */
-async function typeFromIdLookup(connection: Connection, found: Found): Promise<string> {
-  const id = BigInt(found.id)
+async function describeId(connection: Connection, found: Found): Promise<string> {
+  const client = connection.client
+  const { idType, id } = found
   let registered: RegisteredSchema
   try {
     registered =
-      found.idType === 'globalId'
-        ? await connection.client.getSchemaByGlobalId(id)
-        : await connection.client.getSchemaByContentId(id)
+      idType === 'globalId' ? await client.getSchemaByGlobalId(id) : await client.getSchemaByContentId(id)
   } catch (error) {
     // A frame's id type is --use-id's guess: the registry is asked once whether the other type fits.
-    throw found.framing === 'framed'
-      ? await withOtherIdHint(connection.client, error, found.idType, id)
-      : error
+    throw found.framing === 'framed' ? await withOtherIdHint(client, error, idType, id) : error
   }
-  const type = registered.artifactType ?? schemaKindOfText(registered.schema)
+  const located = await versionOfId(connection, found)
+  const type =
+    registered.artifactType ??
+    (located === undefined
+      ? undefined
+      : (await client.getSchemaVersion(located.artifactId, located.version, { groupId: located.groupId }))
+          .artifactType) ??
+    schemaKindOfText(registered.schema)
   if (type === undefined) {
     throw new UsageError(
-      `The registry does not say which format ${found.idType} ${found.id} is, and its text does not tell (it reads as Avro and as JSON Schema, or as neither): inspect the message by its globalId`,
+      `The registry does not say which format ${idType} ${id} is, and its text does not tell (it reads as Avro and as JSON Schema, or as neither): inspect the message by its globalId`,
     )
   }
-  if (registered.artifactId !== undefined && registered.version !== undefined) {
-    found.versions.push({
-      groupId: registered.groupId ?? 'default',
-      artifactId: registered.artifactId,
-      version: registered.version,
-      artifactType: type,
-    })
-  }
+  const where =
+    located ??
+    (registered.artifactId !== undefined && registered.version !== undefined
+      ? {
+          groupId: registered.groupId ?? 'default',
+          artifactId: registered.artifactId,
+          version: registered.version,
+        }
+      : undefined)
+  if (where !== undefined) found.versions.push({ ...where, artifactType: type })
   return type
+}
+
+/** The artifact version the registry's search names for the id; `undefined` when it names none or has no search. */
+async function versionOfId(connection: Connection, found: Found): Promise<ArtifactCoordinates | undefined> {
+  try {
+    return await connection.client.findVersionOfId(found.id, found.idType)
+  } catch (error) {
+    if (isSerdeError(error, 'SCHEMA_NOT_FOUND')) return undefined
+    throw error
+  }
 }
 
 /** The message: hex, base64, `@file` (raw bytes) or `-` (stdin: hex or base64 text, else raw bytes). */
@@ -236,23 +228,46 @@ function decodeText(text: string): Buffer {
   throw new UsageError('The message is neither hex nor base64 (use @FILE for raw bytes)')
 }
 
-/** `name=value` pairs; an id header's value is the decimal id or its 8 bytes in hex (`0x…`). */
-function parseHeaders(pairs: readonly string[]): Record<string, Buffer> {
-  const headers: Record<string, Buffer> = {}
+/**
+ * `name=value` pairs as a consumed record's headers: a name given twice is a header repeated (its values in order,
+ * as Kafka clients hand them over). A value is the decimal id (8 bytes, or for Confluent 8's `__<field>_schema_id`
+ * header `0x00` and 4 bytes), `0x` and hex digits for raw bytes, else its UTF-8 text. A name is data: `__proto__` is
+ * a header like any other.
+ */
+function parseHeaders(pairs: readonly string[]): MessageHeaders {
+  const values = new Map<string, Buffer[]>()
   for (const pair of pairs) {
     const at = pair.indexOf('=')
     if (at <= 0) throw new UsageError(`--headers takes name=value, got ${pair}`)
     const name = pair.slice(0, at)
-    const value = pair.slice(at + 1)
-    if (/^-?\d+$/.test(value)) {
-      const bytes = Buffer.alloc(8)
-      bytes.writeBigInt64BE(BigInt(value))
-      headers[name] = bytes
-    } else if (/^0x[0-9a-fA-F]{16}$/.test(value)) {
-      headers[name] = Buffer.from(value.slice(2), 'hex')
-    } else {
-      headers[name] = Buffer.from(value, 'utf8')
-    }
+    const bytes = headerValue(name, pair.slice(at + 1))
+    const known = values.get(name)
+    if (known === undefined) values.set(name, [bytes])
+    else known.push(bytes)
   }
-  return headers
+  // Object.fromEntries defines each name as an own property: no name reaches a prototype.
+  return Object.fromEntries([...values].map(([name, list]) => [name, list.length === 1 ? list[0] : list]))
+}
+
+function headerValue(name: string, value: string): Buffer {
+  if (/^-?\d+$/.test(value)) {
+    if (name === '__value_schema_id' || name === '__key_schema_id') {
+      const id = Number(value)
+      if (!Number.isSafeInteger(id) || id < 0 || id > 0xffffffff) {
+        throw new UsageError(`--headers ${name} takes a 4-byte id (0 to 4294967295), got ${value}`)
+      }
+      const bytes = Buffer.alloc(5)
+      bytes.writeUInt32BE(id, 1)
+      return bytes
+    }
+    const id = BigInt(value)
+    if (id < -(2n ** 63n) || id >= 2n ** 63n) {
+      throw new UsageError(`--headers ${name} takes an 8-byte id, got ${value}`)
+    }
+    const bytes = Buffer.alloc(8)
+    bytes.writeBigInt64BE(id)
+    return bytes
+  }
+  if (/^0x(?:[0-9a-fA-F]{2})+$/.test(value)) return Buffer.from(value.slice(2), 'hex')
+  return Buffer.from(value, 'utf8')
 }

@@ -391,4 +391,70 @@ describe('produce --key-type schema', () => {
     const stray = await cli(['produce', 'orders', '--key-artifact', 'tags-key'], { cwd: folder.path, env })
     expect([stray.code, stray.stderr]).toEqual([2, 'x-serde: --key-artifact goes with --key-type schema\n'])
   })
+
+  it("reads __proto__ and constructor in a JSON line as data: fields of the record and of the key, never Object's", async () => {
+    const schema = {
+      type: 'record',
+      name: 'Odd',
+      fields: [
+        { name: '__proto__', type: { type: 'map', values: 'int' } },
+        { name: 'constructor', type: 'string' },
+      ],
+    }
+    const odd = await admin.registerSchema('odd-value', JSON.stringify(schema), { artifactType: 'AVRO' })
+    const line = '{"__proto__":{"x":1},"constructor":"c"}'
+    // A line without the key field has no key, whatever Object.prototype holds under that name.
+    const run = await cli(['produce', 'odd', '-', '--key-field', '__proto__'], {
+      cwd: folder.path,
+      env,
+      stdin: Buffer.from(`${line}\n{"constructor":"d","__proto__":{}}\n{"toString":1}`),
+    })
+    expect(run).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: [
+        'line 3: no field "__proto__" for the key (--key-field)',
+        `x-serde: 1 of 3 lines cannot be written with default/odd-value version 1 (AVRO, framed, globalId ${odd.globalId}); nothing was sent`,
+        '',
+      ].join('\n'),
+    })
+    const serde = new KafkaJsSerde(admin, { serializer: new AvroSerializer(admin, 'odd-value') })
+    const how = { topic: 'odd', convert: avroInput(JSON.stringify(schema)), serde, key: undefined }
+    const [encoded] = await encodeLines(line, { ...how, keyField: '__proto__' })
+    expect(encoded!.message!.key).toEqual(Buffer.from('{"x":1}'))
+    const decoded = await new AvroDeserializer(admin).deserialize(
+      encoded!.message!.value as Buffer,
+      new SerializationContext('odd'),
+    )
+    expect(toJsonText(decoded, 0)).toBe(line)
+    expect(Object.getPrototypeOf(decoded)).not.toHaveProperty('x')
+    const [constructorKey, noKey] = await encodeLines(
+      '{"constructor":"c","__proto__":{}}\n{"__proto__":{}}',
+      {
+        ...how,
+        keyField: 'constructor',
+      },
+    )
+    expect(constructorKey!.message!.key).toEqual(Buffer.from('c'))
+    expect(noKey!.error).toBe('no field "constructor" for the key (--key-field)')
+  })
+
+  it('refuses a line nested 100 000 deep as not JSON on its line (exit 1), never a stack overflow', async () => {
+    const events = await admin.registerSchema('events-value', { type: 'object' }, { artifactType: 'JSON' })
+    const deep = `${'['.repeat(100_000)}${']'.repeat(100_000)}`
+    const run = await cli(['produce', 'events', '-'], {
+      cwd: folder.path,
+      env,
+      stdin: Buffer.from(`{"a":${deep}}`),
+    })
+    expect(run).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: [
+        'line 1: not JSON: JSON nested deeper than 1000 arrays and objects at position 1004',
+        `x-serde: 1 of 1 lines cannot be written with default/events-value version 1 (JSON, framed, globalId ${events.globalId}); nothing was sent`,
+        '',
+      ].join('\n'),
+    })
+  })
 })

@@ -4,13 +4,14 @@ import { isSerdeError, messageOf } from '@x/errors'
 import { KafkaJsSerde, type OutgoingKafkaMessage } from '@x/kafka'
 import { AnySerializer, KEY_TYPES, type KeyType } from '@x/message-contract'
 import type { RegisteredSchema } from '@x/registry-client'
-import { type ExactJson, isJsonObject, parseExactJson } from '@x/registry-client/json'
+import { type ExactJson, isJsonObject } from '@x/registry-client/json'
 import { WireFormat } from '@x/wire-format'
 import { Kafka, logLevel, Partitioners } from 'kafkajs'
 import type { Config } from '../config.js'
 import { type Connection, type ConnectionFlags, connect } from '../connection.js'
 import type { Io } from '../io.js'
 import { avroInput, type JsonInput, jsonSchemaInput, protobufInput } from '../json-input.js'
+import { parseJsonText } from '../json-text.js'
 import { brokerError, type KafkaFlags, kafkaConfig } from '../kafka-connection.js'
 import { referenceTexts } from '../reference-texts.js'
 import { CheckFailed, UsageError } from '../usage-error.js'
@@ -268,14 +269,15 @@ export async function encodeLines(
     const line = index + 1
     let value: ExactJson
     try {
-      value = parseExactJson(source).value
+      value = parseJsonText(source)
     } catch (error) {
       out.push({ line, error: `not JSON: ${(error as Error).message}` })
       continue
     }
     let field: ExactJson | undefined
     if (how.keyField !== undefined) {
-      field = isJsonObject(value) ? value[how.keyField] : undefined
+      // The line's own field only: `constructor` or `__proto__` is a field like any other, never Object's.
+      field = isJsonObject(value) && Object.hasOwn(value, how.keyField) ? value[how.keyField] : undefined
       if (field === undefined || field === null) {
         out.push({ line, error: `no field "${how.keyField}" for the key (--key-field)` })
         continue
@@ -314,7 +316,7 @@ export async function encodeLines(
 /** The `--key` of keys with a schema: JSON text, read exactly. */
 function keyJson(text: string): ExactJson {
   try {
-    return parseExactJson(text).value
+    return parseJsonText(text)
   } catch (error) {
     throw new TypeError(`the key is not JSON (--key-type schema): ${(error as Error).message}`)
   }

@@ -154,4 +154,26 @@ describe('rules test', () => {
       'local    passed (READ: 1 rules run, 0 failed)\n         transformed: {"total":1.5,"card":"****"}\n',
     ])
   })
+
+  it('refuses a record or a ruleset nested 100 000 deep with a one-line usage error (exit 2), before any rule reads it', async () => {
+    const deep = `${'['.repeat(100_000)}${']'.repeat(100_000)}`
+    const record = await run(
+      ['rules', 'test', '-', '--artifact', 'orders-value', '--mode', 'READ', '--ruleset', 'version.json'],
+      Buffer.from(`{"a":${deep}}`),
+    )
+    expect(record).toEqual({
+      code: 2,
+      stdout: '',
+      stderr:
+        'x-serde: The record is not JSON: JSON nested deeper than 1000 arrays and objects at position 1004\n',
+    })
+    writeFileSync(join(folder.path, 'deep.json'), `{"domainRules":${deep}}`)
+    const ruleset = await run(['rules', 'set', 'deep.json', '--artifact', 'orders-value'])
+    expect(ruleset).toEqual({
+      code: 2,
+      stdout: '',
+      stderr:
+        'x-serde: Cannot read the ruleset file deep.json: JSON nested deeper than 1000 arrays and objects at position 1014\n',
+    })
+  })
 })

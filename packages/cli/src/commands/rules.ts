@@ -1,11 +1,12 @@
 import { writeFile } from 'node:fs/promises'
 import { resolve } from 'node:path'
 import type { ContractRuleSet, ContractVerdict } from '@x/registry-client'
-import { isJsonObject, parseExactJson } from '@x/registry-client/json'
+import { isJsonObject } from '@x/registry-client/json'
 import type { Config } from '../config.js'
 import { type Connection, type ConnectionFlags, connect } from '../connection.js'
 import { type Io, readText } from '../io.js'
 import { toJsonText } from '../json-output.js'
+import { checkJsonNesting, parseJsonText } from '../json-text.js'
 import { CheckFailed, UsageError } from '../usage-error.js'
 
 /** Which ruleset a `rules` command is about. */
@@ -62,7 +63,9 @@ function describeLevel(level: Level, groupId: string): string {
 async function readRuleset(io: Io, path: string): Promise<ContractRuleSet> {
   let value: unknown
   try {
-    value = JSON.parse(await readText(io, path))
+    const text = await readText(io, path)
+    checkJsonNesting(text)
+    value = JSON.parse(text)
   } catch (error) {
     throw new UsageError(`Cannot read the ruleset file ${path}: ${(error as Error).message}`)
   }
@@ -162,7 +165,7 @@ async function readRecord(io: Io, argument: string): Promise<Record<string, unkn
   else text = argument
   let value: unknown
   try {
-    value = parseExactJson(text).value
+    value = parseJsonText(text)
   } catch (error) {
     throw new UsageError(`The record is not JSON: ${(error as Error).message}`)
   }

@@ -4,6 +4,7 @@ import type { IdType, SchemaId } from '@x/wire-format'
 import { fullName, namedSchema } from './avro-schema-names.js'
 import { type UnionShape, unionShape } from './avro-unions.js'
 import type { Connection } from './connection.js'
+import { setOwn } from './own-property.js'
 import { referenceTexts } from './reference-texts.js'
 
 /**
@@ -102,7 +103,7 @@ function printable(
       const out: Record<string, unknown> = { ...record }
       for (const field of (node.fields as { name: string; type: unknown }[]) ?? []) {
         if (Object.hasOwn(record, field.name))
-          out[field.name] = printable(field.type, record[field.name], named, ns)
+          setOwn(out, field.name, printable(field.type, record[field.name], named, ns))
       }
       return out
     }

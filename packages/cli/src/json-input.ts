@@ -3,6 +3,7 @@ import type { ExactJson } from '@x/registry-client/json'
 import protobuf from 'protobufjs'
 import { fullName, namedSchema } from './avro-schema-names.js'
 import { unionShape } from './avro-unions.js'
+import { setOwn } from './own-property.js'
 
 /**
  * A value read from a JSON line, turned into what the format's serializer takes: the inverse of what `consume
@@ -66,7 +67,7 @@ function avroValue(
     const out: Record<string, unknown> = { ...value }
     for (const field of (node.fields as { name: string; type: unknown }[]) ?? []) {
       if (Object.hasOwn(value, field.name))
-        out[field.name] = avroValue(field.type, value[field.name]!, named, ns)
+        setOwn(out, field.name, avroValue(field.type, value[field.name]!, named, ns))
     }
     return out
   }
@@ -224,14 +225,16 @@ function protobufValue(type: protobuf.Type, value: ExactJson): unknown {
     }
     if (field instanceof protobuf.MapField || field.map) {
       if (typeof item === 'object' && item !== null && !Array.isArray(item)) {
-        out[field.name] = Object.fromEntries(
-          Object.entries(item).map(([key, element]) => [key, one(element)]),
+        setOwn(
+          out,
+          field.name,
+          Object.fromEntries(Object.entries(item).map(([key, element]) => [key, one(element)])),
         )
       }
     } else if (field.repeated) {
-      if (Array.isArray(item)) out[field.name] = item.map(one)
+      if (Array.isArray(item)) setOwn(out, field.name, item.map(one))
     } else {
-      out[field.name] = item === null ? null : one(item)
+      setOwn(out, field.name, item === null ? null : one(item))
     }
   }
   return out

@@ -22,6 +22,33 @@ beforeEach(() => {
 afterEach(() => folder.done())
 
 describe('check --offline', () => {
+  it('takes a --reference named __proto__ or constructor as a reference like any other', async () => {
+    const referring = (...fields: object[]) =>
+      JSON.stringify({ type: 'record', name: 'Order', fields: [{ name: 'a', type: '__proto__' }, ...fields] })
+    write(
+      'proto.avsc',
+      JSON.stringify({ type: 'record', name: '__proto__', fields: [{ name: 'x', type: 'int' }] }),
+    )
+    write('v1.avsc', referring())
+    write('order.avsc', referring({ name: 'note', type: 'string', default: '' }))
+    const run = await x(
+      'check',
+      '--offline',
+      'order.avsc',
+      '--level',
+      'BACKWARD',
+      '--against',
+      'v1.avsc',
+      '--reference',
+      '__proto__=proto.avsc',
+    )
+    expect(run).toEqual({
+      code: 0,
+      stdout: 'compatible   order.avsc under BACKWARD against v1.avsc\n',
+      stderr: '',
+    })
+  })
+
   it('exits 0 and says so when the file is compatible with the earlier one', async () => {
     write('v1.avsc', V1)
     write('order.avsc', V2)

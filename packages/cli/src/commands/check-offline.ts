@@ -13,6 +13,7 @@ import {
 import type { Config } from '../config.js'
 import { type Io, readText } from '../io.js'
 import { toJsonText } from '../json-output.js'
+import { setOwn } from '../own-property.js'
 import { CheckFailed, UsageError } from '../usage-error.js'
 import type { LockedVersion, Lockfile } from './pull.js'
 
@@ -240,7 +241,7 @@ async function referencesOf(
         if (target === undefined || seen.has(target)) continue
         seen.add(target)
         await visit(target)
-        if (!(reference.name in out)) out[reference.name] = await lockedText(io, target)
+        if (!Object.hasOwn(out, reference.name)) setOwn(out, reference.name, await lockedText(io, target))
       }
     }
     await visit(lock.entry)
@@ -248,7 +249,7 @@ async function referencesOf(
   for (const item of given) {
     const at = item.indexOf('=')
     if (at <= 0) throw new UsageError(`--reference must be NAME=FILE, got ${item}`)
-    out[item.slice(0, at)] = await readFileText(io, item.slice(at + 1))
+    setOwn(out, item.slice(0, at), await readFileText(io, item.slice(at + 1)))
   }
   return out
 }

@@ -461,6 +461,70 @@ describe('pull', () => {
       /^moved: {2}default\/orders-value version 1 \(globalId 40\) → version 2 \(globalId \d+\)\n$/,
     )
   })
+
+  it('pulls a chain of references as the deserializers load it, each version once, dependencies first', async () => {
+    const country = await admin.registerSchema(
+      'geo.Country',
+      { type: 'enum', name: 'Country', namespace: 'geo', symbols: ['FR', 'DE'] },
+      { artifactType: 'AVRO' },
+    )
+    const city = await admin.registerSchema(
+      'geo.City',
+      { type: 'record', name: 'City', namespace: 'geo', fields: [{ name: 'in', type: 'geo.Country' }] },
+      {
+        artifactType: 'AVRO',
+        references: [{ name: 'geo.Country', artifactId: 'geo.Country', version: country.version! }],
+      },
+    )
+    await admin.registerSchema(
+      'places-value',
+      {
+        type: 'record',
+        name: 'Place',
+        namespace: 'geo',
+        fields: [
+          { name: 'home', type: 'geo.City' },
+          { name: 'born', type: 'geo.Country' },
+        ],
+      },
+      {
+        artifactType: 'AVRO',
+        references: [
+          { name: 'geo.City', artifactId: 'geo.City', version: city.version! },
+          { name: 'geo.Country', artifactId: 'geo.Country', version: country.version! },
+        ],
+      },
+    )
+    const run = await cli(
+      ['pull', '--artifact', 'places-value', '--out-dir', 'chain', '--lockfile', 'chain.lock.json'],
+      { cwd: folder.path, env },
+    )
+    expect([run.code, run.stderr]).toEqual([0, 'pulling default/places-value (1/1)\n'])
+    expect(run.stdout.split('\n').map((line) => line.split('  ')[0])).toEqual([
+      'chain/default/places-value.avsc',
+      'chain/default/geo.Country.avsc',
+      'chain/default/geo.City.avsc',
+      'wrote chain.lock.json (3 artifact versions)',
+      '',
+    ])
+    const lock = JSON.parse(readFileSync(join(folder.path, 'chain.lock.json'), 'utf8'))
+    expect(
+      lock.artifacts.map((v: { artifactId: string; references: { name: string }[] }) => [
+        v.artifactId,
+        v.references.map((r) => r.name),
+      ]),
+    ).toEqual([
+      ['geo.City', ['geo.Country']],
+      ['geo.Country', []],
+      ['places-value', ['geo.City', 'geo.Country']],
+    ])
+    expect(JSON.parse(readFileSync(join(folder.path, 'chain/default/geo.Country.avsc'), 'utf8'))).toEqual({
+      type: 'enum',
+      name: 'Country',
+      namespace: 'geo',
+      symbols: ['FR', 'DE'],
+    })
+  })
 })
 
 describe('register with files that use each other', () => {

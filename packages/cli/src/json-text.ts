@@ -15,9 +15,12 @@ export function parseJsonText(text: string): ExactJson {
 
 /**
  * Refuses JSON text that nests arrays and objects deeper than {@link MAX_JSON_NESTING}: a `JsonSyntaxError` at the
- * bracket that goes one level too deep. One pass over the text, brackets inside strings skipped.
+ * bracket that goes one level too deep. One pass over the text (none for a text of at most that many characters),
+ * brackets inside strings skipped.
  */
 export function checkJsonNesting(text: string): void {
+  // Nesting deeper than the bound takes more opening brackets than a text this short holds.
+  if (text.length <= MAX_JSON_NESTING) return
   let depth = 0
   let inString = false
   for (let i = 0; i < text.length; i++) {

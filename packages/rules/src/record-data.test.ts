@@ -104,6 +104,13 @@ describe('field names that Object.prototype also has', () => {
       expect(customer.role).toBeUndefined()
       expect(JSON.stringify(result)).toBe(PROTO_ROLE)
     }
+    const merged = transformed(
+      'JSONATA',
+      '$merge([$, {"seen": true}])',
+      JSON.parse('{"__proto__":{"a":1},"b":2}'),
+    )
+    expect(Object.getPrototypeOf(merged)).toBe(Object.prototype)
+    expect(JSON.stringify(merged)).toBe('{"__proto__":{"a":1},"b":2,"seen":true}')
     const held = transformed('CEL', '{"customer": customer}', { customer: { constructor: 'x', n: 1 } })
     expect(Object.getPrototypeOf(held.customer)).toBe(Object.prototype)
     expect(JSON.stringify(held)).toBe('{"customer":{"constructor":"x","n":1}}')

@@ -95,3 +95,58 @@ describe('Avro serializer with a WRITE transform', () => {
     )
   })
 })
+
+describe('Avro map keys named __proto__ and constructor, with rules on', () => {
+  const labelsSchema = JSON.stringify({
+    type: 'record',
+    name: 'Labelled',
+    fields: [{ name: 'labels', type: { type: 'map', values: 'string' } }],
+  })
+  const LABELS = '{"labels":{"__proto__":"x","constructor":"y","role":"z"}}'
+  const labelled = new SerializationContext('labelled')
+
+  async function register(artifactId: string, rule: Parameters<typeof domainRules>[0]): Promise<void> {
+    await env.client.registerSchema(artifactId, labelsSchema, { artifactType: 'AVRO' })
+    await env.client.setArtifactRuleset(artifactId, domainRules(rule))
+  }
+
+  it('stay own data keys of the record a READ or a WRITE transform gives back', async () => {
+    await register('labels-read-value', jsonataTransform('keep', 'READ', '{"labels": labels}'))
+    await register('labels-write-value', jsonataTransform('keep', 'WRITE', '{"labels": labels}'))
+    const bytes = await new AvroSerializer(env.client, 'labels-read-value').serialize(
+      JSON.parse(LABELS),
+      labelled,
+    )
+    const read = (await new AvroDeserializer(env.client, { rules: { enabled: true } }).deserialize(
+      bytes,
+      labelled,
+    )) as { labels: Record<string, string> }
+    expect(JSON.stringify(read)).toBe(LABELS)
+    expect(Object.getPrototypeOf(read.labels)).toBe(Object.prototype)
+    expect(Object.keys(read.labels)).toEqual(['__proto__', 'constructor', 'role'])
+    const written = await new AvroSerializer(env.client, 'labels-write-value', {
+      rules: { enabled: true },
+    }).serialize(JSON.parse(LABELS), labelled)
+    expect(JSON.stringify(await new AvroDeserializer(env.client).deserialize(written, labelled))).toBe(LABELS)
+  })
+
+  it('are read by a CEL condition as the keys the map holds, and as absent when it does not hold them', async () => {
+    await register('labels-cel-value', {
+      name: 'held',
+      kind: 'CONDITION',
+      type: 'CEL',
+      mode: 'READ',
+      expr: 'has(labels.constructor) && labels.constructor == "y" && labels.__proto__ == "x"',
+      onFailure: 'ERROR',
+    })
+    const serializer = new AvroSerializer(env.client, 'labels-cel-value')
+    const deserializer = new AvroDeserializer(env.client, { rules: { enabled: true } })
+    const held = await serializer.serialize(JSON.parse(LABELS), labelled)
+    expect(JSON.stringify(await deserializer.deserialize(held, labelled))).toBe(LABELS)
+    const empty = await serializer.serialize({ labels: {} }, labelled)
+    await expect(deserializer.deserialize(empty, labelled)).rejects.toMatchObject({
+      name: 'RuleViolationError',
+      violations: [{ ruleName: 'held', message: 'Condition failed: held', action: 'ERROR' }],
+    })
+  })
+})

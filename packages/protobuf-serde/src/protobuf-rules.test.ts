@@ -95,3 +95,39 @@ describe('Protobuf serializer with a WRITE transform', () => {
     )
   })
 })
+
+describe('Protobuf map keys named __proto__ and constructor, with rules on', () => {
+  const labelsSchema = 'syntax = "proto3";\n\nmessage Labelled {\n  map<string, string> labels = 1;\n}\n'
+  const LABELS = '{"labels":{"__proto__":"x","constructor":"y","role":"z"}}'
+  const labelled = new SerializationContext('labelled')
+
+  it('stay own data keys of the record a READ or a WRITE transform gives back', async () => {
+    for (const [artifactId, mode] of [
+      ['labels-read-value', 'READ'],
+      ['labels-write-value', 'WRITE'],
+    ] as const) {
+      await env.client.registerSchema(artifactId, labelsSchema, { artifactType: 'PROTOBUF' })
+      await env.client.setArtifactRuleset(
+        artifactId,
+        domainRules(jsonataTransform('keep', mode, '{"labels": labels}')),
+      )
+    }
+    const bytes = await new ProtobufSerializer(env.client, 'labels-read-value').serialize(
+      JSON.parse(LABELS),
+      labelled,
+    )
+    const read = (await new ProtobufDeserializer(env.client, { rules: { enabled: true } }).deserialize(
+      bytes,
+      labelled,
+    )) as { labels: Record<string, string> }
+    expect(JSON.stringify(read)).toBe(LABELS)
+    expect(Object.getPrototypeOf(read.labels)).toBe(Object.prototype)
+    expect(Object.keys(read.labels)).toEqual(['__proto__', 'constructor', 'role'])
+    const written = await new ProtobufSerializer(env.client, 'labels-write-value', {
+      rules: { enabled: true },
+    }).serialize(JSON.parse(LABELS), labelled)
+    expect(JSON.stringify(await new ProtobufDeserializer(env.client).deserialize(written, labelled))).toBe(
+      LABELS,
+    )
+  })
+})

@@ -7,21 +7,33 @@ import type { FieldPlan, MessagePlan } from './values.js'
  * `bigint` it spells for a 64-bit field (a `bigint` stays one; a `number` beyond 2^53 is left for the writer to
  * refuse, as it may have been rounded), and RFC 3339 text (`"2026-01-02T03:04:05.5Z"`) or duration text
  * (`"3600s"`) the `google.protobuf.Timestamp` or `Duration` message it stands for. Anything that fits none of
- * these is left as it is, for the writer to refuse with its path.
+ * these is left as it is, for the writer to refuse with its path. Only the record's own fields are read, and map
+ * keys and fields named `__proto__` or `constructor` stay own data fields.
  */
 export function fromRuleMessage(plan: MessagePlan, value: unknown): unknown {
   if (!isObject(value)) return value
   const out: Record<string, unknown> = { ...value }
   for (const field of plan.fields) {
+    if (!Object.hasOwn(value, field.name)) continue
     const item = value[field.name]
     if (item === undefined || item === null) continue
-    out[field.name] = field.map
+    const converted = field.map
       ? mapValue(field, item)
       : field.repeated && Array.isArray(item)
         ? item.map((one) => singleValue(field, one))
         : singleValue(field, item)
+    setOwn(out, field.name, converted)
   }
   return out
+}
+
+/** Sets an own data property: assigned, but defined for `__proto__` (whose assignment would set the prototype). */
+function setOwn(out: Record<string, unknown>, key: string, value: unknown): void {
+  if (key === '__proto__') {
+    Object.defineProperty(out, key, { value, writable: true, enumerable: true, configurable: true })
+  } else {
+    out[key] = value
+  }
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {
@@ -33,7 +45,7 @@ function isObject(value: unknown): value is Record<string, unknown> {
 function mapValue(field: FieldPlan, value: unknown): unknown {
   if (!isObject(value)) return value
   const out: Record<string, unknown> = {}
-  for (const key of Object.keys(value)) out[key] = singleValue(field, value[key])
+  for (const key of Object.keys(value)) setOwn(out, key, singleValue(field, value[key]))
   return out
 }
 

@@ -1,6 +1,7 @@
 import type { CelEvaluator, CelIssue, CelProgram, CelReference } from './cel-evaluator.js'
 import { fromCelValue, toCelValue } from './cel-values.js'
 import type { CompiledRule, RuleOutcome } from './compiled-rule.js'
+import { setData } from './record-data.js'
 import type { Rule } from './types.js'
 
 const PREFIX = 'CEL evaluation error: '
@@ -12,7 +13,7 @@ const FALSE: RuleOutcome = Object.freeze({ value: false })
 /**
  * Compiles a CEL rule read in Apicurio's dialect: each top-level field of the record is a variable of type `dyn`,
  * a name that is not a field is a compile error (reported with the registry's wording), and an evaluation error is
- * the rule's failure.
+ * the rule's failure, whatever the engine throws (a record nested too deep included).
  */
 export function compileCelRule(rule: Rule, evaluator: CelEvaluator): CompiledRule {
   const expr = rule.expr ?? ''
@@ -38,12 +39,9 @@ export function compileCelRule(rule: Rule, evaluator: CelEvaluator): CompiledRul
     rule,
     fields: references.map((reference) => reference.name),
     run(record) {
-      const variables: Record<string, unknown> = {}
       let undeclared: CelReference[] | undefined
       for (const reference of references) {
-        if (Object.hasOwn(record, reference.name))
-          variables[reference.name] = toCelValue(record[reference.name])
-        else {
+        if (!Object.hasOwn(record, reference.name)) {
           undeclared ??= []
           undeclared.push(reference)
         }
@@ -51,10 +49,12 @@ export function compileCelRule(rule: Rule, evaluator: CelEvaluator): CompiledRul
       if (undeclared !== undefined || checkIssues.length > 0)
         return { error: checkMessage(expr, undeclared ?? [], checkIssues) }
       try {
+        const variables: Record<string, unknown> = {}
+        for (const { name } of references) setData(variables, name, toCelValue(record[name], 1))
         const value = program.evaluate(variables)
         if (value === true) return TRUE
         if (value === false) return FALSE
-        return { value: fromCelValue(value) }
+        return { value: fromCelValue(value, 0) }
       } catch (error) {
         return { error: `${PREFIX}CEL evaluation failed: ${messageOf(error)}` }
       }

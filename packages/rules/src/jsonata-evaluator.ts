@@ -1,4 +1,5 @@
 import { createRequire } from 'node:module'
+import { setData } from './record-data.js'
 
 const require = createRequire(import.meta.url)
 
@@ -29,8 +30,26 @@ export class SyncJsonataEvaluator implements JsonataEvaluator {
     this.#jsonata = require('jsonata') as typeof import('jsonata')
   }
 
+  /** Compiles `expr`; its `$merge` sets each field as an own data property, so `__proto__` stays a field. */
   compile(expr: string): JsonataProgram {
     const expression = this.#jsonata(expr)
+    expression.registerFunction('merge', mergeOwn, '<a<o>:o>')
     return { evaluate: (input) => expression.evaluate(input) }
   }
+}
+
+/**
+ * JSONata's `$merge` (the objects' fields in order, a later object's field replacing an earlier one's), with each
+ * field set as an own data property: JSONata's own assigns them, so a field named `__proto__` would be dropped and
+ * would set the merged object's prototype instead.
+ */
+function mergeOwn(
+  objects: readonly Record<string, unknown>[] | undefined,
+): Record<string, unknown> | undefined {
+  if (objects === undefined) return undefined
+  const merged: Record<string, unknown> = {}
+  for (const object of objects) {
+    for (const key in object) setData(merged, key, object[key])
+  }
+  return merged
 }

@@ -1,12 +1,15 @@
 import type { CompiledRule, RuleOutcome } from './compiled-rule.js'
 import type { JsonataEvaluator, JsonataProgram } from './jsonata-evaluator.js'
+import { DataObject, MAX_RECORD_DEPTH, RecordTooDeepError, setData } from './record-data.js'
 import type { Rule } from './types.js'
 
 const PREFIX = 'JSONata evaluation error: '
 
 /**
  * Compiles a JSONata rule: the record is the expression's input, a `bigint` read as the nearest `number` (JSONata
- * computes in doubles). Where the result holds, at the same place as the record, that nearest number, the `bigint`
+ * computes in doubles), its objects inheriting nothing, so a name the record does not hold is absent whatever it is
+ * (`constructor`, `toString`, `__proto__`). Whatever the evaluation throws (a record nested too deep included) is
+ * the rule's failure. Where the result holds, at the same place as the record, that nearest number, the `bigint`
  * itself is given back, so a long beyond 2^53 that a transform leaves in place stays exact, as the registry keeps it.
  */
 export function compileJsonataRule(rule: Rule, evaluator: JsonataEvaluator): CompiledRule {
@@ -21,7 +24,7 @@ export function compileJsonataRule(rule: Rule, evaluator: JsonataEvaluator): Com
     rule,
     run(record) {
       try {
-        return { value: toPlainValue(program.evaluate(toJsonataValue(record)), record) }
+        return { value: toPlainValue(program.evaluate(toJsonataValue(record, 0)), record, 0) }
       } catch (error) {
         return { error: `${PREFIX}JSONata evaluation failed: ${messageOf(error)}` }
       }
@@ -29,19 +32,26 @@ export function compileJsonataRule(rule: Rule, evaluator: JsonataEvaluator): Com
   }
 }
 
-function toJsonataValue(value: unknown): unknown {
-  if (typeof value === 'bigint') return Number(value)
-  if (typeof value !== 'object' || value === null || value instanceof Uint8Array) return value
-  if (Array.isArray(value)) return value.map(toJsonataValue)
-  let copy: Record<string, unknown> | undefined
-  for (const key of Object.keys(value)) {
-    const item = (value as Record<string, unknown>)[key]
-    const converted = toJsonataValue(item)
-    if (converted === item) continue
-    copy ??= { ...(value as Record<string, unknown>) }
-    copy[key] = converted
+/**
+ * The record as JSONata's input: objects that inherit nothing (JSONata reads a name as `object[name]`, so an
+ * ordinary object would answer `constructor` or `toString` from its prototype), a `bigint` as the nearest `number`.
+ */
+function toJsonataValue(value: unknown, depth: number): unknown {
+  if (typeof value !== 'object') return typeof value === 'bigint' ? Number(value) : value
+  if (value === null || value instanceof Uint8Array) return value
+  if (++depth > MAX_RECORD_DEPTH) throw new RecordTooDeepError()
+  if (Array.isArray(value)) {
+    const list: unknown[] = []
+    for (let index = 0; index < value.length; index++) list.push(toJsonataValue(value[index], depth))
+    return list
   }
-  return copy ?? value
+  const copy = new DataObject()
+  const keys = Object.keys(value)
+  for (let index = 0; index < keys.length; index++) {
+    const key = keys[index]!
+    copy[key] = toJsonataValue((value as Record<string, unknown>)[key], depth)
+  }
+  return copy
 }
 
 function messageOf(error: unknown): string {
@@ -51,28 +61,35 @@ function messageOf(error: unknown): string {
 }
 
 /**
- * JSONata's result as plain JSON values (its sequences are arrays with extra properties), with each number that is
- * the nearest double of the `bigint` at the same place in `source` (the record) given back as that `bigint`.
+ * JSONata's result as plain JSON values (its sequences are arrays with extra properties) of ordinary objects with
+ * own data fields (`__proto__` included), with each number that is the nearest double of the `bigint` at the same
+ * place in `source` (the record) given back as that `bigint`.
  */
-function toPlainValue(value: unknown, source: unknown): unknown {
-  if (typeof value === 'number') {
-    return typeof source === 'bigint' && Number(source) === value ? source : value
+function toPlainValue(value: unknown, source: unknown, depth: number): unknown {
+  if (typeof value !== 'object') {
+    return typeof value === 'number' && typeof source === 'bigint' && Number(source) === value
+      ? source
+      : value
   }
-  if (typeof value !== 'object' || value === null) return value
+  if (value === null) return value
+  if (++depth > MAX_RECORD_DEPTH) throw new RecordTooDeepError()
   if (Array.isArray(value)) {
-    const items = Array.isArray(source) ? source : []
-    return Array.from(value, (item, index) => toPlainValue(item, items[index]))
+    const items = Array.isArray(source) ? source : undefined
+    const list: unknown[] = []
+    for (let index = 0; index < value.length; index++)
+      list.push(toPlainValue(value[index], items?.[index], depth))
+    return list
   }
   const from =
     typeof source === 'object' && source !== null && !Array.isArray(source)
       ? (source as Record<string, unknown>)
-      : {}
+      : undefined
   const plain: Record<string, unknown> = {}
-  for (const key of Object.keys(value)) {
-    plain[key] = toPlainValue(
-      (value as Record<string, unknown>)[key],
-      Object.hasOwn(from, key) ? from[key] : undefined,
-    )
+  const keys = Object.keys(value)
+  for (let index = 0; index < keys.length; index++) {
+    const key = keys[index]!
+    const before = from !== undefined && Object.hasOwn(from, key) ? from[key] : undefined
+    setData(plain, key, toPlainValue((value as Record<string, unknown>)[key], before, depth))
   }
   return plain
 }

@@ -1,19 +1,24 @@
+import { MAX_RECORD_DEPTH, RecordTooDeepError, setData } from './record-data.js'
+
 /**
  * The record a ruleset sees for a decoded value of any format: the JSON the registry's execute endpoint would be
  * sent for it, as `JSON.stringify` writes it, with integers kept exact. A `Date` becomes its RFC 3339 text
  * (`toISOString`), a `Uint8Array` its base64 text, a `Map` an object, a `bigint` within ±(2^53 − 1) a `number` (beyond,
  * it stays a `bigint`: an exact CEL `int`), an object with `toJSON` (Protobuf well-known types, Long values) what
  * `toJSON` returns; `undefined`, functions and symbols are left out of objects, as JSON leaves them out, and a number
- * that is not finite becomes `null`.
+ * that is not finite becomes `null`. Only own fields are read, and the record is made of ordinary objects whose
+ * fields are own data properties, as `JSON.parse` makes them: a field named `__proto__` or `constructor` is a field
+ * like any other.
  *
  * With `fields` (what `RulesEngine#fieldsRead` answers for a ruleset), only those top-level fields are converted and
  * the others are left out: the record rules see is the same for each field they read, and a record of many fields
  * costs what its read fields cost.
  * @throws TypeError when `value` is not an object (a record is a JSON object).
+ * @throws RecordTooDeepError when it nests deeper than {@link MAX_RECORD_DEPTH} levels.
  */
 export function toRuleRecord(value: unknown, fields?: readonly string[]): Record<string, unknown> {
   if (fields !== undefined && isPlainRecord(value)) return pick(value, fields)
-  const record = toRuleValue(value)
+  const record = toRuleValue(value, 0)
   if (typeof record !== 'object' || record === null || Array.isArray(record)) {
     throw new TypeError(
       `A record for rules must be an object, not ${record === null ? 'null' : typeof record}`,
@@ -40,20 +45,46 @@ function pick(value: Record<string, unknown>, fields: readonly string[]): Record
   const object: Record<string, unknown> = {}
   for (const key of fields) {
     if (!Object.prototype.propertyIsEnumerable.call(value, key)) continue
-    const converted = toRuleValue(value[key])
-    if (converted !== undefined) object[key] = converted
+    const converted = toRuleValue(value[key], 1)
+    if (converted !== undefined) setData(object, key, converted)
   }
   return object
 }
 
-function toRuleValue(value: unknown): unknown {
+/**
+ * `value` converted; `depth` is how many objects and lists hold it. One small frame a level (the rare kinds are
+ * converted out of line), so the walk to {@link MAX_RECORD_DEPTH} takes little of the stack.
+ */
+function toRuleValue(value: unknown, depth: number): unknown {
+  if (typeof value !== 'object') return toRuleScalar(value)
+  if (value === null) return null
+  if (++depth > MAX_RECORD_DEPTH) throw new RecordTooDeepError()
+  if (Array.isArray(value)) {
+    const list: unknown[] = []
+    for (let index = 0; index < value.length; index++) list.push(toRuleValue(value[index], depth) ?? null)
+    return list
+  }
+  if (value instanceof Date || value instanceof Uint8Array || value instanceof Map)
+    return toRuleSpecial(value, depth)
+  if (typeof (value as { toJSON?: unknown }).toJSON === 'function') {
+    return toRuleValue((value as { toJSON(): unknown }).toJSON(), depth)
+  }
+  const object: Record<string, unknown> = {}
+  const keys = Object.keys(value)
+  for (let index = 0; index < keys.length; index++) {
+    const key = keys[index]!
+    const converted = toRuleValue((value as Record<string, unknown>)[key], depth)
+    if (converted !== undefined) setData(object, key, converted)
+  }
+  return object
+}
+
+function toRuleScalar(value: unknown): unknown {
   switch (typeof value) {
     case 'bigint':
       return value >= Number.MIN_SAFE_INTEGER && value <= Number.MAX_SAFE_INTEGER ? Number(value) : value
     case 'number':
       return Number.isFinite(value) ? value : null
-    case 'object':
-      return toRuleObject(value)
     case 'undefined':
     case 'function':
     case 'symbol':
@@ -63,26 +94,14 @@ function toRuleValue(value: unknown): unknown {
   }
 }
 
-function toRuleObject(value: object | null): unknown {
-  if (value === null) return null
+/** A date, bytes or a map, held at `depth` (counted already). */
+function toRuleSpecial(value: Date | Uint8Array | Map<unknown, unknown>, depth: number): unknown {
   if (value instanceof Date) return value.toISOString()
   if (value instanceof Uint8Array) return base64(value)
-  if (Array.isArray(value)) return value.map((item) => toRuleValue(item) ?? null)
-  if (value instanceof Map) {
-    const object: Record<string, unknown> = {}
-    for (const [key, item] of value) {
-      const converted = toRuleValue(item)
-      if (converted !== undefined) object[String(key)] = converted
-    }
-    return object
-  }
-  if (typeof (value as { toJSON?: unknown }).toJSON === 'function') {
-    return toRuleValue((value as { toJSON(): unknown }).toJSON())
-  }
   const object: Record<string, unknown> = {}
-  for (const key of Object.keys(value)) {
-    const converted = toRuleValue((value as Record<string, unknown>)[key])
-    if (converted !== undefined) object[key] = converted
+  for (const [key, item] of value) {
+    const converted = toRuleValue(item, depth)
+    if (converted !== undefined) setData(object, String(key), converted)
   }
   return object
 }

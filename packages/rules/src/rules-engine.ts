@@ -2,7 +2,7 @@ import type { CelEvaluator } from './cel-evaluator.js'
 import { CelJsEvaluator } from './cel-js-evaluator.js'
 import { compileCelRule } from './cel-rule.js'
 import { isRecordObject } from './cel-values.js'
-import type { CompiledRule, CompiledRuleSet } from './compiled-rule.js'
+import type { CompiledRule, CompiledRuleSet, RuleOutcome } from './compiled-rule.js'
 import { type JsonataEvaluator, SyncJsonataEvaluator } from './jsonata-evaluator.js'
 import { compileJsonataRule } from './jsonata-rule.js'
 import type { ExecuteMode, ExecuteResult, MigrateResult, Rule, RuleSet, RuleViolation } from './types.js'
@@ -72,6 +72,8 @@ export class RulesEngine {
    * Runs the domain rules of `mode` (and `WRITEREAD`) in order, as the registry's execute endpoint does: a
    * transform that yields an object replaces the record for the rules after it; a condition holds only when it
    * yields `true`; an evaluation error fails the rule with its message; a failure whose action is `ERROR` stops.
+   * It does not throw for a record: whatever a rule's evaluation throws (a record nested deeper than
+   * `MAX_RECORD_DEPTH`, an engine's own error) is that rule's failure, its message the error's.
    */
   execute(compiled: CompiledRuleSet, input: ExecuteInput): ExecuteResult {
     return run(compiled.domainRules, input.mode, true, input.record)
@@ -150,7 +152,12 @@ function run(
     if (compiled === null || compiled.rule.disabled === true) continue
     if (compiled.rule.mode !== mode && !(writeRead && compiled.rule.mode === 'WRITEREAD')) continue
     executedRules++
-    const outcome = compiled.run(transformed ?? record)
+    let outcome: RuleOutcome
+    try {
+      outcome = compiled.run(transformed ?? record)
+    } catch (error) {
+      outcome = { error: thrownMessage(error) }
+    }
     const { rule } = compiled
     if (outcome.error === undefined) {
       if (rule.kind === 'TRANSFORM') {
@@ -175,4 +182,14 @@ function run(
   }
   if (transformed !== undefined) result.transformedRecord = transformed
   return result
+}
+
+/** The message of whatever a rule threw, without throwing again (a thrown value may not even turn into text). */
+function thrownMessage(error: unknown): string {
+  if (error instanceof Error) return error.message
+  try {
+    return `The rule threw ${String(error)}`
+  } catch {
+    return `The rule threw a value of type ${typeof error}`
+  }
 }

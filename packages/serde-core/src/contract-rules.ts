@@ -1,7 +1,15 @@
 import { DeserializationError, invalidConfigError, RuleViolationError, SerdeError } from '@x/errors'
 import type { ContractRuleSet } from '@x/registry-client'
 import { SingleFlightCache } from '@x/registry-client/cache'
-import type { CompiledRuleSet, ExecuteResult, RuleSet, RulesEngine, VersionRuleSet } from '@x/rules'
+import type {
+  CompiledRule,
+  CompiledRuleSet,
+  ExecuteResult,
+  RuleSet,
+  RulesEngine,
+  RuleViolation,
+  VersionRuleSet,
+} from '@x/rules'
 import type { RegistryPort } from './registry-port.js'
 import type { NormalizedRulesOptions } from './rules-options.js'
 import type { SchemaCodec } from './schema-format.js'
@@ -77,6 +85,48 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 }
 
 /**
+ * `value` as the rules see it (see `toRuleRecord`), or, when it cannot be given to them (nested deeper than
+ * `MAX_RECORD_DEPTH` of `@x/rules`), the reason, for every rule that would run to fail with.
+ */
+function ruleRecord(
+  value: Record<string, unknown>,
+  fields: readonly string[] | undefined,
+): Record<string, unknown> | string {
+  try {
+    return toRuleRecord!(value, fields)
+  } catch (error) {
+    return error instanceof Error ? error.message : String(error)
+  }
+}
+
+/**
+ * The verdict on a record the rules could not be given: each rule that would have run (of `mode`, and with
+ * `writeRead` of `WRITEREAD`, not disabled, of a type the engine runs) fails with `reason`, as a rule whose
+ * evaluation fails does, the first whose action is `ERROR` last, as `RulesEngine#execute` stops there.
+ */
+function refusedByAll(
+  rules: readonly (CompiledRule | null)[],
+  mode: string,
+  writeRead: boolean,
+  reason: string,
+): ExecuteResult {
+  const violations: RuleViolation[] = []
+  for (const compiled of rules) {
+    if (compiled === null || compiled.rule.disabled === true) continue
+    if (compiled.rule.mode !== mode && !(writeRead && compiled.rule.mode === 'WRITEREAD')) continue
+    const action = compiled.rule.onFailure ?? null
+    violations.push({ ruleName: compiled.rule.name, message: reason, action })
+    if (action === 'ERROR') break
+  }
+  return {
+    passed: violations.length === 0,
+    violations,
+    executedRules: violations.length,
+    failedRules: violations.length,
+  }
+}
+
+/**
  * @internal The data-contract rules of one serializer or deserializer: the ruleset in force for each version it
  * meets (fetched once, compiled once, kept `cacheTtlMs` and then refreshed in the background, the last one kept
  * while the registry is unreachable), the migration chains towards `targetVersion`, and the synchronous run of both
@@ -84,7 +134,9 @@ function isRecord(value: unknown): value is Record<string, unknown> {
  * `toRuleRecord` of `@x/rules` makes it (the JSON the registry would be sent for it; only the fields the rules read
  * when none of them is a JSONata rule); a `WRITE` transform's result is
  * turned back into the codec's values (its `fromRuleRecord`) and encoded, a `READ` transform's result is decoded
- * again (see `read`); without a transform the value itself goes on.
+ * again (see `read`); without a transform the value itself goes on. A record that cannot be given to the rules
+ * (nested deeper than `MAX_RECORD_DEPTH` of `@x/rules`) fails each rule that would run, with the reason, as a rule
+ * whose evaluation fails does: a `RuleViolationError` when one of them refuses it, never a stack overflow.
  */
 export class ContractRules {
   readonly #client: RulesPort
@@ -163,10 +215,11 @@ export class ContractRules {
     if (!isRecord(record)) return record
     const entry = this.#ruleset(coordinates)
     if (entry === null || entry.compiled.domainRules.length === 0) return record
-    const result = this.#engine!.execute(entry.compiled, {
-      mode: 'WRITE',
-      record: toRuleRecord!(record, entry.writeFields),
-    })
+    const seen = ruleRecord(record, entry.writeFields)
+    const result =
+      typeof seen === 'string'
+        ? refusedByAll(entry.compiled.domainRules, 'WRITE', true, seen)
+        : this.#engine!.execute(entry.compiled, { mode: 'WRITE', record: seen })
     const written = this.#verdict('WRITE', result, record)
     if (written === record || codec?.fromRuleRecord === undefined) return written
     return codec.fromRuleRecord(written as Record<string, unknown>)
@@ -188,27 +241,38 @@ export class ContractRules {
       const chain = this.#cached(this.#chains, this.#chainKey(coordinates), 'migration chain')
       if (chain !== null) {
         const target = this.#options.targetVersion!
-        seen = toRuleRecord!(current)
-        const result = this.#engine!.migrate(chain, {
-          fromVersion: coordinates.version,
-          toVersion: target,
-          record: seen,
-        })
-        const mode =
-          chain.findIndex((s) => s.version === target) >=
-          chain.findIndex((s) => s.version === coordinates.version)
-            ? 'UPGRADE'
-            : 'DOWNGRADE'
-        current = this.#verdict(mode, result, current) as Record<string, unknown>
-        if (result.transformedRecord !== undefined) seen = result.transformedRecord
+        const from = chain.findIndex((s) => s.version === coordinates.version)
+        const to = chain.findIndex((s) => s.version === target)
+        const mode = to >= from ? 'UPGRADE' : 'DOWNGRADE'
+        const whole = ruleRecord(current, undefined)
+        if (typeof whole === 'string') {
+          // The first hop with a rule to run stops the chain, as a hop whose rules fail does.
+          let refused: ExecuteResult | undefined
+          for (let index = from; index !== to && refused?.passed !== false; ) {
+            index += to >= from ? 1 : -1
+            refused = refusedByAll(chain[index]!.ruleSet.migrationRules, mode, false, whole)
+          }
+          if (refused !== undefined)
+            current = this.#verdict(mode, refused, current) as Record<string, unknown>
+        } else {
+          seen = whole
+          const result = this.#engine!.migrate(chain, {
+            fromVersion: coordinates.version,
+            toVersion: target,
+            record: seen,
+          })
+          current = this.#verdict(mode, result, current) as Record<string, unknown>
+          if (result.transformedRecord !== undefined) seen = result.transformedRecord
+        }
       }
     }
     const entry = this.#ruleset(this.#readRulesOf(coordinates, true))
     if (entry === null || entry.compiled.domainRules.length === 0) return current
-    const result = this.#engine!.execute(entry.compiled, {
-      mode: 'READ',
-      record: seen ?? toRuleRecord!(current, entry.readFields),
-    })
+    const readable = seen ?? ruleRecord(current, entry.readFields)
+    const result =
+      typeof readable === 'string'
+        ? refusedByAll(entry.compiled.domainRules, 'READ', true, readable)
+        : this.#engine!.execute(entry.compiled, { mode: 'READ', record: readable })
     const read = this.#verdict('READ', result, current)
     if (read === current || seen !== undefined || codec?.decodedRuleRecord === undefined) return read
     try {

@@ -67,3 +67,25 @@ describe('fromRuleValue', () => {
     )
   })
 })
+
+describe('fromRuleValue with names that Object.prototype also has', () => {
+  it('converts a field named __proto__ and map keys named __proto__ as own data fields', () => {
+    const codec = codecOf({
+      type: 'record',
+      name: 'Odd',
+      fields: [
+        { name: '__proto__', type: 'bytes' },
+        { name: 'blobs', type: { type: 'map', values: 'bytes' } },
+      ],
+    })
+    const record = JSON.parse('{"__proto__":"AQI=","blobs":{"__proto__":"Aw==","constructor":"BA=="}}')
+    const out = fromRuleValue(codec.type as AvscType, record) as Record<string, unknown>
+    expect(Object.getPrototypeOf(out)).toBe(Object.prototype)
+    expect(Object.getOwnPropertyDescriptor(out, '__proto__')?.value).toEqual(Buffer.from([1, 2]))
+    const blobs = out.blobs as Record<string, unknown>
+    expect(Object.getPrototypeOf(blobs)).toBe(Object.prototype)
+    expect(Object.keys(blobs)).toEqual(['__proto__', 'constructor'])
+    expect(Object.getOwnPropertyDescriptor(blobs, '__proto__')?.value).toEqual(Buffer.from([3]))
+    expect(hex(codec, out)).toBe('04010204125f5f70726f746f5f5f020316636f6e7374727563746f72020400')
+  })
+})

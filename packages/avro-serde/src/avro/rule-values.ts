@@ -1,4 +1,4 @@
-import type { AvscType } from './avsc-internals.js'
+import { type AvscType, defineOwn } from './avsc-internals.js'
 import { BuiltinLogicalType } from './logical-base.js'
 
 /**
@@ -65,19 +65,28 @@ function logicalValue(type: BuiltinLogicalType, value: unknown): unknown {
   return value
 }
 
+/** Sets an own data property: assigned, but defined for `__proto__` (whose assignment would set the prototype). */
+function setOwn(out: Record<string, unknown>, key: string, value: unknown): void {
+  if (key === '__proto__') defineOwn(out, key, value)
+  else out[key] = value
+}
+
+/** The record's own fields converted (a field named `__proto__` stays an own data field, as every key). */
 function recordValue(type: AvscType, value: unknown): unknown {
   if (!isObject(value)) return value
   const out: Record<string, unknown> = { ...value }
   for (const field of type.fields!) {
-    if (Object.hasOwn(value, field.name)) out[field.name] = fromRuleValue(field.type, value[field.name])
+    if (Object.hasOwn(value, field.name))
+      setOwn(out, field.name, fromRuleValue(field.type, value[field.name]))
   }
   return out
 }
 
+/** The map's own keys, each an own data key of the result (`__proto__` and `constructor` included). */
 function mapValue(type: AvscType, value: unknown): unknown {
   if (!isObject(value)) return value
   const out: Record<string, unknown> = {}
-  for (const key of Object.keys(value)) out[key] = fromRuleValue(type.valuesType!, value[key])
+  for (const key of Object.keys(value)) setOwn(out, key, fromRuleValue(type.valuesType!, value[key]))
   return out
 }
 

@@ -60,11 +60,7 @@ function wideUnion(branches: number): string {
     fields: [
       {
         name: 'u',
-        type: Array.from({ length: branches }, (_, i) => ({
-          type: 'record',
-          name: `R${i}`,
-          fields: [{ name: 'f', type: 'long' }],
-        })),
+        type: Array.from({ length: branches }, (_, i) => ({ type: 'fixed', name: `F${i}`, size: 1 })),
       },
     ],
   })
@@ -74,7 +70,7 @@ function wideUnion(branches: number): string {
 const CRAFTED: Record<SchemaFormat, string[]> = {
   AVRO: [
     ...DEPTHS.map(deepAvro),
-    wideUnion(200),
+    wideUnion(400),
     JSON.stringify({
       type: 'record',
       name: '__proto__',
@@ -202,7 +198,8 @@ describe('checkCompatibility', () => {
       },
     ])
     for (const input of chain(craftedInputs, samples(inputs, N, SEED + 200))) {
-      const size = (input.proposed.length + input.existing.reduce((sum, text) => sum + text.length, 0)) * 2
+      // the bytes of the texts compared, as a file or a registry request holds them
+      const size = [input.proposed, ...input.existing].reduce((sum, text) => sum + Buffer.byteLength(text), 0)
       const outcome = await entry.probe(input, size, () => checkCompatibility(input))
       if (
         outcome.ok &&
@@ -215,7 +212,7 @@ describe('checkCompatibility', () => {
   })
   propertyTests(get('checkCompatibility'), ['error', 'time', 'prototype'], {
     // being fixed in the compatibility package: the speed of Avro unions
-    time: 'comparing an Avro union of two hundred record branches with itself takes over half a second',
+    time: 'comparing an Avro union of four hundred branches (16 KB of schema) with itself takes about a second',
   })
 })
 
@@ -238,7 +235,7 @@ describe('validateSchema', () => {
       references: {},
     }))
     for (const input of chain(craftedInputs, samples(inputs, N, SEED + 210))) {
-      const outcome = await entry.probe(input, input.schema.length * 2, () => validateSchema(input))
+      const outcome = await entry.probe(input, Buffer.byteLength(input.schema), () => validateSchema(input))
       if (outcome.ok && !Array.isArray(outcome.value)) entry.find('error', input, 'not a list of issues')
     }
     Object.assign(figures, entry.figures())
@@ -255,7 +252,7 @@ describe('checkReferences', () => {
       .chain((format) => fc.record({ format: fc.constant(format), schema: schemas(format), references }))
     const craftedInputs = crafted.map(({ format, schema }) => ({ format, schema, references: {} }))
     for (const input of chain(craftedInputs, samples(inputs, N, SEED + 220))) {
-      const outcome = await entry.probe(input, input.schema.length * 2, () => checkReferences(input))
+      const outcome = await entry.probe(input, Buffer.byteLength(input.schema), () => checkReferences(input))
       if (outcome.ok && !Array.isArray(outcome.value)) entry.find('error', input, 'not a list of issues')
     }
     Object.assign(figures, entry.figures())

@@ -17,6 +17,13 @@ const COUNTS = {
   soakRoundTrips: { short: 100_000, long: 1_000_000 },
   soakArtifacts: { short: 10_000, long: 100_000 },
   concurrentColdCalls: { short: 10_000, long: 10_000 },
+  // hostile input, per entry point (each serializer and deserializer, sync and async, the adapters, the wire format,
+  // the rules engine, the compatibility checks, InMemoryRegistry's routes, the CLI)
+  hostileSerdes: { short: 200, long: 100_000 },
+  hostileRules: { short: 150, long: 100_000 },
+  hostileSchemas: { short: 150, long: 100_000 },
+  hostileRegistry: { short: 150, long: 100_000 },
+  hostileCli: { short: 60, long: 100_000 },
 } as const
 
 export type CountName = keyof typeof COUNTS

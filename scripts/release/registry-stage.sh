@@ -8,9 +8,10 @@
 #    Node 20, and with npm on 22 and 24, and run: the registry client alone (no format or Kafka library in its tree;
 #    size and dependency count printed), the quickstart on @x/serde (with @x/registry-testing as a dev dependency),
 #    a production install of @x/serde (no test double, no rules engine, no peer warning with npm, pnpm or yarn;
-#    `@x/serde/testing` and rules fail naming what to install), @x/wire-format framing JSON, @x/kafka with
-#    KafkaJS; a TypeScript app compiles with moduleResolution node16 and bundler; a CommonJS app require()s them on
-#    20, 22 and 24; an esbuild bundle of the quickstart runs. These run side by side, three at a time.
+#    `@x/serde/testing` and rules fail naming what to install), @x/serde with @x/rules running rules (npm, pnpm and
+#    yarn), @x/wire-format framing JSON, @x/kafka with KafkaJS; a TypeScript app compiles with moduleResolution
+#    node16 and bundler; a CommonJS app require()s them on 20, 22 and 24; an esbuild bundle of the quickstart runs.
+#    These run side by side, three at a time.
 # 4. A second release, in a copy of the workspace: a changeset to one package bumps it and its dependents only;
 #    they are published and an install of @x/serde resolves the new version.
 # Every check prints `ok` or `FAIL` with its time; the last line is `N passed, N failed`.
@@ -298,6 +299,22 @@ production() {
 for client in npm pnpm yarn; do
   check_in_batch "${client} on Node 20: a production install of @x/serde holds no test double or rules engine, warns of no peer; testing and rules fail naming their install" \
     production "${client}"
+done
+
+# (b'') @x/serde with `npm install @x/rules` beside it (and @x/registry-testing as a dev dependency), as the README
+#       says to turn rules on: serdes with rules enabled find the engine from @x/serde-core, with npm's hoisted,
+#       pnpm's isolated and yarn's layouts, and run a CEL and a JSONata rule.
+with_rules() {
+  local dir
+  dir="$(app "serde-rules-$1" "{ \"@x/serde\": \"${serde_version}\", \"@x/rules\": \"${rules_version}\" }" \
+    "{ \"@x/registry-testing\": \"${testing_version}\" }")"
+  install "$1" 20 "${dir}" &&
+    cp "${apps}/with-rules.mjs" "${dir}/" &&
+    (cd "${dir}" && node with-rules.mjs)
+}
+for client in npm pnpm yarn; do
+  check_in_batch "${client} on Node 20: @x/serde with @x/rules installed runs data-contract rules (CEL, JSONata)" \
+    with_rules "${client}"
 done
 
 # (c) @x/wire-format alone, framing JSON.

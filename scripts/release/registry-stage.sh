@@ -6,9 +6,12 @@
 # 2. `pnpm release` publishes every package of packages/* to it (NPM_CONFIG_REGISTRY, a token in a temp npmrc).
 # 3. Applications in temp dirs, outside the workspace, install the packages from it with npm, pnpm and yarn on
 #    Node 20, and with npm on 22 and 24, and run: the registry client alone (no format or Kafka library in its tree;
-#    size and dependency count printed), the quickstart on @x/serde, @x/wire-format framing JSON, @x/kafka with
-#    KafkaJS; a TypeScript app compiles with moduleResolution node16 and bundler; a CommonJS app require()s them on
-#    20, 22 and 24; an esbuild bundle of the quickstart runs. These run side by side, three at a time.
+#    size and dependency count printed), the quickstart on @x/serde (with @x/registry-testing as a dev dependency),
+#    a production install of @x/serde (no test double, no rules engine, no peer warning with npm, pnpm or yarn;
+#    `@x/serde/testing` and rules fail naming what to install), @x/serde with @x/rules running rules (npm, pnpm and
+#    yarn), @x/wire-format framing JSON, @x/kafka with KafkaJS; a TypeScript app compiles with moduleResolution
+#    node16 and bundler; a CommonJS app require()s them on 20, 22 and 24; an esbuild bundle of the quickstart runs.
+#    These run side by side, three at a time.
 # 4. A second release, in a copy of the workspace: a changeset to one package bumps it and its dependents only;
 #    they are published and an install of @x/serde resolves the new version.
 # Every check prints `ok` or `FAIL` with its time; the last line is `N passed, N failed`.
@@ -24,6 +27,9 @@ ESBUILD_VERSION=0.28.2
 KAFKAJS_VERSION=2.2.4
 # What the registry client's tree must not hold: the format libraries and the Kafka clients.
 FORBIDDEN=(avsc ajv ajv-formats protobufjs kafkajs @confluentinc/kafka-javascript @platformatic/kafka node-rdkafka)
+# What a production install of @x/serde must not hold: the test double and what it needs, the rules engine and its
+# CEL and JSONata engines (optional peers, installed by those who use them).
+PRODUCTION_FORBIDDEN=(@x/registry-testing @x/rules @x/compatibility @marcbachmann/cel-js jsonata)
 
 work="$(mktemp -d "${TMPDIR:-/tmp}/x-serde-registry.XXXXXX")"
 verdaccio_pid=""
@@ -186,12 +192,15 @@ check "pnpm release publishes every package of packages/*" publish_all
 version_of() { awk -v n="$1" '$1 == n { print $2 }' "${work}/packages.txt"; }
 
 # --- applications outside the workspace ---------------------------------------------------------------------
-# app DIR DEPENDENCIES_JSON: a fresh application that takes @x/* from Verdaccio and the rest from npm's registry.
+# app DIR DEPENDENCIES_JSON [DEV_DEPENDENCIES_JSON]: a fresh application that takes @x/* from Verdaccio and the rest
+# from npm's registry.
 app() {
-  local dir="${work}/apps/$1"
+  local dir="${work}/apps/$1" dev='{}'
+  [[ $# -ge 3 ]] && dev=$3
   rm -rf "${dir}"
   mkdir -p "${dir}"
-  printf '{ "name": "app-%s", "private": true, "type": "module", "dependencies": %s }\n' "$1" "$2" > "${dir}/package.json"
+  printf '{ "name": "app-%s", "private": true, "type": "module", "dependencies": %s, "devDependencies": %s }\n' \
+    "$1" "$2" "${dev}" > "${dir}/package.json"
   printf '@x:registry=%s\n' "${registry}" > "${dir}/.npmrc"
   printf '"@x:registry" "%s"\n' "${registry}" > "${dir}/.yarnrc"
   echo "${dir}"
@@ -217,7 +226,30 @@ install() {
   esac
 }
 
+# install_production CLIENT DIR: installs DIR's dependencies without its dev dependencies (npm --omit=dev, pnpm
+# --prod, yarn --production) on Node 20, with the client's warnings shown; fails when any of them is about a peer.
+install_production() {
+  local client=$1 dir=$2 log
+  local quiet=(env -u NPM_CONFIG_REGISTRY -u npm_config_registry)
+  log="${dir}/install.log"
+  case "${client}" in
+    npm) (cd "${dir}" && "${quiet[@]}" "${root}/scripts/with-node.sh" 20 npm install --omit=dev --no-audit --no-fund \
+      --loglevel=warn --cache "${cache}/registry-stage/npm") ;;
+    pnpm) (cd "${dir}" && "${quiet[@]}" "${root}/scripts/with-node.sh" 20 pnpm install --prod --reporter=append-only \
+      --store-dir "${work}/pnpm-store") ;;
+    yarn) (cd "${dir}" && "${quiet[@]}" "${root}/scripts/with-node.sh" 20 "${yarn_bin}" install --production \
+      --non-interactive --no-progress --cache-folder "${work}/yarn-cache") ;;
+  esac > "${log}" 2>&1 || { cat "${log}"; return 1; }
+  if grep -i 'peer' "${log}"; then
+    echo "${client} warned about a peer dependency (above)"
+    return 1
+  fi
+  echo "${client}: no peer warning"
+}
+
 serde_version="$(version_of @x/serde)"
+testing_version="$(version_of @x/registry-testing)"
+rules_version="$(version_of @x/rules)"
 registry_client_version="$(version_of @x/registry-client)"
 wire_version="$(version_of @x/wire-format)"
 kafka_version="$(version_of @x/kafka)"
@@ -235,19 +267,54 @@ for client in npm pnpm yarn; do
     registry_client_alone "${client}"
 done
 
-# (b) @x/serde whole: the quickstart against InMemoryRegistry.
+# (b) @x/serde whole, with @x/registry-testing as a dev dependency (as the README installs it for the testing
+#     subpath): the quickstart against InMemoryRegistry. yarn 1 installs no peer dependency, so there the dev
+#     dependencies also name @x/registry-testing's peer @x/rules, as the README says.
 quickstart() {
-  local dir
-  dir="$(app "serde-$1-$2" "{ \"@x/serde\": \"${serde_version}\" }")"
+  local dir dev="\"@x/registry-testing\": \"${testing_version}\""
+  [[ "$1" == yarn ]] && dev+=", \"@x/rules\": \"${rules_version}\""
+  dir="$(app "serde-$1-$2" "{ \"@x/serde\": \"${serde_version}\" }" "{ ${dev} }")"
   install "$1" "$2" "${dir}" &&
     cp "${apps}/quickstart.mjs" "${apps}/tree.mjs" "${dir}/" &&
-    (cd "${dir}" && printf 'footprint: ' && node tree.mjs && "${root}/scripts/with-node.sh" "$2" node quickstart.mjs)
+    (cd "${dir}" && printf 'footprint with dev dependencies: ' && node tree.mjs &&
+      "${root}/scripts/with-node.sh" "$2" node quickstart.mjs)
 }
 for client in npm pnpm yarn; do
   check_in_batch "${client} on Node 20: @x/serde, the quickstart against InMemoryRegistry" quickstart "${client}" 20
 done
 for line in 22 24; do
   check_in_batch "npm on Node ${line}: @x/serde, the quickstart against InMemoryRegistry" quickstart npm "${line}"
+done
+
+# (b') @x/serde as a production install gets it, in a clean application (`npm install --omit=dev @x/serde`): no
+#      test double, no rules engine, no peer warning; @x/serde/testing and a deserializer with rules enabled fail
+#      naming what to install.
+production() {
+  local dir
+  dir="$(app "serde-production-$1" "{ \"@x/serde\": \"${serde_version}\" }")"
+  install_production "$1" "${dir}" &&
+    cp "${apps}/without-optional.mjs" "${apps}/tree.mjs" "${dir}/" &&
+    (cd "${dir}" && printf 'footprint: ' && node tree.mjs "${PRODUCTION_FORBIDDEN[@]}" && node without-optional.mjs)
+}
+for client in npm pnpm yarn; do
+  check_in_batch "${client} on Node 20: a production install of @x/serde holds no test double or rules engine, warns of no peer; testing and rules fail naming their install" \
+    production "${client}"
+done
+
+# (b'') @x/serde with `npm install @x/rules` beside it (and @x/registry-testing as a dev dependency), as the README
+#       says to turn rules on: serdes with rules enabled find the engine from @x/serde-core, with npm's hoisted,
+#       pnpm's isolated and yarn's layouts, and run a CEL and a JSONata rule.
+with_rules() {
+  local dir
+  dir="$(app "serde-rules-$1" "{ \"@x/serde\": \"${serde_version}\", \"@x/rules\": \"${rules_version}\" }" \
+    "{ \"@x/registry-testing\": \"${testing_version}\" }")"
+  install "$1" 20 "${dir}" &&
+    cp "${apps}/with-rules.mjs" "${dir}/" &&
+    (cd "${dir}" && node with-rules.mjs)
+}
+for client in npm pnpm yarn; do
+  check_in_batch "${client} on Node 20: @x/serde with @x/rules installed runs data-contract rules (CEL, JSONata)" \
+    with_rules "${client}"
 done
 
 # (c) @x/wire-format alone, framing JSON.

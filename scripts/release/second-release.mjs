@@ -51,30 +51,66 @@ function rangeOf(manifest, name) {
 
 const parse = (version) => version.split('.').map(Number)
 
+/** -1, 0 or 1 as version `v` is before, equal to or after version `w`. */
+function compare(v, w) {
+  const [a, b] = [parse(v), parse(w)]
+  for (let i = 0; i < 3; i++) if (a[i] !== b[i]) return a[i] < b[i] ? -1 : 1
+  return 0
+}
+
 /**
  * Whether `version` is within `range` as a `workspace:` range publishes: `*` (exactly `current`), `^` and `~`
- * (from `current`), or an explicit `^x.y.z`, `~x.y.z` or `x.y.z`. The caret keeps the first non-zero part.
+ * (from `current`), or an explicit range: `^x.y.z`, `~x.y.z`, `x.y.z`, or comparators all of which must hold
+ * (`>=0.2.0 <1.0.0`, as the optional peers take). The caret keeps the first non-zero part.
  */
 function satisfies(range, current, version) {
   const spec = range.replace(/^workspace:/, '')
-  const [op, base] =
-    spec === '*' ? ['=', current] : spec === '^' || spec === '~' ? [spec, current] : [spec[0], spec.slice(1)]
-  const [a, b, c] = parse(/^[0-9]/.test(op) ? spec : base)
-  const [x, y, z] = parse(version)
-  const atLeast = x > a || (x === a && (y > b || (y === b && z >= c)))
-  if (op === '^')
-    return atLeast && (a > 0 ? x === a : b > 0 ? x === 0 && y === b : x === 0 && y === 0 && z === c)
-  if (op === '~') return atLeast && x === a && y === b
-  return x === a && y === b && z === c
+  if (spec === '*') return compare(version, current) === 0
+  if (spec === '^' || spec === '~') return satisfiesOne(`${spec}${current}`, version)
+  return spec
+    .split(/\s+/)
+    .filter(Boolean)
+    .every((comparator) => satisfiesOne(comparator, version))
+}
+
+function satisfiesOne(comparator, version) {
+  const [, op = '=', base] = /^(\^|~|>=|<=|>|<|=)?(\d+\.\d+\.\d+)$/.exec(comparator) ?? []
+  if (base === undefined) throw new Error(`second-release.mjs cannot read the range part ${comparator}`)
+  const [a, b] = parse(base)
+  const [x, y] = parse(version)
+  const order = compare(version, base)
+  switch (op) {
+    case '^':
+      return order >= 0 && (a > 0 ? x === a : b > 0 ? x === 0 && y === b : order === 0)
+    case '~':
+      return order >= 0 && x === a && y === b
+    case '>=':
+      return order >= 0
+    case '>':
+      return order > 0
+    case '<=':
+      return order <= 0
+    case '<':
+      return order < 0
+    default:
+      return order === 0
+  }
+}
+
+/** The field of `manifest` that names `name` among INTERNAL_FIELDS, as `rangeOf` finds it. */
+function fieldOf(manifest, name) {
+  return INTERNAL_FIELDS.find((field) => manifest[field]?.[name] !== undefined)
 }
 
 /**
  * What changesets releases with `updateInternalDependencies` as configured, for a `bump` of `name`: the package,
- * then every dependent whose range no longer takes the new version of what it depends on (an exact pin always),
- * and so on through their dependents.
+ * then every dependent whose range no longer takes the new version of what it depends on (an exact pin always), as
+ * a patch, or as a major where that range is a peer range left by a minor or major release (changesets' rule for
+ * peers, `onlyUpdatePeerDependentsWhenOutOfRange`), and so on through their dependents.
  */
 function expectedReleases(name, bump, packages) {
   const next = new Map([[name, bumpVersion(packages.get(name).version, bump)]])
+  const bumps = new Map([[name, bump]])
   let grew = true
   while (grew) {
     grew = false
@@ -83,7 +119,10 @@ function expectedReleases(name, bump, packages) {
       for (const [dependency, version] of next) {
         const range = rangeOf(manifest, dependency)
         if (range !== undefined && !satisfies(range, packages.get(dependency).version, version)) {
-          next.set(other, bumpVersion(manifest.version, 'patch'))
+          const major =
+            fieldOf(manifest, dependency) === 'peerDependencies' && bumps.get(dependency) !== 'patch'
+          next.set(other, bumpVersion(manifest.version, major ? 'major' : 'patch'))
+          bumps.set(other, major ? 'major' : 'patch')
           grew = true
           break
         }

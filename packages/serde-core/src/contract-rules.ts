@@ -43,9 +43,34 @@ let engineModule: Promise<typeof import('@x/rules')> | undefined
 /** Its `toRuleRecord`: a decoded value of any format as the registry sees the same record. */
 let toRuleRecord: ((value: unknown, fields?: readonly string[]) => Record<string, unknown>) | undefined
 
-function loadEngine(): Promise<typeof import('@x/rules')> {
+/**
+ * Imports the rules engine. `@x/rules` is an optional peer of this package, installed by those who turn rules on:
+ * where it is missing, the call fails with a `TypeError` (code `INVALID_CONFIG`) that names the install, and a later
+ * call tries the import again.
+ */
+async function loadEngine(owner: string): Promise<typeof import('@x/rules')> {
   engineModule ??= import('@x/rules')
-  return engineModule
+  try {
+    return await engineModule
+  } catch (error) {
+    engineModule = undefined
+    if (!isMissingEngine(error)) throw error
+    throw invalidConfigError(
+      `${owner}: rules.enabled needs the rules engine @x/rules, which is not installed ` +
+        '(it is an optional peer dependency): npm install @x/rules',
+      error,
+    )
+  }
+}
+
+/** Whether an import failed because the package `@x/rules` itself cannot be found (Node's and bundlers' codes). */
+function isMissingEngine(error: unknown): boolean {
+  const { code, message } = (error ?? {}) as { code?: unknown; message?: unknown }
+  return (
+    (code === 'ERR_MODULE_NOT_FOUND' || code === 'MODULE_NOT_FOUND') &&
+    typeof message === 'string' &&
+    message.includes("'@x/rules'")
+  )
 }
 
 /** A ruleset as fetched: compiled once, or `null` when it could not be fetched and failures let messages through. */
@@ -141,6 +166,8 @@ function refusedByAll(
 export class ContractRules {
   readonly #client: RulesPort
   readonly #options: NormalizedRulesOptions
+  /** The serde's name, for errors. */
+  readonly #owner: string
   /** Compiled rulesets by version; with a TTL an expired one is still served while one background load replaces it. */
   readonly #rulesets: SingleFlightCache<Loaded<RulesetEntry>>
   /** Migration chains by (writer version, target version), cached like the rulesets. */
@@ -165,6 +192,7 @@ export class ContractRules {
     }
     this.#client = client as unknown as RulesPort
     this.#options = options
+    this.#owner = owner
     this.#rulesets = new SingleFlightCache({ max: bound, refresh: (key) => this.#loadRuleset(key) })
     this.#chains = new SingleFlightCache({ max: bound, refresh: (key) => this.#loadChain(key) })
     this.#ttlMs = options.cacheTtlMs
@@ -188,10 +216,13 @@ export class ContractRules {
     )
   }
 
-  /** Loads the engine and fetches what a record of this version needs. */
+  /**
+   * Loads the engine and fetches what a record of this version needs.
+   * @throws TypeError (code `INVALID_CONFIG`) naming the install when `@x/rules` is not installed.
+   */
   async prepare(coordinates: VersionCoordinates, reading: boolean): Promise<void> {
     if (this.#engine === undefined) {
-      const engine = await loadEngine()
+      const engine = await loadEngine(this.#owner)
       toRuleRecord ??= engine.toRuleRecord
       this.#engine ??= new engine.RulesEngine()
     }

@@ -4,24 +4,32 @@ import { describe, expect, it } from 'vitest'
 
 // The dependency graph of the family: errors ← wire-format ← {registry-client, idp-auth} ← serde-core ← formats ←
 // serde. The core must stay format-neutral: no format library and no format package among its dependencies. The
-// rules engine is a dependency that is only ever imported dynamically, when a serde turns rules on.
+// rules engine is an optional peer, installed by those who turn rules on, and only ever imported dynamically, when a
+// serde turns rules on: a serde with rules off installs and loads nothing of it (CEL and JSONata included).
 
-const CORE_DEPENDENCIES = ['@x/errors', '@x/registry-client', '@x/rules', '@x/wire-format']
-/** The client's entry points the core may import: its root, and the cache it keeps its schemas in. */
-const CORE_IMPORTS = [...CORE_DEPENDENCIES, '@x/registry-client/cache']
+const CORE_DEPENDENCIES = ['@x/errors', '@x/registry-client', '@x/wire-format']
+/** The client's entry points the core may import: its root, the cache it keeps its schemas in, and the engine. */
+const CORE_IMPORTS = [...CORE_DEPENDENCIES, '@x/registry-client/cache', '@x/rules']
 
 const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as {
   dependencies: Record<string, string>
   peerDependencies?: Record<string, string>
+  peerDependenciesMeta?: Record<string, { optional?: boolean }>
+  devDependencies?: Record<string, string>
 }
 
 describe('@x/serde-core', () => {
-  it('depends on the errors, the framing, the client and the rules engine only: no format library, no format package', () => {
+  it('depends on the errors, the framing and the client only: no format library, no format package, no rules engine', () => {
     expect(Object.keys(pkg.dependencies).sort()).toEqual(CORE_DEPENDENCIES)
-    expect(pkg.peerDependencies).toBeUndefined()
   })
 
-  it('imports nothing but its own files and those three packages', () => {
+  it('takes the rules engine as an optional peer, so that no install brings it or warns of it, and as a dev dependency for its own tests', () => {
+    expect(pkg.peerDependencies).toEqual({ '@x/rules': 'workspace:>=0.1.0 <1.0.0' })
+    expect(pkg.peerDependenciesMeta).toEqual({ '@x/rules': { optional: true } })
+    expect(pkg.devDependencies?.['@x/rules']).toBe('workspace:^')
+  })
+
+  it('imports nothing but its own files, those three packages and the rules engine', () => {
     const dir = fileURLToPath(new URL('.', import.meta.url))
     const files = readdirSync(dir, { recursive: true, encoding: 'utf8' }).filter(
       (file) => file.endsWith('.ts') && !file.includes('.test.') && !file.includes('test-support'),

@@ -11,6 +11,8 @@ import { checkBoolean, checkKnownKeys, checkOptionsObject } from './option-check
 export interface RulesOptions {
   /**
    * Runs the rules of the version each message is written with (the global, artifact and version rulesets merged).
+   * Needs the rules engine installed beside the serde (`npm install @x/rules`): without it the first call that
+   * needs the rules fails with a `TypeError` (code `INVALID_CONFIG`) that names that install.
    * @default false
    */
   enabled?: boolean

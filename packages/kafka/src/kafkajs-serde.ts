@@ -212,7 +212,7 @@ export class KafkaJsSerde<V = unknown, K = string> {
     return this.#contract.decode(topic, message.key, message.value, message.headers ?? {}).then(
       (decoded) => located(decoded, topic, partition, message),
       (error: unknown) => {
-        throw failedAt(error, partition, message)
+        throw failedAt(error, topic, partition, message)
       },
     )
   }
@@ -241,7 +241,7 @@ export class KafkaJsSerde<V = unknown, K = string> {
         schema: value.schema,
       }
     } catch (error) {
-      throw failedAt(error, partition, message)
+      throw failedAt(error, topic, partition, message)
     }
   }
 
@@ -351,10 +351,17 @@ function located<V, K>(
   }
 }
 
-/** Records the partition and offset the failed message was consumed at (the contract recorded the rest). */
-function failedAt(error: unknown, partition: number, message: ConsumedKafkaMessage): unknown {
+/**
+ * Records where the failed message was consumed (partition and offset) beside what the contract recorded (the failed
+ * field's bytes, the headers, topic and field); an error another message holds is recorded on a copy.
+ */
+function failedAt(error: unknown, topic: string, partition: number, message: ConsumedKafkaMessage): unknown {
+  const field =
+    (error as { context?: { field?: unknown } } | null)?.context?.field === 'key' ? 'key' : 'value'
   return recordFailedMessage(error, {
-    payload: message.value ?? message.key ?? new Uint8Array(0),
+    payload: (field === 'key' ? message.key : message.value) ?? new Uint8Array(0),
+    headers: message.headers ?? {},
+    context: { topic, field },
     partition,
     offset: message.offset,
   })

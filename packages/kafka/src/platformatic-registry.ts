@@ -1,4 +1,4 @@
-import { invalidConfigError, SerdeError } from '@x/errors'
+import { invalidConfigError, recordFailedMessage, SerdeError } from '@x/errors'
 import {
   type AnyDeserializerOptions,
   contextFor,
@@ -299,14 +299,19 @@ export class ApicurioSchemaRegistry<V = unknown> {
       (field: Field) =>
       (data?: Buffer, headers?: Map<unknown, unknown>, message?: PlatformaticMessageToConsume): unknown => {
         if (data === undefined || data === null) return null
-        if (this.#anyUnreadable) {
-          const unreadable = this.#unreadable.get(data)
-          if (unreadable !== undefined) throw unreadable
-        }
         const topic = message?.topic ?? ''
         // The record's own header pairs keep a repeated header (the Map Platformatic builds keeps its last value).
         const record = headerRecord(message?.headers ?? headers)
-        const read = this.#contract.readNow(topic, field, data, record)
+        if (this.#anyUnreadable) {
+          const unreadable = this.#unreadable.get(data)
+          if (unreadable !== undefined) throw failedIn(unreadable, topic, field, data, record, message)
+        }
+        let read: ReturnType<MessageContract<V, unknown>['readNow']>
+        try {
+          read = this.#contract.readNow(topic, field, data, record)
+        } catch (error) {
+          throw failedIn(error, topic, field, data, record, message)
+        }
         if (read === undefined) {
           throw new SerdeError(
             'NOT_PREPARED',
@@ -530,6 +535,28 @@ export class ApicurioSchemaRegistry<V = unknown> {
       this.#anyUnreadable = true
     }
   }
+}
+
+/**
+ * Records the failed record on a deserializer's error (its bytes, headers, topic, field and partition, and its offset
+ * when the client gives one); an error that names another record (one lookup's rejection, shared) is copied.
+ */
+function failedIn(
+  error: unknown,
+  topic: string,
+  field: Field,
+  payload: Buffer,
+  headers: MessageHeaders,
+  message: PlatformaticMessageToConsume | undefined,
+): unknown {
+  const offset = (message as { offset?: unknown } | undefined)?.offset
+  return recordFailedMessage(error, {
+    payload,
+    headers,
+    context: { topic, field },
+    partition: message?.partition,
+    offset: typeof offset === 'bigint' || typeof offset === 'number' ? String(offset) : undefined,
+  })
 }
 
 /** Calls `callback` once `work` settles, never synchronously. */

@@ -489,9 +489,18 @@ export class AnyDeserializer<T = unknown> {
   }
 }
 
-/** Records the message as consumed (its own headers, not those the header rules made) on a format reader's error. */
+/**
+ * Records the message as consumed (its own headers, not those the header rules made) on a format reader's error. The
+ * reader recorded the message it read, whose headers were the rules' copy: those are replaced, on this error only
+ * when it names this payload (a shared error is copied by `recordFailedMessage`).
+ */
 function recordOriginal(error: unknown, message: IncomingMessage, ctx: SerializationContext): unknown {
-  if (failedMessageOf(error) !== undefined && Object.hasOwn(error as object, 'headers')) {
+  const recorded = failedMessageOf(error)
+  if (
+    recorded !== undefined &&
+    recorded.payload === message.payload &&
+    Object.hasOwn(error as object, 'headers')
+  ) {
     Object.defineProperty(error, 'headers', {
       value: message.headers ?? undefined,
       enumerable: false,

@@ -1,6 +1,7 @@
 export type {
   AnyDeserializerOptions,
   AnySerializerOptions,
+  ConsumedSchema,
   KeyHandling,
   KeyType,
   MessageDeserializer,
@@ -35,10 +36,12 @@ export type {
 } from './kafkajs-types.js'
 export type {
   ApicurioSchemaRegistryOptions,
-  ConsumedSchema,
+  PlatformaticDeadLetter,
   PlatformaticHookCallback,
   PlatformaticMessageToConsume,
   PlatformaticMessageToProduce,
+  PlatformaticProducer,
+  PlatformaticRecord,
   PreparedSerializer,
 } from './platformatic-registry.js'
 export { ApicurioSchemaRegistry } from './platformatic-registry.js'

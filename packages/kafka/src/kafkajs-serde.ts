@@ -1,22 +1,15 @@
+import { invalidConfigError } from '@x/errors'
 import {
-  invalidConfigError,
-  isSerdeError,
-  messageOf,
-  type RuleViolationError,
-  recordFailedMessage,
-} from '@x/errors'
-import {
-  type AnyDeserializerOptions,
-  contextFor,
   type DecodedRecord,
-  type KeyHandling,
+  deadLetterHeaders,
+  decodeConsumed,
+  decodeConsumedNow,
+  isDeadLetter,
   MessageContract,
-  type MessageDeserializer,
+  type MessageContractOptions,
   type MessageSerializer,
   type PlainKey,
-  readErrorKind,
 } from '@x/message-contract'
-import type { RulesOptions } from '@x/serde-core'
 import { withDecoded } from './decoded-payload.js'
 import type {
   ConsumedKafkaMessage,
@@ -27,44 +20,13 @@ import type {
   OutgoingKafkaMessage,
 } from './kafkajs-types.js'
 
-/** Options of {@link KafkaJsSerde}. */
-export interface KafkaJsSerdeOptions<V, K> {
+/**
+ * Options of {@link KafkaJsSerde}: the message contract's (values read by any format unless `deserializer` is given,
+ * keys by `keys`, `rules`, `preload`), and the serializer of values.
+ */
+export interface KafkaJsSerdeOptions<V, K> extends MessageContractOptions<V, K> {
   /** Writes values (`encodeMessage`): a serializer of any format (`AnySerializer` writes each topic's own). */
   serializer?: MessageSerializer<V>
-  /**
-   * Reads values (`decodeMessage` and the wrappers).
-   * @default an `AnyDeserializer` on the client with `anyDeserializer`'s options: any format, framed or headers mode
-   */
-  deserializer?: MessageDeserializer<V>
-  /**
-   * Options of the default `AnyDeserializer` (it reads values unless `deserializer` is given, and keys that name a
-   * schema): `idSize: 8` for a topic of Apicurio 2.x frames, `'auto'` for one that holds both widths; `longs` also
-   * says how `'long'` keys come back.
-   * @default {}
-   */
-  anyDeserializer?: AnyDeserializerOptions<V>
-  /**
-   * Data-contract rules of the default `AnyDeserializer` (as `anyDeserializer.rules`, which may not be given as
-   * well): the `READ` rules run on each decoded record, and a record they refuse (`RuleViolationError`, whatever the
-   * rule's action) is poison, dead-lettered by the wrappers with the rules named. Rules on write are the
-   * serializer's own option (`new AnySerializer(client, { rules })`): a refused value throws and nothing is sent.
-   * @default off
-   */
-  rules?: RulesOptions
-  /**
-   * Keys: one of Kafka's standard key types, read and written byte for byte as Java's serializers (`'string'`,
-   * `'bytes'`, `'long'`, `'int'`, `'short'`, `'double'`, `'float'`, `'uuid'`), or `{ serializer?, deserializer? }`
-   * for keys written with a schema. A key is read with a schema only when an `apicurio.key.*` id header says so.
-   * @default 'string'
-   */
-  keys?: KeyHandling<K>
-  /**
-   * Load the format readers of the default `AnyDeserializer` (avsc, ajv, protobufjs) in the background once
-   * constructed, so that the first message of a format waits for its schema's lookup only; `false` loads each when
-   * a message of its format first arrives. Nothing is loaded ahead when `deserializer` is given.
-   * @default true
-   */
-  preload?: boolean
 }
 
 /** What `decodeMessage` gives for a consumed message: the contract's decoded shape, and where it was consumed. */
@@ -120,22 +82,21 @@ export type DecodedMessagePayload<V, K> = Omit<EachMessagePayload, 'message'> & 
  * @typeParam K - The key type when keys have a serde of their own.
  */
 export class KafkaJsSerde<V = unknown, K = string> {
-  readonly #serializer: MessageSerializer<V> | undefined
   readonly #contract: MessageContract<V, K>
+  readonly #writes: boolean
 
   /**
    * @param client - The registry client (`RegistryClient`) of the default `AnyDeserializer`.
    * @throws TypeError (code `INVALID_CONFIG`) for keys that are neither a key type nor a serde.
    */
   constructor(client: unknown, options: KafkaJsSerdeOptions<V, K> = {}) {
-    const { serializer, ...reading } = options
     try {
-      this.#contract = new MessageContract<V, K>(client, reading)
+      this.#contract = new MessageContract<V, K>(client, options)
     } catch (error) {
       if (error instanceof TypeError) error.message = `KafkaJsSerde: ${error.message}`
       throw error
     }
-    this.#serializer = serializer
+    this.#writes = options.serializer !== undefined
   }
 
   /**
@@ -156,27 +117,14 @@ export class KafkaJsSerde<V = unknown, K = string> {
       timestamp?: string
     },
   ): Promise<OutgoingKafkaMessage> {
-    const serializer = this.#serializer
-    if (serializer === undefined) throw invalidConfigError('KafkaJsSerde: encodeMessage needs a serializer')
+    if (!this.#writes) throw invalidConfigError('KafkaJsSerde: encodeMessage needs a serializer')
     const headers: KafkaHeaders = { ...(message.headers ?? {}) }
     const out: OutgoingKafkaMessage = { value: null, headers }
     if (message.partition !== undefined) out.partition = message.partition
     if (message.timestamp !== undefined) out.timestamp = message.timestamp
-    if (message.key !== undefined && message.key !== null) {
-      const key = message.key
-      out.key = await this.#contract.encodeKey(topic, key, headers).catch((error: unknown) => {
-        throw withContext(error, topic, 'key')
-      })
-    } else if (message.key === null) out.key = null
-    if (message.value !== null) {
-      const written = await serializer
-        .serializeMessage(message.value, contextFor(topic, 'value'))
-        .catch((error: unknown) => {
-          throw withContext(error, topic, 'value')
-        })
-      Object.assign(headers, toBuffers(written.headers))
-      out.value = toBuffer(written.payload)
-    }
+    if (message.key === null) out.key = null
+    else if (message.key !== undefined) out.key = await this.#contract.encodeKey(topic, message.key, headers)
+    if (message.value !== null) out.value = await this.#contract.encodeValue(topic, message.value, headers)
     return out
   }
 
@@ -209,12 +157,7 @@ export class KafkaJsSerde<V = unknown, K = string> {
     partition: number,
     message: ConsumedKafkaMessage,
   ): Promise<DecodedMessage<V, K>> {
-    return this.#contract.decode(topic, message.key, message.value, message.headers ?? {}).then(
-      (decoded) => located(decoded, topic, partition, message),
-      (error: unknown) => {
-        throw failedAt(error, topic, partition, message)
-      },
-    )
+    return decodeConsumed(this.#contract, topic, partition, message)
   }
 
   /** A message decoded at once when its ids are cached, else `undefined`; throws what `decodeMessage` rejects with. */
@@ -223,26 +166,7 @@ export class KafkaJsSerde<V = unknown, K = string> {
     partition: number,
     message: ConsumedKafkaMessage,
   ): DecodedMessage<V, K> | undefined {
-    try {
-      // The contract's decodeNow, field by field, building the decoded message once.
-      const headers = message.headers ?? {}
-      const key = this.#contract.readNow(topic, 'key', message.key, headers)
-      if (key === undefined) return undefined
-      const value = this.#contract.readNow(topic, 'value', message.value, headers)
-      if (value === undefined) return undefined
-      return {
-        topic,
-        partition,
-        offset: message.offset,
-        timestamp: message.timestamp,
-        key: key.value as K | PlainKey | null,
-        value: value.value as V | null,
-        headers,
-        schema: value.schema,
-      }
-    } catch (error) {
-      throw failedAt(error, topic, partition, message)
-    }
+    return decodeConsumedNow(this.#contract, topic, partition, message)
   }
 
   /**
@@ -332,57 +256,6 @@ function settled<P>(handler: (payload: P) => Promise<void>, payload: P): Promise
   }
 }
 
-/** The contract's decoded message, with where it was consumed. */
-function located<V, K>(
-  decoded: DecodedRecord<V, K, KafkaHeaders>,
-  topic: string,
-  partition: number,
-  message: ConsumedKafkaMessage,
-): DecodedMessage<V, K> {
-  return {
-    topic,
-    partition,
-    offset: message.offset,
-    timestamp: message.timestamp,
-    key: decoded.key,
-    value: decoded.value,
-    headers: decoded.headers,
-    schema: decoded.schema,
-  }
-}
-
-/**
- * Records where the failed message was consumed (partition and offset) beside what the contract recorded (the failed
- * field's bytes, the headers, topic and field); an error another message holds is recorded on a copy.
- */
-function failedAt(error: unknown, topic: string, partition: number, message: ConsumedKafkaMessage): unknown {
-  const field =
-    (error as { context?: { field?: unknown } } | null)?.context?.field === 'key' ? 'key' : 'value'
-  return recordFailedMessage(error, {
-    payload: (field === 'key' ? message.key : message.value) ?? new Uint8Array(0),
-    headers: message.headers ?? {},
-    context: { topic, field },
-    partition,
-    offset: message.offset,
-  })
-}
-
-/**
- * Marks an error of writing `field` for `topic` with a non-enumerable `context` `{ topic, field }` (as a failed read
- * carries), unless it has one; anything not an object passes untouched.
- */
-function withContext(error: unknown, topic: string, field: 'key' | 'value'): unknown {
-  if (typeof error === 'object' && error !== null && !Object.hasOwn(error, 'context')) {
-    Object.defineProperty(error, 'context', {
-      value: { topic, field },
-      enumerable: false,
-      configurable: true,
-      writable: false,
-    })
-  }
-  return error
-}
-
 async function deadLetterOrThrow(
   error: unknown,
   topic: string,
@@ -391,33 +264,17 @@ async function deadLetterOrThrow(
   options: DeadLetterOptions,
 ): Promise<void> {
   const target = options.deadLetter
-  if (target === undefined || readErrorKind(error) !== 'poison') throw error
+  if (!isDeadLetter(error, target !== undefined)) throw error
   if (typeof target === 'function') {
     await target({ topic, partition, message, error })
     return
   }
-  const code = (error as { code?: unknown }).code
   const headers: KafkaHeaders = {
     ...(message.headers ?? {}),
-    'x-serde-error-code': String(code),
-    'x-serde-error-message': messageOf(error).slice(0, 1000),
-    'x-serde-source': `${topic}/${partition}/${message.offset}`,
+    ...deadLetterHeaders(error, { topic, partition, offset: message.offset }),
   }
-  if (isSerdeError(error, 'RULE_VIOLATION')) {
-    const { mode, violations } = error as unknown as RuleViolationError
-    headers['x-serde-rule'] = [...new Set(violations.map((violation) => violation.ruleName))].join(',')
-    headers['x-serde-rule-mode'] = mode
-  }
-  await target.producer.send({
-    topic: target.topic,
+  await target!.producer.send({
+    topic: target!.topic,
     messages: [{ key: message.key, value: message.value, headers }],
   })
-}
-
-function toBuffer(bytes: Uint8Array): Buffer {
-  return Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)
-}
-
-function toBuffers(headers: Record<string, Uint8Array>): Record<string, Buffer> {
-  return Object.fromEntries(Object.entries(headers).map(([name, value]) => [name, toBuffer(value)]))
 }

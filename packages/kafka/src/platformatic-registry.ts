@@ -1,20 +1,23 @@
-import { invalidConfigError, recordFailedMessage, SerdeError } from '@x/errors'
+import { invalidConfigError, SerdeError } from '@x/errors'
 import {
   type AnyDeserializerOptions,
+  ArtifactLookup,
+  ConsumedSchemas,
   contextFor,
-  encodeKey,
+  deadLetterHeaders,
+  headerRecord,
+  isDeadLetter,
   type KeyType,
   MessageContract,
   type MessageDeserializer,
-  type MessageSchema,
   type MessageSerializer,
+  PoisonRecords,
   readErrorKind,
+  recordConsumedFailure,
 } from '@x/message-contract'
-import type { ArtifactCoordinates, RegisteredSchema } from '@x/registry-client'
-import type { MessageHeaders, RulesOptions } from '@x/serde-core'
-import { fetchById } from '@x/serde-core/internal'
+import type { RegisteredSchema } from '@x/registry-client'
+import type { RulesOptions } from '@x/serde-core'
 import type { IdType, SchemaId, SerializationContext } from '@x/wire-format'
-import { LRUCache } from 'lru-cache'
 
 /**
  * `@platformatic/kafka`'s `SchemaRegistry` (1.35 and 2.x share it), implemented on this family's serdes: its
@@ -41,7 +44,11 @@ export interface PlatformaticMessageToConsume {
   partition?: number
   key?: Buffer | null
   value?: Buffer | null
-  /** A Map (1.35), or the record's raw `[name, value]` pairs (2.x). */
+  /**
+   * The record's raw `[name, value]` pairs, as 1.35 hands them to the hooks and (in the record it passes third) to
+   * the deserializers: a repeated header shows every value. A `Map` (what 1.35 builds for its deserializers' second
+   * argument) holds one value per name, the last: a repeat cannot be seen there.
+   */
   headers?: Map<unknown, unknown> | [Buffer | null, Buffer | null][]
   metadata?: Record<string, unknown>
 }
@@ -101,25 +108,45 @@ export interface ApicurioSchemaRegistryOptions<V> {
    * @default true
    */
   preload?: boolean
+  /**
+   * Where the handler of {@link ApicurioSchemaRegistry.getCorruptedMessageHandler} sends a record that cannot be
+   * decoded (a poison record, as `readErrorKind` says): a function, or a topic sent to with a producer that writes
+   * Buffers as they are (no registry, no serializers), with the record's key, value and headers (the last value of a
+   * repeated one: a produced message's headers are a Map) and the same `x-serde-*` headers as every adapter adds.
+   * @default none: Platformatic ends the stream with the error, as without the handler
+   */
+  deadLetter?:
+    | ((dead: PlatformaticDeadLetter) => Promise<void> | void)
+    | { producer: PlatformaticProducer; topic: string }
 }
 
-/** What the registry puts on a consumed message's `metadata.schemas`: which schema wrote each field. */
-export interface ConsumedSchema extends MessageSchema {
-  /**
-   * Where the id lives (group, artifact, version), looked up once per id by the hook (`findVersionOfId`); absent
-   * when the registry lists no version with it, or the client cannot tell.
-   */
-  readonly artifact?: ArtifactCoordinates
+/** A record the registry's corrupted-message handler routes to `deadLetter`: where it was consumed, as it came. */
+export interface PlatformaticDeadLetter {
+  topic: string
+  partition: number
+  offset: string
+  /** The record as consumed: its key, value and raw header pairs untouched. */
+  record: PlatformaticRecord
+  /** Why: a `DeserializationError`, a `SchemaNotFoundError` or a `RuleViolationError` (see `failedMessageOf`). */
+  error: unknown
+}
+
+/** A raw record as Platformatic hands it to `onCorruptedMessage`. */
+export interface PlatformaticRecord {
+  key: Buffer | null
+  value: Buffer | null
+  headers: [Buffer | null, Buffer | null][]
+  offsetDelta: number
+}
+
+/** What a dead-letter topic is sent through: a Platformatic `Producer` without serializers. */
+export interface PlatformaticProducer {
+  send(options: {
+    messages: { topic: string; key?: Buffer | null; value?: Buffer | null; headers?: Map<string, Buffer> }[]
+  }): Promise<unknown>
 }
 
 type Field = 'key' | 'value'
-
-/** A frozen `metadata.schemas` and what it was made of: the frozen one it extends (if any) and the field's schema. */
-interface MadeSchemas {
-  base: Readonly<Record<string, ConsumedSchema>> | undefined
-  schema: ConsumedSchema | undefined
-  schemas: Readonly<Record<string, ConsumedSchema>> | undefined
-}
 
 /** The schema id of a consumed key or value. */
 interface ConsumedId {
@@ -132,11 +159,7 @@ interface SchemaLookups {
   getSchemaByGlobalId(id: SchemaId): Promise<RegisteredSchema>
   getSchemaByContentId(id: SchemaId): Promise<RegisteredSchema>
   peekSchemaById?(idType: IdType, id: SchemaId): RegisteredSchema | undefined
-  findVersionOfId?(id: SchemaId, idType: IdType): Promise<ArtifactCoordinates | undefined>
 }
-
-/** How many ids' coordinates the registry keeps, the least recently used going first (the client caches them too). */
-const MAX_ARTIFACTS = 1000
 
 /**
  * How many warm hook callbacks may run inside one another before one is deferred to a microtask. Platformatic 2.x
@@ -156,34 +179,17 @@ export class ApicurioSchemaRegistry<V = unknown> {
   readonly #serializer: PreparedSerializer<V> | undefined
   readonly #keySerializer: PreparedSerializer<unknown> | undefined
   readonly #contract: MessageContract<V, unknown>
+  readonly #deadLetter: ApicurioSchemaRegistryOptions<V>['deadLetter']
   /** Payloads written in headers mode by the hook, taken by the synchronous serializer of the same message. */
   readonly #written = new WeakMap<object, Partial<Record<Field, Buffer>>>()
-  /** Where each consumed id lives (null: nowhere the registry lists), found by the hook for the deserializers. */
-  readonly #artifacts: Record<IdType, LRUCache<SchemaId, ArtifactCoordinates | 'none'>> = {
-    globalId: new LRUCache({ max: MAX_ARTIFACTS }),
-    contentId: new LRUCache({ max: MAX_ARTIFACTS }),
-  }
+  /** Where each consumed id lives, found by the hook for the deserializers (`metadata.schemas`). */
+  readonly #artifacts: ArtifactLookup
+  /** The shared, frozen `metadata.schemas` of consumed messages. */
+  readonly #schemas: ConsumedSchemas
   /** Why the hook could not prepare a consumed payload (an unknown id…): its deserializer throws it. */
-  readonly #unreadable = new WeakMap<Buffer, unknown>()
-  /** Whether anything was ever put in #unreadable (until then the deserializers skip its lookup). */
-  #anyUnreadable = false
-  /** The id whose coordinates were read last, and what they were: most topics carry one id at a time. */
-  #lastArtifactIdType: IdType | undefined
-  #lastArtifactId: SchemaId | undefined
-  #lastArtifact: ArtifactCoordinates | 'none' | undefined
-  /** For each field, the contract's shared schema of the frames read last, and the frozen entry made of it. */
-  readonly #consumed: Record<
-    Field,
-    { schema: MessageSchema | undefined; consumed: ConsumedSchema | undefined }
-  > = {
-    key: { schema: undefined, consumed: undefined },
-    value: { schema: undefined, consumed: undefined },
-  }
-  /** The frozen `metadata.schemas` made last for each field, and what it was made of (see #schemasWith). */
-  readonly #schemasMade: Record<Field, MadeSchemas> = {
-    key: { base: undefined, schema: undefined, schemas: undefined },
-    value: { base: undefined, schema: undefined, schemas: undefined },
-  }
+  readonly #unreadable = new PoisonRecords()
+  /** The error each refused payload was refused with, for the corrupted-message handler. */
+  readonly #refused = new WeakMap<Buffer, unknown>()
   /** How many warm hook callbacks are running inside one another now (see MAX_SYNC_CALLBACKS). */
   #callbacks = 0
 
@@ -223,6 +229,9 @@ export class ApicurioSchemaRegistry<V = unknown> {
       throw error
     }
     this.#client = client as SchemaLookups // checked by AnyDeserializer
+    this.#artifacts = new ArtifactLookup(client)
+    this.#schemas = new ConsumedSchemas(this.#artifacts)
+    this.#deadLetter = options.deadLetter
     this.#serializer = options.serializer
     this.#keySerializer = keySerializer
   }
@@ -268,19 +277,18 @@ export class ApicurioSchemaRegistry<V = unknown> {
    * serializer, headers as bytes.
    */
   getSerializers() {
-    const keyType = this.#contract.keyType
     const write =
       (field: Field) =>
       (data?: unknown, _headers?: unknown, message?: PlatformaticMessageToProduce): Buffer | undefined => {
         if (data === undefined || data === null) return undefined
-        const serializer = field === 'value' ? this.#serializer : this.#keySerializer
-        if (serializer === undefined) {
-          if (field === 'key' && keyType !== undefined) return encodeKey(keyType, data)
-          return textOrBytes(data, field)
-        }
         const stashed = message === undefined ? undefined : this.#written.get(message)?.[field]
         if (stashed !== undefined) return stashed
-        return toBuffer(serializer.serializeSync(data as V, contextFor(message?.topic ?? '', field)))
+        const topic = message?.topic ?? ''
+        // Keys by the contract's one rule (a key type, or the key serializer; none: INVALID_CONFIG).
+        if (field === 'key') return this.#contract.encodeKeyNow(topic, data, {})
+        const serializer = this.#serializer
+        if (serializer === undefined) return textOrBytes(data, field)
+        return toBuffer(serializer.serializeSync(data as V, contextFor(topic, field)))
       }
     return {
       key: write('key'),
@@ -302,15 +310,22 @@ export class ApicurioSchemaRegistry<V = unknown> {
         const topic = message?.topic ?? ''
         // The record's own header pairs keep a repeated header (the Map Platformatic builds keeps its last value).
         const record = headerRecord(message?.headers ?? headers)
-        if (this.#anyUnreadable) {
-          const unreadable = this.#unreadable.get(data)
-          if (unreadable !== undefined) throw failedIn(unreadable, topic, field, data, record, message)
-        }
         let read: ReturnType<MessageContract<V, unknown>['readNow']>
         try {
+          const unreadable = this.#unreadable.errorOf(data)
+          if (unreadable !== undefined) throw unreadable
           read = this.#contract.readNow(topic, field, data, record)
         } catch (error) {
-          throw failedIn(error, topic, field, data, record, message)
+          const failed = recordConsumedFailure(error, {
+            topic,
+            field,
+            key: field === 'key' ? data : null,
+            value: field === 'value' ? data : null,
+            headers: record,
+            partition: message?.partition,
+          })
+          this.#refused.set(data, failed)
+          throw failed
         }
         if (read === undefined) {
           throw new SerdeError(
@@ -318,9 +333,7 @@ export class ApicurioSchemaRegistry<V = unknown> {
             `The schema of this ${field} of topic '${topic}' is not cached: the registry's before-deserialization hook prepares it (set registry on the consumer)`,
           )
         }
-        if (read.schema !== null && message !== undefined) {
-          this.#putSchema(message, field, this.#consumedSchemaOf(field, read.schema))
-        }
+        if (read.schema !== null && message !== undefined) this.#schemas.put(message, field, read.schema)
         return read.value
       }
     return {
@@ -328,6 +341,53 @@ export class ApicurioSchemaRegistry<V = unknown> {
       value: read('value'),
       headerKey: (data?: Buffer) => data?.toString('utf8'),
       headerValue: (data?: Buffer) => data,
+    }
+  }
+
+  /**
+   * A handler for Platformatic's `onCorruptedMessage` (`consumer.consume({ …, onCorruptedMessage })`), called for a
+   * record the deserializers refused: it records the record's offset on the error (`failedMessageOf`), and a poison
+   * record goes to `deadLetter` (see {@link ApicurioSchemaRegistryOptions.deadLetter}) and is skipped. Anything else
+   * (no `deadLetter`, an error that is not poison) ends the stream with the error, as Platformatic's default does.
+   * Platformatic's handler is synchronous: the stream moves on while the dead-letter handler or send runs, and one
+   * that fails is left unhandled (Node stops the process by default), since the record is already behind it.
+   */
+  getCorruptedMessageHandler(): (
+    record: PlatformaticRecord,
+    topic: string,
+    partition: number,
+    firstTimestamp: bigint,
+    firstOffset: bigint,
+  ) => boolean {
+    return (record, topic, partition, _firstTimestamp, firstOffset) => {
+      const offset = String(firstOffset + BigInt(record.offsetDelta))
+      const refused =
+        (record.key === null ? undefined : this.#refused.get(record.key)) ??
+        (record.value === null ? undefined : this.#refused.get(record.value))
+      const error = recordConsumedFailure(refused, {
+        topic,
+        key: record.key,
+        value: record.value,
+        headers: headerRecord(record.headers),
+        partition,
+        offset,
+      })
+      const target = this.#deadLetter
+      if (refused === undefined || !isDeadLetter(error, target !== undefined)) return true
+      if (typeof target === 'function') {
+        void Promise.resolve(target({ topic, partition, offset, record, error }))
+        return false
+      }
+      const headers = new Map<string, Buffer>()
+      for (const [name, value] of record.headers) {
+        if (name !== null && value !== null) headers.set(name.toString('utf8'), value)
+      }
+      for (const [name, value] of Object.entries(deadLetterHeaders(error, { topic, partition, offset })))
+        headers.set(name, Buffer.from(value, 'utf8'))
+      void target!.producer.send({
+        messages: [{ topic: target!.topic, key: record.key, value: record.value, headers }],
+      })
+      return false
     }
   }
 
@@ -373,7 +433,7 @@ export class ApicurioSchemaRegistry<V = unknown> {
       const frame = this.#contract.preparedFrameOf(message.topic, field, payload, headers)
       if (
         frame !== undefined &&
-        (this.#client.findVersionOfId === undefined || this.#artifactOf(frame.idType, frame.id) !== undefined)
+        (!this.#artifacts.enabled || this.#artifacts.peek(frame.idType, frame.id) !== undefined)
       ) {
         this.#warmCallback(callback)
         return
@@ -402,70 +462,6 @@ export class ApicurioSchemaRegistry<V = unknown> {
     }
   }
 
-  /**
-   * What a read's schema becomes on `metadata.schemas`: a frozen copy with its artifact added. The copy of the
-   * schema the contract shares among the frames of one id is made once its artifact is known, and shared too.
-   */
-  #consumedSchemaOf(field: Field, schema: MessageSchema): ConsumedSchema {
-    const last = this.#consumed[field]
-    if (schema === last.schema) return last.consumed!
-    const artifact = this.#artifactOf(schema.idType, schema.id)
-    const consumed: ConsumedSchema = Object.freeze(
-      artifact !== undefined && artifact !== 'none' ? { ...schema, artifact } : { ...schema },
-    )
-    if (artifact === undefined && this.#client.findVersionOfId !== undefined) return consumed
-    this.#consumed[field] = { schema, consumed }
-    return consumed
-  }
-
-  /**
-   * Puts the schema of a read field on the message's `metadata.schemas`. That object is frozen and shared by the
-   * messages read with the same schemas (Platformatic copies `metadata` into each consumed message, not `schemas`):
-   * a new object per message, kept until the whole fetch is handed over, costs about a tenth of a microsecond a
-   * message in allocation and garbage collection. A `schemas` object put there by another hook is added to as it is.
-   */
-  #putSchema(message: PlatformaticMessageToConsume, field: Field, schema: ConsumedSchema): void {
-    const metadata = message.metadata
-    if (metadata === undefined) {
-      message.metadata = { schemas: this.#schemasWith(undefined, field, schema) }
-      return
-    }
-    const schemas = metadata.schemas as Record<string, ConsumedSchema> | null | undefined
-    if (schemas === undefined || schemas === null)
-      metadata.schemas = this.#schemasWith(undefined, field, schema)
-    else if (Object.isFrozen(schemas)) metadata.schemas = this.#schemasWith(schemas, field, schema)
-    else schemas[field] = schema
-  }
-
-  /**
-   * The frozen `metadata.schemas` holding what `base` (frozen, or none) holds and `field`'s schema: made once for
-   * each pair (the last one per field is kept), then shared. A key read with a schema makes `{ key }`, and its
-   * message's value then `{ key, value }`.
-   */
-  #schemasWith(
-    base: Readonly<Record<string, ConsumedSchema>> | undefined,
-    field: Field,
-    schema: ConsumedSchema,
-  ): Readonly<Record<string, ConsumedSchema>> {
-    const made = this.#schemasMade[field]
-    if (made.schemas !== undefined && made.base === base && made.schema === schema) return made.schemas
-    const schemas = Object.freeze(field === 'key' ? { ...base, key: schema } : { ...base, value: schema })
-    this.#schemasMade[field] = { base, schema, schemas }
-    return schemas
-  }
-
-  /** Where a consumed id lives as far as the registry knows now (`undefined`: not looked up yet). */
-  #artifactOf(idType: IdType, id: SchemaId): ArtifactCoordinates | 'none' | undefined {
-    if (id === this.#lastArtifactId && idType === this.#lastArtifactIdType) return this.#lastArtifact
-    const artifact = this.#artifacts[idType].get(id)
-    if (artifact !== undefined) {
-      this.#lastArtifactIdType = idType
-      this.#lastArtifactId = id
-      this.#lastArtifact = artifact
-    }
-    return artifact
-  }
-
   async #beforeSerialization(
     payload: unknown,
     type: string,
@@ -492,36 +488,18 @@ export class ApicurioSchemaRegistry<V = unknown> {
   #isReady(topic: string, field: Field, found: ConsumedId): boolean {
     return (
       this.#contract.isPrepared(topic, field, found.idType, found.id) &&
-      (this.#client.findVersionOfId === undefined || this.#artifacts[found.idType].has(found.id))
+      (!this.#artifacts.enabled || this.#artifacts.has(found.idType, found.id))
     )
   }
 
   /**
-   * Looks up (once per id) where a consumed id lives, for the deserializers to put on the message's metadata: once
-   * the id's schema has been fetched (the client's cached, single-flight request, which `prepare` makes too), so
-   * that the search goes over the connection that request opened. Sent side by side, the two requests open a second
-   * connection, which costs a cold consumer more CPU (about 25 ms, measured on Node 24) than the round trip it saves;
-   * the schema's compiling covers that round trip. An id whose schema cannot be fetched is not searched (this
-   * rejects with the fetch's error).
-   */
-  async #findArtifact(idType: IdType, id: SchemaId): Promise<void> {
-    const find = this.#client.findVersionOfId
-    const known = this.#artifacts[idType]
-    if (find === undefined || known.has(id)) return
-    await fetchById(this.#client, idType, id)
-    if (known.has(id)) return
-    const found = await find.call(this.#client, id, idType)
-    known.set(id, found ?? 'none')
-  }
-
-  /**
    * Fetches what the deserializers need for a consumed id: its schema, once per id, and then its artifact (see
-   * {@link #findArtifact}). The schema's failure is the one that counts: a poison id is left to the deserializer
+   * `ArtifactLookup#find`: after the schema's request, over the connection it opened). The schema's failure is the one that counts: a poison id is left to the deserializer
    * whatever its artifact's search gave.
    */
   async #prepareConsumed(topic: string, field: Field, found: ConsumedId, payload: Buffer): Promise<void> {
     const prepared = this.#contract.prepare(topic, field, found.idType, found.id)
-    const artifact = this.#findArtifact(found.idType, found.id).then(
+    const artifact = this.#artifacts.find(found.idType, found.id).then(
       () => undefined,
       (error: unknown) => ({ error }),
     )
@@ -531,32 +509,9 @@ export class ApicurioSchemaRegistry<V = unknown> {
       if (failed !== undefined) throw failed.error
     } catch (error) {
       if (readErrorKind(error) !== 'poison') throw error
-      this.#unreadable.set(payload, error)
-      this.#anyUnreadable = true
+      this.#unreadable.add(payload, error)
     }
   }
-}
-
-/**
- * Records the failed record on a deserializer's error (its bytes, headers, topic, field and partition, and its offset
- * when the client gives one); an error that names another record (one lookup's rejection, shared) is copied.
- */
-function failedIn(
-  error: unknown,
-  topic: string,
-  field: Field,
-  payload: Buffer,
-  headers: MessageHeaders,
-  message: PlatformaticMessageToConsume | undefined,
-): unknown {
-  const offset = (message as { offset?: unknown } | undefined)?.offset
-  return recordFailedMessage(error, {
-    payload,
-    headers,
-    context: { topic, field },
-    partition: message?.partition,
-    offset: typeof offset === 'bigint' || typeof offset === 'number' ? String(offset) : undefined,
-  })
 }
 
 /** Calls `callback` once `work` settles, never synchronously. */
@@ -565,29 +520,6 @@ function settle(work: Promise<void>, callback: PlatformaticHookCallback): void {
     () => callback(null),
     (error: unknown) => callback(error instanceof Error ? error : new Error(String(error))),
   )
-}
-
-/** The record of a message without headers (most of them): one frozen object, only read. */
-const NO_HEADERS: MessageHeaders = Object.freeze({})
-
-/**
- * Raw header names and values (Buffers; names also strings; a Map or pairs) as a record the contract reads; a
- * header repeated in the pairs keeps all its values (an array), as KafkaJS hands them over.
- */
-function headerRecord(headers: Iterable<[unknown, unknown]> | undefined): MessageHeaders {
-  if (headers === undefined || headers === null) return NO_HEADERS
-  if (headers instanceof Map ? headers.size === 0 : Array.isArray(headers) && headers.length === 0)
-    return NO_HEADERS
-  const record: MessageHeaders = {}
-  for (const [name, value] of headers) {
-    const key = Buffer.isBuffer(name) ? name.toString('utf8') : String(name)
-    if (!Buffer.isBuffer(value) && typeof value !== 'string') continue
-    const seen = record[key]
-    if (seen === undefined) record[key] = value
-    else if (Array.isArray(seen)) seen.push(value)
-    else record[key] = [seen, value]
-  }
-  return record
 }
 
 function textOrBytes(data: unknown, what: string): Buffer {

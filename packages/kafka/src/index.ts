@@ -7,6 +7,7 @@ export type {
   MessageDeserializer,
   MessageSchema,
   MessageSerializer,
+  PreparedSerializer,
   ReadErrorKind,
   SchemaKind,
 } from '@x/message-contract'
@@ -42,6 +43,5 @@ export type {
   PlatformaticMessageToProduce,
   PlatformaticProducer,
   PlatformaticRecord,
-  PreparedSerializer,
 } from './platformatic-registry.js'
 export { ApicurioSchemaRegistry } from './platformatic-registry.js'

@@ -1,23 +1,18 @@
-import { invalidConfigError, SerdeError } from '@x/errors'
+import { invalidConfigError } from '@x/errors'
 import {
-  type AnyDeserializerOptions,
-  ArtifactLookup,
-  ConsumedSchemas,
-  contextFor,
   deadLetterHeaders,
   headerRecord,
   isDeadLetter,
   type KeyType,
   MessageContract,
+  type MessageContractOptions,
   type MessageDeserializer,
-  type MessageSerializer,
-  PoisonRecords,
-  readErrorKind,
-  recordConsumedFailure,
+  PreparedReads,
+  type PreparedSerializer,
+  PreparedWrites,
 } from '@x/message-contract'
 import type { RegisteredSchema } from '@x/registry-client'
-import type { RulesOptions } from '@x/serde-core'
-import type { IdType, SchemaId, SerializationContext } from '@x/wire-format'
+import type { IdType, SchemaId } from '@x/wire-format'
 
 /**
  * `@platformatic/kafka`'s `SchemaRegistry` (1.35 and 2.x share it), implemented on this family's serdes: its
@@ -54,21 +49,11 @@ export interface PlatformaticMessageToConsume {
 }
 
 /**
- * A serializer of any format, with the prepared (synchronous) path the registry's serializers use (every serializer
- * of this family, `AnySerializer` included).
+ * Options of {@link ApicurioSchemaRegistry}: the message contract's reading options (`anyDeserializer`, `rules`,
+ * `preload`: values read by an `AnyDeserializer` of any format), the serializers, and where poison records go.
  */
-export interface PreparedSerializer<V> extends MessageSerializer<V> {
-  prepare(ctx?: SerializationContext): Promise<void>
-  serializeSync(value: V, ctx: SerializationContext): Uint8Array
-  serializeMessageSync(
-    value: V,
-    ctx: SerializationContext,
-  ): { payload: Uint8Array; headers: Record<string, Uint8Array> }
-  readonly wireFormat: string
-}
-
-/** Options of {@link ApicurioSchemaRegistry}. */
-export interface ApicurioSchemaRegistryOptions<V> {
+export interface ApicurioSchemaRegistryOptions<V>
+  extends Pick<MessageContractOptions<V, unknown>, 'anyDeserializer' | 'rules' | 'preload'> {
   /**
    * Writes values: a serializer of any format, whose artifact strategy chooses the artifact from the topic; framed
    * or in headers mode as it is set (headers mode adds the id header to the message's headers).
@@ -76,38 +61,16 @@ export interface ApicurioSchemaRegistryOptions<V> {
    */
   serializer?: PreparedSerializer<V>
   /**
-   * Keys, as in every adapter: one of Kafka's standard key types, read and written byte for byte as Java's
-   * serializers (`'string'`, `'bytes'`, `'long'`, `'int'`, `'short'`, `'double'`, `'float'`, `'uuid'`; a Buffer is
-   * sent as it is), or `{ serializer?, deserializer? }` for keys written with a schema (`{ serializer }` alone reads
-   * them with an `AnyDeserializer`). A key is read with a schema only when an `apicurio.key.*` id header says so.
+   * Keys, as in every adapter (see `KeyHandling`): a standard key type, or `{ serializer?, deserializer? }` for keys
+   * written with a schema (`{ serializer }` alone reads them with an `AnyDeserializer`); a key write without a
+   * serializer is a `TypeError` (`INVALID_CONFIG`).
    * @default 'string'
    */
   keys?: KeyType | { serializer?: PreparedSerializer<unknown>; deserializer?: MessageDeserializer<unknown> }
   /** @deprecated Use `keys: { serializer }`. */
   keySerializer?: PreparedSerializer<unknown>
-  /**
-   * Options of the `AnyDeserializer` that reads values (any format, framed or headers mode) and keys that name a
-   * schema: `idSize: 8` for a topic of Apicurio 2.x frames, `'auto'` for one that holds both widths.
-   * @default {}
-   */
-  anyDeserializer?: AnyDeserializerOptions<V>
-  /**
-   * Data-contract rules of the `AnyDeserializer` (as `anyDeserializer.rules`, which may not be given as well): the
-   * `READ` rules run on each decoded record; a record they refuse makes the deserializer throw `RuleViolationError`.
-   * Rules on write are the serializer's own option (`new AnySerializer(client, { rules })`): a refused value fails
-   * the send and nothing is sent.
-   * @default off
-   */
-  rules?: RulesOptions
   /** @deprecated Use `keys: {}` (or `{ serializer }`): keys read with a schema. */
   keysWithSchema?: boolean
-  /**
-   * Load the format readers of the `AnyDeserializer` (avsc, ajv, protobufjs) in the background once constructed, so
-   * that a consumer's first message of a format waits for its schema's lookup only; `false` loads each when a
-   * message of its format first arrives.
-   * @default true
-   */
-  preload?: boolean
   /**
    * Where the handler of {@link ApicurioSchemaRegistry.getCorruptedMessageHandler} sends a record that cannot be
    * decoded (a poison record, as `readErrorKind` says): a function, or a topic sent to with a producer that writes
@@ -148,12 +111,6 @@ export interface PlatformaticProducer {
 
 type Field = 'key' | 'value'
 
-/** The schema id of a consumed key or value. */
-interface ConsumedId {
-  idType: IdType
-  id: SchemaId
-}
-
 /** The client calls `get` and `fetch` make. */
 interface SchemaLookups {
   getSchemaByGlobalId(id: SchemaId): Promise<RegisteredSchema>
@@ -176,20 +133,12 @@ const MAX_SYNC_CALLBACKS = 32
  */
 export class ApicurioSchemaRegistry<V = unknown> {
   readonly #client: SchemaLookups
-  readonly #serializer: PreparedSerializer<V> | undefined
-  readonly #keySerializer: PreparedSerializer<unknown> | undefined
   readonly #contract: MessageContract<V, unknown>
   readonly #deadLetter: ApicurioSchemaRegistryOptions<V>['deadLetter']
-  /** Payloads written in headers mode by the hook, taken by the synchronous serializer of the same message. */
-  readonly #written = new WeakMap<object, Partial<Record<Field, Buffer>>>()
-  /** Where each consumed id lives, found by the hook for the deserializers (`metadata.schemas`). */
-  readonly #artifacts: ArtifactLookup
-  /** The shared, frozen `metadata.schemas` of consumed messages. */
-  readonly #schemas: ConsumedSchemas
-  /** Why the hook could not prepare a consumed payload (an unknown id…): its deserializer throws it. */
-  readonly #unreadable = new PoisonRecords()
-  /** The error each refused payload was refused with, for the corrupted-message handler. */
-  readonly #refused = new WeakMap<Buffer, unknown>()
+  /** What the hook prepares and the serializers write (the contract's prepare-then-write binding). */
+  readonly #writes: PreparedWrites<V>
+  /** What the hook prepares and the deserializers read (the contract's prepare-then-read binding). */
+  readonly #reads: PreparedReads<V, unknown>
   /** How many warm hook callbacks are running inside one another now (see MAX_SYNC_CALLBACKS). */
   #callbacks = 0
 
@@ -229,11 +178,9 @@ export class ApicurioSchemaRegistry<V = unknown> {
       throw error
     }
     this.#client = client as SchemaLookups // checked by AnyDeserializer
-    this.#artifacts = new ArtifactLookup(client)
-    this.#schemas = new ConsumedSchemas(this.#artifacts)
+    this.#reads = new PreparedReads(this.#contract, client)
+    this.#writes = new PreparedWrites(this.#contract, { value: options.serializer, key: keySerializer })
     this.#deadLetter = options.deadLetter
-    this.#serializer = options.serializer
-    this.#keySerializer = keySerializer
   }
 
   /** The registered schema of a globalId when the client has it cached, else `undefined` (see `fetch`). */
@@ -267,7 +214,7 @@ export class ApicurioSchemaRegistry<V = unknown> {
     const field: Field = type === 'key' ? 'key' : 'value'
     const headers =
       payload.headers instanceof Map ? Object.fromEntries(payload.headers) : (payload.headers ?? {})
-    const written = this.#written.get(payload)?.[field]
+    const written = this.#writes.writtenOf(payload, field)
     if (written === undefined) return undefined
     return this.#contract.idToPrepare(payload.topic, field, written, headers)?.id
   }
@@ -281,14 +228,7 @@ export class ApicurioSchemaRegistry<V = unknown> {
       (field: Field) =>
       (data?: unknown, _headers?: unknown, message?: PlatformaticMessageToProduce): Buffer | undefined => {
         if (data === undefined || data === null) return undefined
-        const stashed = message === undefined ? undefined : this.#written.get(message)?.[field]
-        if (stashed !== undefined) return stashed
-        const topic = message?.topic ?? ''
-        // Keys by the contract's one rule (a key type, or the key serializer; none: INVALID_CONFIG).
-        if (field === 'key') return this.#contract.encodeKeyNow(topic, data, {})
-        const serializer = this.#serializer
-        if (serializer === undefined) return textOrBytes(data, field)
-        return toBuffer(serializer.serializeSync(data as V, contextFor(topic, field)))
+        return this.#writes.writeNow(message?.topic ?? '', field, data, message) ?? textOrBytes(data, field)
       }
     return {
       key: write('key'),
@@ -309,32 +249,7 @@ export class ApicurioSchemaRegistry<V = unknown> {
         if (data === undefined || data === null) return null
         const topic = message?.topic ?? ''
         // The record's own header pairs keep a repeated header (the Map Platformatic builds keeps its last value).
-        const record = headerRecord(message?.headers ?? headers)
-        let read: ReturnType<MessageContract<V, unknown>['readNow']>
-        try {
-          const unreadable = this.#unreadable.errorOf(data)
-          if (unreadable !== undefined) throw unreadable
-          read = this.#contract.readNow(topic, field, data, record)
-        } catch (error) {
-          const failed = recordConsumedFailure(error, {
-            topic,
-            field,
-            key: field === 'key' ? data : null,
-            value: field === 'value' ? data : null,
-            headers: record,
-            partition: message?.partition,
-          })
-          this.#refused.set(data, failed)
-          throw failed
-        }
-        if (read === undefined) {
-          throw new SerdeError(
-            'NOT_PREPARED',
-            `The schema of this ${field} of topic '${topic}' is not cached: the registry's before-deserialization hook prepares it (set registry on the consumer)`,
-          )
-        }
-        if (read.schema !== null && message !== undefined) this.#schemas.put(message, field, read.schema)
-        return read.value
+        return this.#reads.read(topic, field, data, headerRecord(message?.headers ?? headers), message)
       }
     return {
       key: read('key'),
@@ -361,19 +276,16 @@ export class ApicurioSchemaRegistry<V = unknown> {
   ) => boolean {
     return (record, topic, partition, _firstTimestamp, firstOffset) => {
       const offset = String(firstOffset + BigInt(record.offsetDelta))
-      const refused =
-        (record.key === null ? undefined : this.#refused.get(record.key)) ??
-        (record.value === null ? undefined : this.#refused.get(record.value))
-      const error = recordConsumedFailure(refused, {
+      const error = this.#reads.refusedOf(
         topic,
-        key: record.key,
-        value: record.value,
-        headers: headerRecord(record.headers),
         partition,
         offset,
-      })
+        record.key,
+        record.value,
+        headerRecord(record.headers),
+      )
       const target = this.#deadLetter
-      if (refused === undefined || !isDeadLetter(error, target !== undefined)) return true
+      if (error === undefined || !isDeadLetter(error, target !== undefined)) return true
       if (typeof target === 'function') {
         void Promise.resolve(target({ topic, partition, offset, record, error }))
         return false
@@ -426,21 +338,10 @@ export class ApicurioSchemaRegistry<V = unknown> {
         this.#warmCallback(callback)
         return
       }
-      const field: Field = type
       const headers = headerRecord(message.headers)
-      // A frame of the id the last read of this field prepared, on the same topic: ready, unless its coordinates
-      // are still to be looked up.
-      const frame = this.#contract.preparedFrameOf(message.topic, field, payload, headers)
-      if (
-        frame !== undefined &&
-        (!this.#artifacts.enabled || this.#artifacts.peek(frame.idType, frame.id) !== undefined)
-      ) {
-        this.#warmCallback(callback)
-        return
-      }
-      const found = this.#contract.idToPrepare(message.topic, field, payload, headers)
-      if (found === undefined || this.#isReady(message.topic, field, found)) this.#warmCallback(callback)
-      else settle(this.#prepareConsumed(message.topic, field, found, payload), callback)
+      const found = this.#reads.needs(message.topic, type, payload, headers)
+      if (found === undefined) this.#warmCallback(callback)
+      else settle(this.#reads.prepare(message.topic, type, found, payload), callback)
     }
   }
 
@@ -468,49 +369,11 @@ export class ApicurioSchemaRegistry<V = unknown> {
     message: PlatformaticMessageToProduce,
   ): Promise<void> {
     if (type !== 'key' && type !== 'value') return
-    const serializer = type === 'value' ? this.#serializer : this.#keySerializer
-    if (serializer === undefined || payload === undefined || payload === null) return
-    const ctx = contextFor(message.topic, type)
-    await serializer.prepare(ctx)
-    if (serializer.wireFormat !== 'MESSAGE_HEADERS') return
-    const written = serializer.serializeMessageSync(payload as V, ctx)
-    const slots = this.#written.get(message) ?? {}
-    slots[type] = toBuffer(written.payload)
-    this.#written.set(message, slots)
+    const added = await this.#writes.prepare(message.topic, type, payload, message)
+    if (added === undefined) return
     if (message.headers instanceof Map) {
-      for (const [name, value] of Object.entries(written.headers)) message.headers.set(name, toBuffer(value))
-    } else {
-      message.headers = { ...(message.headers ?? {}), ...mapValues(written.headers, toBuffer) }
-    }
-  }
-
-  /** Whether a consumed id needs nothing from the registry: its schema (and its artifact) cached. */
-  #isReady(topic: string, field: Field, found: ConsumedId): boolean {
-    return (
-      this.#contract.isPrepared(topic, field, found.idType, found.id) &&
-      (!this.#artifacts.enabled || this.#artifacts.has(found.idType, found.id))
-    )
-  }
-
-  /**
-   * Fetches what the deserializers need for a consumed id: its schema, once per id, and then its artifact (see
-   * `ArtifactLookup#find`: after the schema's request, over the connection it opened). The schema's failure is the one that counts: a poison id is left to the deserializer
-   * whatever its artifact's search gave.
-   */
-  async #prepareConsumed(topic: string, field: Field, found: ConsumedId, payload: Buffer): Promise<void> {
-    const prepared = this.#contract.prepare(topic, field, found.idType, found.id)
-    const artifact = this.#artifacts.find(found.idType, found.id).then(
-      () => undefined,
-      (error: unknown) => ({ error }),
-    )
-    try {
-      await prepared
-      const failed = await artifact
-      if (failed !== undefined) throw failed.error
-    } catch (error) {
-      if (readErrorKind(error) !== 'poison') throw error
-      this.#unreadable.add(payload, error)
-    }
+      for (const [name, value] of Object.entries(added)) message.headers.set(name, value)
+    } else message.headers = { ...(message.headers ?? {}), ...added }
   }
 }
 
@@ -528,12 +391,4 @@ function textOrBytes(data: unknown, what: string): Buffer {
   throw invalidConfigError(
     `ApicurioSchemaRegistry: a ${what} without a serializer must be a string or a Buffer, got ${typeof data}`,
   )
-}
-
-function toBuffer(bytes: Uint8Array): Buffer {
-  return Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)
-}
-
-function mapValues<A, B>(record: Record<string, A>, map: (value: A) => B): Record<string, B> {
-  return Object.fromEntries(Object.entries(record).map(([name, value]) => [name, map(value)]))
 }

@@ -1,16 +1,16 @@
 import { invalidConfigError } from '@x/errors'
 import {
   type DecodedRecord,
-  deadLetterHeaders,
   decodeConsumed,
   decodeConsumedNow,
-  isDeadLetter,
+  eachBatchOf,
+  eachMessageOf,
   MessageContract,
   type MessageContractOptions,
   type MessageSerializer,
   type PlainKey,
+  routeDeadLetter,
 } from '@x/message-contract'
-import { withDecoded } from './decoded-payload.js'
 import type {
   ConsumedKafkaMessage,
   EachBatchPayload,
@@ -55,11 +55,10 @@ export interface DeadLetterOptions {
   /**
    * Where a message that cannot be decoded goes (a poison message, as `readErrorKind` says: a
    * `DeserializationError`, an unknown schema id, a record a data-contract rule refused): a function, or a topic sent
-   * to with `producer` (the original key, value and headers, plus `x-serde-error-code`, `x-serde-error-message` and
-   * `x-serde-source` = `topic/partition/offset`; for a refused record also `x-serde-rule` = the failed rules' names,
-   * comma-separated, and `x-serde-rule-mode` = the mode they ran in, `READ`, `UPGRADE` or `DOWNGRADE`). An outage (`RegistryConnectionError`, `AuthenticationError`) is never dead-lettered:
-   * it is thrown for the client to retry the message. A handler that throws stops the wrapper there, so that
-   * nothing is committed past the message.
+   * to with `producer` (the original key, value and headers, plus the `x-serde-*` headers of `deadLetterHeaders` in
+   * `@x/message-contract`: the error's code and message, `topic/partition/offset`, and a refused record's rules and
+   * mode). An outage (`RegistryConnectionError`, `AuthenticationError`) is never dead-lettered: it is thrown for the
+   * client to retry the message. A handler that throws stops the wrapper there, so that nothing is committed past it.
    * @default none: the error is thrown, as any other
    */
   deadLetter?: ((dead: DeadLetter) => Promise<void> | void) | { producer: KafkaProducer; topic: string }
@@ -143,30 +142,12 @@ export class KafkaJsSerde<V = unknown, K = string> {
     // The warm path: a message whose ids are cached is decoded at once, with no Promise until the one returned;
     // anything needing a lookup takes the asynchronous path.
     try {
-      const now = this.#decodeNow(topic, partition, message)
+      const now = decodeConsumedNow(this.#contract, topic, partition, message)
       if (now !== undefined) return Promise.resolve(now)
     } catch (error) {
       return Promise.reject(error)
     }
-    return this.#decodeLater(topic, partition, message)
-  }
-
-  /** A message whose ids are not all cached: looked up, then decoded (after `#decodeNow` gave `undefined`). */
-  #decodeLater(
-    topic: string,
-    partition: number,
-    message: ConsumedKafkaMessage,
-  ): Promise<DecodedMessage<V, K>> {
     return decodeConsumed(this.#contract, topic, partition, message)
-  }
-
-  /** A message decoded at once when its ids are cached, else `undefined`; throws what `decodeMessage` rejects with. */
-  #decodeNow(
-    topic: string,
-    partition: number,
-    message: ConsumedKafkaMessage,
-  ): DecodedMessage<V, K> | undefined {
-    return decodeConsumedNow(this.#contract, topic, partition, message)
   }
 
   /**
@@ -179,29 +160,11 @@ export class KafkaJsSerde<V = unknown, K = string> {
     handler: (payload: DecodedMessagePayload<V, K>) => Promise<void>,
     options: DeadLetterOptions = {},
   ): (payload: EachMessagePayload) => Promise<void> {
-    // A message that needs a lookup first.
-    const later = async (payload: EachMessagePayload) => {
-      let decoded: DecodedMessage<V, K>
-      try {
-        decoded = await this.#decodeLater(payload.topic, payload.partition, payload.message)
-      } catch (error) {
-        await deadLetterOrThrow(error, payload.topic, payload.partition, payload.message, options)
-        return
-      }
-      await handler(withDecoded(payload, decoded))
-    }
-    return (payload) => {
-      let decoded: DecodedMessage<V, K> | undefined
-      try {
-        decoded = this.#decodeNow(payload.topic, payload.partition, payload.message)
-      } catch (error) {
-        return deadLetterOrThrow(error, payload.topic, payload.partition, payload.message, options)
-      }
-      if (decoded === undefined) return later(payload)
-      // A message whose ids are cached: decoded at once, and the handler's own Promise returned, with no Promise
-      // or turn of the microtask queue added to it.
-      return settled(handler, withDecoded(payload, decoded))
-    }
+    return eachMessageOf<V, K, KafkaHeaders, ConsumedKafkaMessage, EachMessagePayload>(
+      this.#contract,
+      handler,
+      (error, topic, partition, message) => deadLetterOrThrow(error, topic, partition, message, options),
+    )
   }
 
   /**
@@ -217,42 +180,11 @@ export class KafkaJsSerde<V = unknown, K = string> {
     handler: (payload: EachBatchPayload & { decoded: DecodedMessage<V, K>[] }) => Promise<void>,
     options: DeadLetterOptions = {},
   ): (payload: EachBatchPayload) => Promise<void> {
-    return async (payload) => {
-      const { topic, partition, messages } = payload.batch
-      const decoded: DecodedMessage<V, K>[] = []
-      let stop: { error: unknown } | undefined
-      for (const message of messages) {
-        try {
-          // A message whose ids are cached is decoded at once, without awaiting a Promise per message.
-          decoded.push(
-            this.#decodeNow(topic, partition, message) ??
-              (await this.#decodeLater(topic, partition, message)),
-          )
-        } catch (error) {
-          try {
-            await deadLetterOrThrow(error, topic, partition, message, options)
-          } catch (thrown) {
-            stop = { error: thrown }
-            break
-          }
-        }
-      }
-      await handler({ ...payload, decoded })
-      if (stop !== undefined) throw stop.error
-    }
-  }
-}
-
-/**
- * What `handler(payload)` returns, as a Promise: its own when it returns a native one; a throw becomes a rejection and
- * anything else is resolved, as an `async` wrapper would give.
- */
-function settled<P>(handler: (payload: P) => Promise<void>, payload: P): Promise<void> {
-  try {
-    const result = handler(payload)
-    return result instanceof Promise ? result : Promise.resolve(result)
-  } catch (error) {
-    return Promise.reject(error)
+    return eachBatchOf<V, K, KafkaHeaders, ConsumedKafkaMessage, EachBatchPayload>(
+      this.#contract,
+      handler,
+      (error, topic, partition, message) => deadLetterOrThrow(error, topic, partition, message, options),
+    )
   }
 }
 
@@ -263,18 +195,19 @@ async function deadLetterOrThrow(
   message: ConsumedKafkaMessage,
   options: DeadLetterOptions,
 ): Promise<void> {
-  const target = options.deadLetter
-  if (!isDeadLetter(error, target !== undefined)) throw error
-  if (typeof target === 'function') {
-    await target({ topic, partition, message, error })
-    return
-  }
-  const headers: KafkaHeaders = {
-    ...(message.headers ?? {}),
-    ...deadLetterHeaders(error, { topic, partition, offset: message.offset }),
-  }
-  await target!.producer.send({
-    topic: target!.topic,
-    messages: [{ key: message.key, value: message.value, headers }],
-  })
+  const routed = routeDeadLetter(
+    error,
+    options.deadLetter,
+    () => ({ topic, partition, message, error }),
+    { topic, partition, offset: message.offset },
+    (producer, to, added) =>
+      producer.send({
+        topic: to,
+        messages: [
+          { key: message.key, value: message.value, headers: { ...(message.headers ?? {}), ...added } },
+        ],
+      }),
+  )
+  if (routed === undefined) throw error
+  await routed
 }

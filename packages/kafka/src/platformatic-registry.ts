@@ -1,8 +1,6 @@
 import { invalidConfigError } from '@x/errors'
 import {
-  deadLetterHeaders,
   headerRecord,
-  isDeadLetter,
   type KeyType,
   MessageContract,
   type MessageContractOptions,
@@ -10,9 +8,10 @@ import {
   PreparedReads,
   type PreparedSerializer,
   PreparedWrites,
+  routeDeadLetter,
 } from '@x/message-contract'
 import type { RegisteredSchema } from '@x/registry-client'
-import type { IdType, SchemaId } from '@x/wire-format'
+import type { IdType, MessageField, SchemaId } from '@x/wire-format'
 
 /**
  * `@platformatic/kafka`'s `SchemaRegistry` (1.35 and 2.x share it), implemented on this family's serdes: its
@@ -109,8 +108,6 @@ export interface PlatformaticProducer {
   }): Promise<unknown>
 }
 
-type Field = 'key' | 'value'
-
 /** The client calls `get` and `fetch` make. */
 interface SchemaLookups {
   getSchemaByGlobalId(id: SchemaId): Promise<RegisteredSchema>
@@ -148,17 +145,6 @@ export class ApicurioSchemaRegistry<V = unknown> {
       typeof options.keys === 'object' && options.keys !== null
         ? options.keys.serializer
         : options.keySerializer
-    for (const [name, serializer] of [
-      ['serializer', options.serializer],
-      ['keys.serializer', keySerializer],
-    ] as const) {
-      if (
-        serializer !== undefined &&
-        (typeof serializer !== 'object' || typeof serializer.prepare !== 'function')
-      ) {
-        throw invalidConfigError(`ApicurioSchemaRegistry: ${name} must be a serializer of this family`)
-      }
-    }
     const keys =
       options.keys ??
       (options.keysWithSchema === true || keySerializer !== undefined
@@ -173,13 +159,13 @@ export class ApicurioSchemaRegistry<V = unknown> {
         ...(options.rules === undefined ? {} : { rules: options.rules }),
         ...(options.preload === undefined ? {} : { preload: options.preload }),
       })
+      this.#writes = new PreparedWrites(this.#contract, { value: options.serializer, key: keySerializer })
     } catch (error) {
       if (error instanceof TypeError) error.message = `ApicurioSchemaRegistry: ${error.message}`
       throw error
     }
     this.#client = client as SchemaLookups // checked by AnyDeserializer
     this.#reads = new PreparedReads(this.#contract, client)
-    this.#writes = new PreparedWrites(this.#contract, { value: options.serializer, key: keySerializer })
     this.#deadLetter = options.deadLetter
   }
 
@@ -211,9 +197,8 @@ export class ApicurioSchemaRegistry<V = unknown> {
   ): SchemaId | undefined {
     if (payload === null) return undefined
     if (Buffer.isBuffer(payload)) return this.#contract.idToPrepare('', 'value', payload, undefined)?.id
-    const field: Field = type === 'key' ? 'key' : 'value'
-    const headers =
-      payload.headers instanceof Map ? Object.fromEntries(payload.headers) : (payload.headers ?? {})
+    const field: MessageField = type === 'key' ? 'key' : 'value'
+    const headers = headerRecord(payload.headers)
     const written = this.#writes.writtenOf(payload, field)
     if (written === undefined) return undefined
     return this.#contract.idToPrepare(payload.topic, field, written, headers)?.id
@@ -225,7 +210,7 @@ export class ApicurioSchemaRegistry<V = unknown> {
    */
   getSerializers() {
     const write =
-      (field: Field) =>
+      (field: MessageField) =>
       (data?: unknown, _headers?: unknown, message?: PlatformaticMessageToProduce): Buffer | undefined => {
         if (data === undefined || data === null) return undefined
         return this.#writes.writeNow(message?.topic ?? '', field, data, message) ?? textOrBytes(data, field)
@@ -244,7 +229,7 @@ export class ApicurioSchemaRegistry<V = unknown> {
    */
   getDeserializers() {
     const read =
-      (field: Field) =>
+      (field: MessageField) =>
       (data?: Buffer, headers?: Map<unknown, unknown>, message?: PlatformaticMessageToConsume): unknown => {
         if (data === undefined || data === null) return null
         const topic = message?.topic ?? ''
@@ -284,22 +269,26 @@ export class ApicurioSchemaRegistry<V = unknown> {
         record.value,
         headerRecord(record.headers),
       )
-      const target = this.#deadLetter
-      if (error === undefined || !isDeadLetter(error, target !== undefined)) return true
-      if (typeof target === 'function') {
-        void Promise.resolve(target({ topic, partition, offset, record, error }))
-        return false
+      if (error === undefined) return true
+      try {
+        const routed = routeDeadLetter(
+          error,
+          this.#deadLetter,
+          () => ({ topic, partition, offset, record, error }),
+          { topic, partition, offset },
+          (producer, to, added) => {
+            const headers = new Map<string, Buffer>()
+            for (const [name, value] of record.headers)
+              if (name !== null && value !== null) headers.set(name.toString('utf8'), value)
+            for (const name in added) headers.set(name, Buffer.from(added[name]!, 'utf8'))
+            return producer.send({ messages: [{ topic: to, key: record.key, value: record.value, headers }] })
+          },
+        )
+        return routed === undefined
+      } catch {
+        // A dead-letter function that throws at once: the stream ends with the record's error.
+        return true
       }
-      const headers = new Map<string, Buffer>()
-      for (const [name, value] of record.headers) {
-        if (name !== null && value !== null) headers.set(name.toString('utf8'), value)
-      }
-      for (const [name, value] of Object.entries(deadLetterHeaders(error, { topic, partition, offset })))
-        headers.set(name, Buffer.from(value, 'utf8'))
-      void target!.producer.send({
-        messages: [{ topic: target!.topic, key: record.key, value: record.value, headers }],
-      })
-      return false
     }
   }
 

@@ -1,6 +1,7 @@
 import type { ArtifactCoordinates, RegisteredSchema } from '@x/registry-client'
 import type { IdType, SchemaId } from '@x/wire-format'
 import { LRUCache } from 'lru-cache'
+import { schemaById } from './schema-by-id.js'
 
 /** The client calls an artifact lookup makes: the id's schema first, then the search of its version. */
 export interface ArtifactLookupClient {
@@ -65,9 +66,7 @@ export class ArtifactLookup {
     const find = this.#client.findVersionOfId
     if (find === undefined) return undefined
     if (!this.has(idType, id)) {
-      await (idType === 'globalId'
-        ? this.#client.getSchemaByGlobalId(id)
-        : this.#client.getSchemaByContentId(id))
+      await schemaById(this.#client, idType, id)
       if (!this.has(idType, id))
         this.#known[idType].set(id, (await find.call(this.#client, id, idType)) ?? 'none')
     }

@@ -41,3 +41,24 @@ export function deadLetterHeaders(error: unknown, at: ConsumedAt): Record<string
   }
   return headers
 }
+
+/** Where poison messages go: a function handed a letter, or a topic sent to with a producer. */
+export type DeadLetterTarget<L, P> = ((letter: L) => Promise<void> | void) | { producer: P; topic: string }
+
+/**
+ * Routes a message that failed with `error` to its dead-letter target, when it goes there ({@link isDeadLetter}): a
+ * function is handed `letter()`; a topic is sent the message by `send`, with {@link deadLetterHeaders} to add to its
+ * own. Returns `undefined` when the message does not go there (the caller throws the error), else what the function
+ * or `send` returned, as a Promise.
+ */
+export function routeDeadLetter<L, P>(
+  error: unknown,
+  target: DeadLetterTarget<L, P> | undefined,
+  letter: () => L,
+  at: ConsumedAt,
+  send: (producer: P, topic: string, headers: Record<string, string>) => Promise<unknown>,
+): Promise<unknown> | undefined {
+  if (target === undefined || !isDeadLetter(error, true)) return undefined
+  if (typeof target === 'function') return Promise.resolve(target(letter()))
+  return send(target.producer, target.topic, deadLetterHeaders(error, at))
+}

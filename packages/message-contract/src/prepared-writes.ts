@@ -1,3 +1,4 @@
+import { invalidConfigError } from '@x/errors'
 import type { MessageField, SerializationContext } from '@x/wire-format'
 import { contextFor } from './contexts.js'
 import type { MessageContract, MessageSerializer } from './message-contract.js'
@@ -29,10 +30,24 @@ export class PreparedWrites<V> {
   /** Payloads written in headers mode by `prepare`, taken by `writeNow` for the same message. */
   readonly #written = new WeakMap<object, Partial<Record<MessageField, Buffer>>>()
 
+  /**
+   * @throws TypeError (code `INVALID_CONFIG`) for a serializer without the prepared path (`prepare`), naming it
+   *   (`serializer` for values, `keys.serializer`).
+   */
   constructor(
     contract: MessageContract<V, unknown>,
     serializers: { value?: PreparedSerializer<V> | undefined; key?: PreparedSerializer<unknown> | undefined },
   ) {
+    for (const [name, serializer] of [
+      ['serializer', serializers.value],
+      ['keys.serializer', serializers.key],
+    ] as const) {
+      if (
+        serializer !== undefined &&
+        typeof (serializer as Partial<PreparedSerializer<unknown>> | null)?.prepare !== 'function'
+      )
+        throw invalidConfigError(`${name} must be a serializer of this family`)
+    }
     this.#contract = contract
     this.#value = serializers.value
     this.#key = serializers.key

@@ -376,3 +376,61 @@ describe('one reading of a consumed message through every binding', () => {
     }
   })
 })
+
+describe('ApicurioSchemaRegistry#getCorruptedMessageHandler', () => {
+  const record = (
+    value: Buffer,
+    offsetDelta: number,
+  ): PlatformaticRecord & { topic: string; partition: number } => ({
+    topic: TOPIC,
+    partition: 1,
+    key: Buffer.from('k'),
+    value,
+    headers: [[Buffer.from('trace'), Buffer.from('t')]],
+    offsetDelta,
+  })
+
+  /** Reads a record's value through the registry's deserializer, giving what it threw. */
+  function refuse(reg: ApicurioSchemaRegistry, raw: ReturnType<typeof record>): unknown {
+    try {
+      reg.getDeserializers().value(raw.value ?? undefined, new Map(), raw as never)
+    } catch (error) {
+      return error
+    }
+    throw new Error('expected the record to be refused')
+  }
+
+  it('hands a poison record to a dead-letter function with its offset, the offset recorded on its error', async () => {
+    const letters: { offset: string; error: unknown; record: unknown }[] = []
+    const reg = new ApicurioSchemaRegistry(client, {
+      preload: false,
+      deadLetter: (dead) => void letters.push(dead),
+    })
+    const raw = record(Buffer.from([7, 1, 2]), 3)
+    const thrown = refuse(reg, raw)
+    expect(reg.getCorruptedMessageHandler()(raw, TOPIC, 1, 0n, 40n)).toBe(false)
+    expect(letters).toHaveLength(1)
+    expect(letters[0]?.offset).toBe('43')
+    expect(letters[0]?.record).toBe(raw)
+    expect(letters[0]?.error).toBe(thrown)
+    expect(failedMessageOf(thrown)).toMatchObject({ partition: 1, offset: '43', payload: raw.value })
+  })
+
+  it('ends the stream (true) without deadLetter, for a record it did not refuse, and when the function throws at once', () => {
+    const raw = record(Buffer.from([7, 1, 2]), 0)
+    const plain = new ApicurioSchemaRegistry(client, { preload: false })
+    const thrown = refuse(plain, raw)
+    expect(plain.getCorruptedMessageHandler()(raw, TOPIC, 1, 0n, 5n)).toBe(true)
+    expect(failedMessageOf(thrown)?.offset).toBe('5')
+    const throwing = new ApicurioSchemaRegistry(client, {
+      preload: false,
+      deadLetter: () => {
+        throw new Error('cannot')
+      },
+    })
+    expect(throwing.getCorruptedMessageHandler()(record(Buffer.from([9]), 0), TOPIC, 1, 0n, 0n)).toBe(true)
+    const other = record(Buffer.from([7, 7]), 1)
+    refuse(throwing, other)
+    expect(throwing.getCorruptedMessageHandler()(other, TOPIC, 1, 0n, 0n)).toBe(true)
+  })
+})

@@ -55,3 +55,43 @@ describe('recordFailedMessage / failedMessageOf', () => {
     expect(failedMessageOf('text')).toBeUndefined()
   })
 })
+
+describe('recordFailedMessage: an error belongs to one message', () => {
+  const context = { topic: 'orders', field: 'value' as const }
+
+  it('records a second message on a copy of the same class, code, message, cause and stack, leaving the first as it was', () => {
+    const cause = new Error('404')
+    const shared = new SchemaNotFoundError(undefined, { idType: 'globalId', idValue: 9, cause })
+    const first = Buffer.from([0, 0, 0, 0, 9, 1])
+    const second = Buffer.from([0, 0, 0, 0, 9, 2])
+    const a = recordFailedMessage(shared, { payload: first, context, partition: 0, offset: '100' })
+    const b = recordFailedMessage(shared, { payload: second, context, partition: 1, offset: '200' })
+    expect(a).toBe(shared)
+    expect(b).not.toBe(shared)
+    expect(b).toBeInstanceOf(SchemaNotFoundError)
+    expect([b.name, b.code, b.message, b.cause, b.stack, b.idType]).toEqual([
+      a.name,
+      a.code,
+      a.message,
+      cause,
+      a.stack,
+      'globalId',
+    ])
+    expect(failedMessageOf(a)).toMatchObject({ payload: first, partition: 0, offset: '100' })
+    expect(failedMessageOf(b)).toMatchObject({ payload: second, partition: 1, offset: '200' })
+    expect(Object.keys(b)).toEqual(Object.keys(a))
+  })
+
+  it('adds to an error naming the same message (layers of one read), and copies one naming another offset or topic', () => {
+    const payload = Buffer.from([1, 2, 3])
+    const error = recordFailedMessage(new DeserializationError('bad'), { payload, context })
+    expect(recordFailedMessage(error, { payload, partition: 2, offset: '7' })).toBe(error)
+    expect(failedMessageOf(error)).toMatchObject({ payload, context, partition: 2, offset: '7' })
+    const elsewhere = recordFailedMessage(error, { payload, partition: 2, offset: '8' })
+    expect(elsewhere).not.toBe(error)
+    expect(failedMessageOf(elsewhere)).toMatchObject({ payload, partition: 2, offset: '8' })
+    const otherTopic = recordFailedMessage(error, { payload, context: { topic: 'refunds', field: 'value' } })
+    expect(otherTopic).not.toBe(error)
+    expect(failedMessageOf(otherTopic)?.context).toEqual({ topic: 'refunds', field: 'value' })
+  })
+})

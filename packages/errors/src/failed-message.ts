@@ -35,18 +35,56 @@ const FIELDS = ['payload', 'schemaId', 'idType', 'headers', 'context', 'partitio
 
 /**
  * For serde implementations (the format packages call it through `@x/serde-core`). Records the failed message on a
- * library error (non-enumerable own properties; a field already present
- * keeps its value) and returns the error. Errors of other kinds (a `TypeError` for misuse) are returned untouched:
- * misuse is a bug to fix, not a message to dead-letter.
+ * library error (non-enumerable own properties; a field already present keeps its value) and returns the error.
+ * Errors of other kinds (a `TypeError` for misuse) are returned untouched: misuse is a bug to fix, not a message to
+ * dead-letter.
+ *
+ * An error belongs to one message. One that already names another message (other payload bytes, another topic or
+ * field, partition or offset: the rejection of a lookup shared by several messages) is not changed: the message is
+ * recorded on a copy of it, of the same class, with the same `code`, `message`, `cause`, `stack` and other fields,
+ * and the copy is returned. Always throw what this returns.
  */
 export function recordFailedMessage<E>(error: E, message: FailedMessage): E {
   if (!isSerdeError(error)) return error
+  const owned = namesOther(error, message) ? copyOf(error) : error
   for (const key of FIELDS) {
     const value = message[key]
-    if (value === undefined || Object.hasOwn(error, key)) continue
-    Object.defineProperty(error, key, { value, enumerable: false, configurable: true, writable: false })
+    if (value === undefined || Object.hasOwn(owned, key)) continue
+    Object.defineProperty(owned, key, { value, enumerable: false, configurable: true, writable: false })
   }
-  return error
+  return owned
+}
+
+/** Whether an error already records a message other than `message` (compared by what tells two messages apart). */
+function namesOther(error: object, message: FailedMessage): boolean {
+  const found = error as Partial<Record<(typeof FIELDS)[number], unknown>>
+  if (found.payload !== undefined && message.payload !== undefined && found.payload !== message.payload)
+    return true
+  if (
+    found.partition !== undefined &&
+    message.partition !== undefined &&
+    found.partition !== message.partition
+  )
+    return true
+  if (found.offset !== undefined && message.offset !== undefined && found.offset !== message.offset)
+    return true
+  const had = found.context as FailedMessageContext | undefined
+  const given = message.context
+  return had !== undefined && given !== undefined && (had.topic !== given.topic || had.field !== given.field)
+}
+
+/** A copy of an error without the failed message it records: same prototype, every other own property. */
+function copyOf<E extends object>(error: E): E {
+  const properties = Object.getOwnPropertyDescriptors(error) as Record<PropertyKey, PropertyDescriptor>
+  // The stack as text: some engines keep it behind an accessor bound to the original object.
+  if ('stack' in properties) {
+    properties.stack = { value: (error as { stack?: unknown }).stack, writable: true, configurable: true }
+  }
+  for (const key of FIELDS) {
+    // A field the error had of its own before any message was recorded (a not-found error's idType) is kept.
+    if (key !== 'idType' && key !== 'schemaId') delete properties[key]
+  }
+  return Object.create(Object.getPrototypeOf(error), properties) as E
 }
 
 /**

@@ -1,11 +1,13 @@
 export type {
   AnyDeserializerOptions,
   AnySerializerOptions,
+  ConsumedSchema,
   KeyHandling,
   KeyType,
   MessageDeserializer,
   MessageSchema,
   MessageSerializer,
+  PreparedSerializer,
   ReadErrorKind,
   SchemaKind,
 } from '@x/message-contract'
@@ -35,10 +37,11 @@ export type {
 } from './kafkajs-types.js'
 export type {
   ApicurioSchemaRegistryOptions,
-  ConsumedSchema,
+  PlatformaticDeadLetter,
   PlatformaticHookCallback,
   PlatformaticMessageToConsume,
   PlatformaticMessageToProduce,
-  PreparedSerializer,
+  PlatformaticProducer,
+  PlatformaticRecord,
 } from './platformatic-registry.js'
 export { ApicurioSchemaRegistry } from './platformatic-registry.js'

@@ -1,23 +1,16 @@
+import { invalidConfigError } from '@x/errors'
 import {
-  invalidConfigError,
-  isSerdeError,
-  messageOf,
-  type RuleViolationError,
-  recordFailedMessage,
-} from '@x/errors'
-import {
-  type AnyDeserializerOptions,
-  contextFor,
   type DecodedRecord,
-  type KeyHandling,
+  decodeConsumed,
+  decodeConsumedNow,
+  eachBatchOf,
+  eachMessageOf,
   MessageContract,
-  type MessageDeserializer,
+  type MessageContractOptions,
   type MessageSerializer,
   type PlainKey,
-  readErrorKind,
+  routeDeadLetter,
 } from '@x/message-contract'
-import type { RulesOptions } from '@x/serde-core'
-import { withDecoded } from './decoded-payload.js'
 import type {
   ConsumedKafkaMessage,
   EachBatchPayload,
@@ -27,44 +20,13 @@ import type {
   OutgoingKafkaMessage,
 } from './kafkajs-types.js'
 
-/** Options of {@link KafkaJsSerde}. */
-export interface KafkaJsSerdeOptions<V, K> {
+/**
+ * Options of {@link KafkaJsSerde}: the message contract's (values read by any format unless `deserializer` is given,
+ * keys by `keys`, `rules`, `preload`), and the serializer of values.
+ */
+export interface KafkaJsSerdeOptions<V, K> extends MessageContractOptions<V, K> {
   /** Writes values (`encodeMessage`): a serializer of any format (`AnySerializer` writes each topic's own). */
   serializer?: MessageSerializer<V>
-  /**
-   * Reads values (`decodeMessage` and the wrappers).
-   * @default an `AnyDeserializer` on the client with `anyDeserializer`'s options: any format, framed or headers mode
-   */
-  deserializer?: MessageDeserializer<V>
-  /**
-   * Options of the default `AnyDeserializer` (it reads values unless `deserializer` is given, and keys that name a
-   * schema): `idSize: 8` for a topic of Apicurio 2.x frames, `'auto'` for one that holds both widths; `longs` also
-   * says how `'long'` keys come back.
-   * @default {}
-   */
-  anyDeserializer?: AnyDeserializerOptions<V>
-  /**
-   * Data-contract rules of the default `AnyDeserializer` (as `anyDeserializer.rules`, which may not be given as
-   * well): the `READ` rules run on each decoded record, and a record they refuse (`RuleViolationError`, whatever the
-   * rule's action) is poison, dead-lettered by the wrappers with the rules named. Rules on write are the
-   * serializer's own option (`new AnySerializer(client, { rules })`): a refused value throws and nothing is sent.
-   * @default off
-   */
-  rules?: RulesOptions
-  /**
-   * Keys: one of Kafka's standard key types, read and written byte for byte as Java's serializers (`'string'`,
-   * `'bytes'`, `'long'`, `'int'`, `'short'`, `'double'`, `'float'`, `'uuid'`), or `{ serializer?, deserializer? }`
-   * for keys written with a schema. A key is read with a schema only when an `apicurio.key.*` id header says so.
-   * @default 'string'
-   */
-  keys?: KeyHandling<K>
-  /**
-   * Load the format readers of the default `AnyDeserializer` (avsc, ajv, protobufjs) in the background once
-   * constructed, so that the first message of a format waits for its schema's lookup only; `false` loads each when
-   * a message of its format first arrives. Nothing is loaded ahead when `deserializer` is given.
-   * @default true
-   */
-  preload?: boolean
 }
 
 /** What `decodeMessage` gives for a consumed message: the contract's decoded shape, and where it was consumed. */
@@ -93,11 +55,10 @@ export interface DeadLetterOptions {
   /**
    * Where a message that cannot be decoded goes (a poison message, as `readErrorKind` says: a
    * `DeserializationError`, an unknown schema id, a record a data-contract rule refused): a function, or a topic sent
-   * to with `producer` (the original key, value and headers, plus `x-serde-error-code`, `x-serde-error-message` and
-   * `x-serde-source` = `topic/partition/offset`; for a refused record also `x-serde-rule` = the failed rules' names,
-   * comma-separated, and `x-serde-rule-mode` = the mode they ran in, `READ`, `UPGRADE` or `DOWNGRADE`). An outage (`RegistryConnectionError`, `AuthenticationError`) is never dead-lettered:
-   * it is thrown for the client to retry the message. A handler that throws stops the wrapper there, so that
-   * nothing is committed past the message.
+   * to with `producer` (the original key, value and headers, plus the `x-serde-*` headers of `deadLetterHeaders` in
+   * `@x/message-contract`: the error's code and message, `topic/partition/offset`, and a refused record's rules and
+   * mode). An outage (`RegistryConnectionError`, `AuthenticationError`) is never dead-lettered: it is thrown for the
+   * client to retry the message. A handler that throws stops the wrapper there, so that nothing is committed past it.
    * @default none: the error is thrown, as any other
    */
   deadLetter?: ((dead: DeadLetter) => Promise<void> | void) | { producer: KafkaProducer; topic: string }
@@ -120,22 +81,21 @@ export type DecodedMessagePayload<V, K> = Omit<EachMessagePayload, 'message'> & 
  * @typeParam K - The key type when keys have a serde of their own.
  */
 export class KafkaJsSerde<V = unknown, K = string> {
-  readonly #serializer: MessageSerializer<V> | undefined
   readonly #contract: MessageContract<V, K>
+  readonly #writes: boolean
 
   /**
    * @param client - The registry client (`RegistryClient`) of the default `AnyDeserializer`.
    * @throws TypeError (code `INVALID_CONFIG`) for keys that are neither a key type nor a serde.
    */
   constructor(client: unknown, options: KafkaJsSerdeOptions<V, K> = {}) {
-    const { serializer, ...reading } = options
     try {
-      this.#contract = new MessageContract<V, K>(client, reading)
+      this.#contract = new MessageContract<V, K>(client, options)
     } catch (error) {
       if (error instanceof TypeError) error.message = `KafkaJsSerde: ${error.message}`
       throw error
     }
-    this.#serializer = serializer
+    this.#writes = options.serializer !== undefined
   }
 
   /**
@@ -156,27 +116,14 @@ export class KafkaJsSerde<V = unknown, K = string> {
       timestamp?: string
     },
   ): Promise<OutgoingKafkaMessage> {
-    const serializer = this.#serializer
-    if (serializer === undefined) throw invalidConfigError('KafkaJsSerde: encodeMessage needs a serializer')
+    if (!this.#writes) throw invalidConfigError('KafkaJsSerde: encodeMessage needs a serializer')
     const headers: KafkaHeaders = { ...(message.headers ?? {}) }
     const out: OutgoingKafkaMessage = { value: null, headers }
     if (message.partition !== undefined) out.partition = message.partition
     if (message.timestamp !== undefined) out.timestamp = message.timestamp
-    if (message.key !== undefined && message.key !== null) {
-      const key = message.key
-      out.key = await this.#contract.encodeKey(topic, key, headers).catch((error: unknown) => {
-        throw withContext(error, topic, 'key')
-      })
-    } else if (message.key === null) out.key = null
-    if (message.value !== null) {
-      const written = await serializer
-        .serializeMessage(message.value, contextFor(topic, 'value'))
-        .catch((error: unknown) => {
-          throw withContext(error, topic, 'value')
-        })
-      Object.assign(headers, toBuffers(written.headers))
-      out.value = toBuffer(written.payload)
-    }
+    if (message.key === null) out.key = null
+    else if (message.key !== undefined) out.key = await this.#contract.encodeKey(topic, message.key, headers)
+    if (message.value !== null) out.value = await this.#contract.encodeValue(topic, message.value, headers)
     return out
   }
 
@@ -195,54 +142,12 @@ export class KafkaJsSerde<V = unknown, K = string> {
     // The warm path: a message whose ids are cached is decoded at once, with no Promise until the one returned;
     // anything needing a lookup takes the asynchronous path.
     try {
-      const now = this.#decodeNow(topic, partition, message)
+      const now = decodeConsumedNow(this.#contract, topic, partition, message)
       if (now !== undefined) return Promise.resolve(now)
     } catch (error) {
       return Promise.reject(error)
     }
-    return this.#decodeLater(topic, partition, message)
-  }
-
-  /** A message whose ids are not all cached: looked up, then decoded (after `#decodeNow` gave `undefined`). */
-  #decodeLater(
-    topic: string,
-    partition: number,
-    message: ConsumedKafkaMessage,
-  ): Promise<DecodedMessage<V, K>> {
-    return this.#contract.decode(topic, message.key, message.value, message.headers ?? {}).then(
-      (decoded) => located(decoded, topic, partition, message),
-      (error: unknown) => {
-        throw failedAt(error, partition, message)
-      },
-    )
-  }
-
-  /** A message decoded at once when its ids are cached, else `undefined`; throws what `decodeMessage` rejects with. */
-  #decodeNow(
-    topic: string,
-    partition: number,
-    message: ConsumedKafkaMessage,
-  ): DecodedMessage<V, K> | undefined {
-    try {
-      // The contract's decodeNow, field by field, building the decoded message once.
-      const headers = message.headers ?? {}
-      const key = this.#contract.readNow(topic, 'key', message.key, headers)
-      if (key === undefined) return undefined
-      const value = this.#contract.readNow(topic, 'value', message.value, headers)
-      if (value === undefined) return undefined
-      return {
-        topic,
-        partition,
-        offset: message.offset,
-        timestamp: message.timestamp,
-        key: key.value as K | PlainKey | null,
-        value: value.value as V | null,
-        headers,
-        schema: value.schema,
-      }
-    } catch (error) {
-      throw failedAt(error, partition, message)
-    }
+    return decodeConsumed(this.#contract, topic, partition, message)
   }
 
   /**
@@ -255,29 +160,11 @@ export class KafkaJsSerde<V = unknown, K = string> {
     handler: (payload: DecodedMessagePayload<V, K>) => Promise<void>,
     options: DeadLetterOptions = {},
   ): (payload: EachMessagePayload) => Promise<void> {
-    // A message that needs a lookup first.
-    const later = async (payload: EachMessagePayload) => {
-      let decoded: DecodedMessage<V, K>
-      try {
-        decoded = await this.#decodeLater(payload.topic, payload.partition, payload.message)
-      } catch (error) {
-        await deadLetterOrThrow(error, payload.topic, payload.partition, payload.message, options)
-        return
-      }
-      await handler(withDecoded(payload, decoded))
-    }
-    return (payload) => {
-      let decoded: DecodedMessage<V, K> | undefined
-      try {
-        decoded = this.#decodeNow(payload.topic, payload.partition, payload.message)
-      } catch (error) {
-        return deadLetterOrThrow(error, payload.topic, payload.partition, payload.message, options)
-      }
-      if (decoded === undefined) return later(payload)
-      // A message whose ids are cached: decoded at once, and the handler's own Promise returned, with no Promise
-      // or turn of the microtask queue added to it.
-      return settled(handler, withDecoded(payload, decoded))
-    }
+    return eachMessageOf<V, K, KafkaHeaders, ConsumedKafkaMessage, EachMessagePayload>(
+      this.#contract,
+      handler,
+      (error, topic, partition, message) => deadLetterOrThrow(error, topic, partition, message, options),
+    )
   }
 
   /**
@@ -293,87 +180,12 @@ export class KafkaJsSerde<V = unknown, K = string> {
     handler: (payload: EachBatchPayload & { decoded: DecodedMessage<V, K>[] }) => Promise<void>,
     options: DeadLetterOptions = {},
   ): (payload: EachBatchPayload) => Promise<void> {
-    return async (payload) => {
-      const { topic, partition, messages } = payload.batch
-      const decoded: DecodedMessage<V, K>[] = []
-      let stop: { error: unknown } | undefined
-      for (const message of messages) {
-        try {
-          // A message whose ids are cached is decoded at once, without awaiting a Promise per message.
-          decoded.push(
-            this.#decodeNow(topic, partition, message) ??
-              (await this.#decodeLater(topic, partition, message)),
-          )
-        } catch (error) {
-          try {
-            await deadLetterOrThrow(error, topic, partition, message, options)
-          } catch (thrown) {
-            stop = { error: thrown }
-            break
-          }
-        }
-      }
-      await handler({ ...payload, decoded })
-      if (stop !== undefined) throw stop.error
-    }
+    return eachBatchOf<V, K, KafkaHeaders, ConsumedKafkaMessage, EachBatchPayload>(
+      this.#contract,
+      handler,
+      (error, topic, partition, message) => deadLetterOrThrow(error, topic, partition, message, options),
+    )
   }
-}
-
-/**
- * What `handler(payload)` returns, as a Promise: its own when it returns a native one; a throw becomes a rejection and
- * anything else is resolved, as an `async` wrapper would give.
- */
-function settled<P>(handler: (payload: P) => Promise<void>, payload: P): Promise<void> {
-  try {
-    const result = handler(payload)
-    return result instanceof Promise ? result : Promise.resolve(result)
-  } catch (error) {
-    return Promise.reject(error)
-  }
-}
-
-/** The contract's decoded message, with where it was consumed. */
-function located<V, K>(
-  decoded: DecodedRecord<V, K, KafkaHeaders>,
-  topic: string,
-  partition: number,
-  message: ConsumedKafkaMessage,
-): DecodedMessage<V, K> {
-  return {
-    topic,
-    partition,
-    offset: message.offset,
-    timestamp: message.timestamp,
-    key: decoded.key,
-    value: decoded.value,
-    headers: decoded.headers,
-    schema: decoded.schema,
-  }
-}
-
-/** Records the partition and offset the failed message was consumed at (the contract recorded the rest). */
-function failedAt(error: unknown, partition: number, message: ConsumedKafkaMessage): unknown {
-  return recordFailedMessage(error, {
-    payload: message.value ?? message.key ?? new Uint8Array(0),
-    partition,
-    offset: message.offset,
-  })
-}
-
-/**
- * Marks an error of writing `field` for `topic` with a non-enumerable `context` `{ topic, field }` (as a failed read
- * carries), unless it has one; anything not an object passes untouched.
- */
-function withContext(error: unknown, topic: string, field: 'key' | 'value'): unknown {
-  if (typeof error === 'object' && error !== null && !Object.hasOwn(error, 'context')) {
-    Object.defineProperty(error, 'context', {
-      value: { topic, field },
-      enumerable: false,
-      configurable: true,
-      writable: false,
-    })
-  }
-  return error
 }
 
 async function deadLetterOrThrow(
@@ -383,34 +195,19 @@ async function deadLetterOrThrow(
   message: ConsumedKafkaMessage,
   options: DeadLetterOptions,
 ): Promise<void> {
-  const target = options.deadLetter
-  if (target === undefined || readErrorKind(error) !== 'poison') throw error
-  if (typeof target === 'function') {
-    await target({ topic, partition, message, error })
-    return
-  }
-  const code = (error as { code?: unknown }).code
-  const headers: KafkaHeaders = {
-    ...(message.headers ?? {}),
-    'x-serde-error-code': String(code),
-    'x-serde-error-message': messageOf(error).slice(0, 1000),
-    'x-serde-source': `${topic}/${partition}/${message.offset}`,
-  }
-  if (isSerdeError(error, 'RULE_VIOLATION')) {
-    const { mode, violations } = error as unknown as RuleViolationError
-    headers['x-serde-rule'] = [...new Set(violations.map((violation) => violation.ruleName))].join(',')
-    headers['x-serde-rule-mode'] = mode
-  }
-  await target.producer.send({
-    topic: target.topic,
-    messages: [{ key: message.key, value: message.value, headers }],
-  })
-}
-
-function toBuffer(bytes: Uint8Array): Buffer {
-  return Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)
-}
-
-function toBuffers(headers: Record<string, Uint8Array>): Record<string, Buffer> {
-  return Object.fromEntries(Object.entries(headers).map(([name, value]) => [name, toBuffer(value)]))
+  const routed = routeDeadLetter(
+    error,
+    options.deadLetter,
+    () => ({ topic, partition, message, error }),
+    { topic, partition, offset: message.offset },
+    (producer, to, added) =>
+      producer.send({
+        topic: to,
+        messages: [
+          { key: message.key, value: message.value, headers: { ...(message.headers ?? {}), ...added } },
+        ],
+      }),
+  )
+  if (routed === undefined) throw error
+  await routed
 }

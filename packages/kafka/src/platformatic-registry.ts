@@ -1,20 +1,17 @@
-import { invalidConfigError, SerdeError } from '@x/errors'
+import { invalidConfigError } from '@x/errors'
 import {
-  type AnyDeserializerOptions,
-  contextFor,
-  encodeKey,
+  headerRecord,
   type KeyType,
   MessageContract,
+  type MessageContractOptions,
   type MessageDeserializer,
-  type MessageSchema,
-  type MessageSerializer,
-  readErrorKind,
+  PreparedReads,
+  type PreparedSerializer,
+  PreparedWrites,
+  routeDeadLetter,
 } from '@x/message-contract'
-import type { ArtifactCoordinates, RegisteredSchema } from '@x/registry-client'
-import type { MessageHeaders, RulesOptions } from '@x/serde-core'
-import { fetchById } from '@x/serde-core/internal'
-import type { IdType, SchemaId, SerializationContext } from '@x/wire-format'
-import { LRUCache } from 'lru-cache'
+import type { RegisteredSchema } from '@x/registry-client'
+import type { IdType, MessageField, SchemaId } from '@x/wire-format'
 
 /**
  * `@platformatic/kafka`'s `SchemaRegistry` (1.35 and 2.x share it), implemented on this family's serdes: its
@@ -41,27 +38,21 @@ export interface PlatformaticMessageToConsume {
   partition?: number
   key?: Buffer | null
   value?: Buffer | null
-  /** A Map (1.35), or the record's raw `[name, value]` pairs (2.x). */
+  /**
+   * The record's raw `[name, value]` pairs, as 1.35 hands them to the hooks and (in the record it passes third) to
+   * the deserializers: a repeated header shows every value. A `Map` (what 1.35 builds for its deserializers' second
+   * argument) holds one value per name, the last: a repeat cannot be seen there.
+   */
   headers?: Map<unknown, unknown> | [Buffer | null, Buffer | null][]
   metadata?: Record<string, unknown>
 }
 
 /**
- * A serializer of any format, with the prepared (synchronous) path the registry's serializers use (every serializer
- * of this family, `AnySerializer` included).
+ * Options of {@link ApicurioSchemaRegistry}: the message contract's reading options (`anyDeserializer`, `rules`,
+ * `preload`: values read by an `AnyDeserializer` of any format), the serializers, and where poison records go.
  */
-export interface PreparedSerializer<V> extends MessageSerializer<V> {
-  prepare(ctx?: SerializationContext): Promise<void>
-  serializeSync(value: V, ctx: SerializationContext): Uint8Array
-  serializeMessageSync(
-    value: V,
-    ctx: SerializationContext,
-  ): { payload: Uint8Array; headers: Record<string, Uint8Array> }
-  readonly wireFormat: string
-}
-
-/** Options of {@link ApicurioSchemaRegistry}. */
-export interface ApicurioSchemaRegistryOptions<V> {
+export interface ApicurioSchemaRegistryOptions<V>
+  extends Pick<MessageContractOptions<V, unknown>, 'anyDeserializer' | 'rules' | 'preload'> {
   /**
    * Writes values: a serializer of any format, whose artifact strategy chooses the artifact from the topic; framed
    * or in headers mode as it is set (headers mode adds the id header to the message's headers).
@@ -69,62 +60,52 @@ export interface ApicurioSchemaRegistryOptions<V> {
    */
   serializer?: PreparedSerializer<V>
   /**
-   * Keys, as in every adapter: one of Kafka's standard key types, read and written byte for byte as Java's
-   * serializers (`'string'`, `'bytes'`, `'long'`, `'int'`, `'short'`, `'double'`, `'float'`, `'uuid'`; a Buffer is
-   * sent as it is), or `{ serializer?, deserializer? }` for keys written with a schema (`{ serializer }` alone reads
-   * them with an `AnyDeserializer`). A key is read with a schema only when an `apicurio.key.*` id header says so.
+   * Keys, as in every adapter (see `KeyHandling`): a standard key type, or `{ serializer?, deserializer? }` for keys
+   * written with a schema (`{ serializer }` alone reads them with an `AnyDeserializer`); a key write without a
+   * serializer is a `TypeError` (`INVALID_CONFIG`).
    * @default 'string'
    */
   keys?: KeyType | { serializer?: PreparedSerializer<unknown>; deserializer?: MessageDeserializer<unknown> }
   /** @deprecated Use `keys: { serializer }`. */
   keySerializer?: PreparedSerializer<unknown>
-  /**
-   * Options of the `AnyDeserializer` that reads values (any format, framed or headers mode) and keys that name a
-   * schema: `idSize: 8` for a topic of Apicurio 2.x frames, `'auto'` for one that holds both widths.
-   * @default {}
-   */
-  anyDeserializer?: AnyDeserializerOptions<V>
-  /**
-   * Data-contract rules of the `AnyDeserializer` (as `anyDeserializer.rules`, which may not be given as well): the
-   * `READ` rules run on each decoded record; a record they refuse makes the deserializer throw `RuleViolationError`.
-   * Rules on write are the serializer's own option (`new AnySerializer(client, { rules })`): a refused value fails
-   * the send and nothing is sent.
-   * @default off
-   */
-  rules?: RulesOptions
   /** @deprecated Use `keys: {}` (or `{ serializer }`): keys read with a schema. */
   keysWithSchema?: boolean
   /**
-   * Load the format readers of the `AnyDeserializer` (avsc, ajv, protobufjs) in the background once constructed, so
-   * that a consumer's first message of a format waits for its schema's lookup only; `false` loads each when a
-   * message of its format first arrives.
-   * @default true
+   * Where the handler of {@link ApicurioSchemaRegistry.getCorruptedMessageHandler} sends a record that cannot be
+   * decoded (a poison record, as `readErrorKind` says): a function, or a topic sent to with a producer that writes
+   * Buffers as they are (no registry, no serializers), with the record's key, value and headers (the last value of a
+   * repeated one: a produced message's headers are a Map) and the same `x-serde-*` headers as every adapter adds.
+   * @default none: Platformatic ends the stream with the error, as without the handler
    */
-  preload?: boolean
+  deadLetter?:
+    | ((dead: PlatformaticDeadLetter) => Promise<void> | void)
+    | { producer: PlatformaticProducer; topic: string }
 }
 
-/** What the registry puts on a consumed message's `metadata.schemas`: which schema wrote each field. */
-export interface ConsumedSchema extends MessageSchema {
-  /**
-   * Where the id lives (group, artifact, version), looked up once per id by the hook (`findVersionOfId`); absent
-   * when the registry lists no version with it, or the client cannot tell.
-   */
-  readonly artifact?: ArtifactCoordinates
+/** A record the registry's corrupted-message handler routes to `deadLetter`: where it was consumed, as it came. */
+export interface PlatformaticDeadLetter {
+  topic: string
+  partition: number
+  offset: string
+  /** The record as consumed: its key, value and raw header pairs untouched. */
+  record: PlatformaticRecord
+  /** Why: a `DeserializationError`, a `SchemaNotFoundError` or a `RuleViolationError` (see `failedMessageOf`). */
+  error: unknown
 }
 
-type Field = 'key' | 'value'
-
-/** A frozen `metadata.schemas` and what it was made of: the frozen one it extends (if any) and the field's schema. */
-interface MadeSchemas {
-  base: Readonly<Record<string, ConsumedSchema>> | undefined
-  schema: ConsumedSchema | undefined
-  schemas: Readonly<Record<string, ConsumedSchema>> | undefined
+/** A raw record as Platformatic hands it to `onCorruptedMessage`. */
+export interface PlatformaticRecord {
+  key: Buffer | null
+  value: Buffer | null
+  headers: [Buffer | null, Buffer | null][]
+  offsetDelta: number
 }
 
-/** The schema id of a consumed key or value. */
-interface ConsumedId {
-  idType: IdType
-  id: SchemaId
+/** What a dead-letter topic is sent through: a Platformatic `Producer` without serializers. */
+export interface PlatformaticProducer {
+  send(options: {
+    messages: { topic: string; key?: Buffer | null; value?: Buffer | null; headers?: Map<string, Buffer> }[]
+  }): Promise<unknown>
 }
 
 /** The client calls `get` and `fetch` make. */
@@ -132,11 +113,7 @@ interface SchemaLookups {
   getSchemaByGlobalId(id: SchemaId): Promise<RegisteredSchema>
   getSchemaByContentId(id: SchemaId): Promise<RegisteredSchema>
   peekSchemaById?(idType: IdType, id: SchemaId): RegisteredSchema | undefined
-  findVersionOfId?(id: SchemaId, idType: IdType): Promise<ArtifactCoordinates | undefined>
 }
-
-/** How many ids' coordinates the registry keeps, the least recently used going first (the client caches them too). */
-const MAX_ARTIFACTS = 1000
 
 /**
  * How many warm hook callbacks may run inside one another before one is deferred to a microtask. Platformatic 2.x
@@ -153,37 +130,12 @@ const MAX_SYNC_CALLBACKS = 32
  */
 export class ApicurioSchemaRegistry<V = unknown> {
   readonly #client: SchemaLookups
-  readonly #serializer: PreparedSerializer<V> | undefined
-  readonly #keySerializer: PreparedSerializer<unknown> | undefined
   readonly #contract: MessageContract<V, unknown>
-  /** Payloads written in headers mode by the hook, taken by the synchronous serializer of the same message. */
-  readonly #written = new WeakMap<object, Partial<Record<Field, Buffer>>>()
-  /** Where each consumed id lives (null: nowhere the registry lists), found by the hook for the deserializers. */
-  readonly #artifacts: Record<IdType, LRUCache<SchemaId, ArtifactCoordinates | 'none'>> = {
-    globalId: new LRUCache({ max: MAX_ARTIFACTS }),
-    contentId: new LRUCache({ max: MAX_ARTIFACTS }),
-  }
-  /** Why the hook could not prepare a consumed payload (an unknown id…): its deserializer throws it. */
-  readonly #unreadable = new WeakMap<Buffer, unknown>()
-  /** Whether anything was ever put in #unreadable (until then the deserializers skip its lookup). */
-  #anyUnreadable = false
-  /** The id whose coordinates were read last, and what they were: most topics carry one id at a time. */
-  #lastArtifactIdType: IdType | undefined
-  #lastArtifactId: SchemaId | undefined
-  #lastArtifact: ArtifactCoordinates | 'none' | undefined
-  /** For each field, the contract's shared schema of the frames read last, and the frozen entry made of it. */
-  readonly #consumed: Record<
-    Field,
-    { schema: MessageSchema | undefined; consumed: ConsumedSchema | undefined }
-  > = {
-    key: { schema: undefined, consumed: undefined },
-    value: { schema: undefined, consumed: undefined },
-  }
-  /** The frozen `metadata.schemas` made last for each field, and what it was made of (see #schemasWith). */
-  readonly #schemasMade: Record<Field, MadeSchemas> = {
-    key: { base: undefined, schema: undefined, schemas: undefined },
-    value: { base: undefined, schema: undefined, schemas: undefined },
-  }
+  readonly #deadLetter: ApicurioSchemaRegistryOptions<V>['deadLetter']
+  /** What the hook prepares and the serializers write (the contract's prepare-then-write binding). */
+  readonly #writes: PreparedWrites<V>
+  /** What the hook prepares and the deserializers read (the contract's prepare-then-read binding). */
+  readonly #reads: PreparedReads<V, unknown>
   /** How many warm hook callbacks are running inside one another now (see MAX_SYNC_CALLBACKS). */
   #callbacks = 0
 
@@ -193,17 +145,6 @@ export class ApicurioSchemaRegistry<V = unknown> {
       typeof options.keys === 'object' && options.keys !== null
         ? options.keys.serializer
         : options.keySerializer
-    for (const [name, serializer] of [
-      ['serializer', options.serializer],
-      ['keys.serializer', keySerializer],
-    ] as const) {
-      if (
-        serializer !== undefined &&
-        (typeof serializer !== 'object' || typeof serializer.prepare !== 'function')
-      ) {
-        throw invalidConfigError(`ApicurioSchemaRegistry: ${name} must be a serializer of this family`)
-      }
-    }
     const keys =
       options.keys ??
       (options.keysWithSchema === true || keySerializer !== undefined
@@ -218,13 +159,14 @@ export class ApicurioSchemaRegistry<V = unknown> {
         ...(options.rules === undefined ? {} : { rules: options.rules }),
         ...(options.preload === undefined ? {} : { preload: options.preload }),
       })
+      this.#writes = new PreparedWrites(this.#contract, { value: options.serializer, key: keySerializer })
     } catch (error) {
       if (error instanceof TypeError) error.message = `ApicurioSchemaRegistry: ${error.message}`
       throw error
     }
     this.#client = client as SchemaLookups // checked by AnyDeserializer
-    this.#serializer = options.serializer
-    this.#keySerializer = keySerializer
+    this.#reads = new PreparedReads(this.#contract, client)
+    this.#deadLetter = options.deadLetter
   }
 
   /** The registered schema of a globalId when the client has it cached, else `undefined` (see `fetch`). */
@@ -255,10 +197,9 @@ export class ApicurioSchemaRegistry<V = unknown> {
   ): SchemaId | undefined {
     if (payload === null) return undefined
     if (Buffer.isBuffer(payload)) return this.#contract.idToPrepare('', 'value', payload, undefined)?.id
-    const field: Field = type === 'key' ? 'key' : 'value'
-    const headers =
-      payload.headers instanceof Map ? Object.fromEntries(payload.headers) : (payload.headers ?? {})
-    const written = this.#written.get(payload)?.[field]
+    const field: MessageField = type === 'key' ? 'key' : 'value'
+    const headers = headerRecord(payload.headers)
+    const written = this.#writes.writtenOf(payload, field)
     if (written === undefined) return undefined
     return this.#contract.idToPrepare(payload.topic, field, written, headers)?.id
   }
@@ -268,19 +209,11 @@ export class ApicurioSchemaRegistry<V = unknown> {
    * serializer, headers as bytes.
    */
   getSerializers() {
-    const keyType = this.#contract.keyType
     const write =
-      (field: Field) =>
+      (field: MessageField) =>
       (data?: unknown, _headers?: unknown, message?: PlatformaticMessageToProduce): Buffer | undefined => {
         if (data === undefined || data === null) return undefined
-        const serializer = field === 'value' ? this.#serializer : this.#keySerializer
-        if (serializer === undefined) {
-          if (field === 'key' && keyType !== undefined) return encodeKey(keyType, data)
-          return textOrBytes(data, field)
-        }
-        const stashed = message === undefined ? undefined : this.#written.get(message)?.[field]
-        if (stashed !== undefined) return stashed
-        return toBuffer(serializer.serializeSync(data as V, contextFor(message?.topic ?? '', field)))
+        return this.#writes.writeNow(message?.topic ?? '', field, data, message) ?? textOrBytes(data, field)
       }
     return {
       key: write('key'),
@@ -296,33 +229,66 @@ export class ApicurioSchemaRegistry<V = unknown> {
    */
   getDeserializers() {
     const read =
-      (field: Field) =>
+      (field: MessageField) =>
       (data?: Buffer, headers?: Map<unknown, unknown>, message?: PlatformaticMessageToConsume): unknown => {
         if (data === undefined || data === null) return null
-        if (this.#anyUnreadable) {
-          const unreadable = this.#unreadable.get(data)
-          if (unreadable !== undefined) throw unreadable
-        }
         const topic = message?.topic ?? ''
         // The record's own header pairs keep a repeated header (the Map Platformatic builds keeps its last value).
-        const record = headerRecord(message?.headers ?? headers)
-        const read = this.#contract.readNow(topic, field, data, record)
-        if (read === undefined) {
-          throw new SerdeError(
-            'NOT_PREPARED',
-            `The schema of this ${field} of topic '${topic}' is not cached: the registry's before-deserialization hook prepares it (set registry on the consumer)`,
-          )
-        }
-        if (read.schema !== null && message !== undefined) {
-          this.#putSchema(message, field, this.#consumedSchemaOf(field, read.schema))
-        }
-        return read.value
+        return this.#reads.read(topic, field, data, headerRecord(message?.headers ?? headers), message)
       }
     return {
       key: read('key'),
       value: read('value'),
       headerKey: (data?: Buffer) => data?.toString('utf8'),
       headerValue: (data?: Buffer) => data,
+    }
+  }
+
+  /**
+   * A handler for Platformatic's `onCorruptedMessage` (`consumer.consume({ …, onCorruptedMessage })`), called for a
+   * record the deserializers refused: it records the record's offset on the error (`failedMessageOf`), and a poison
+   * record goes to `deadLetter` (see {@link ApicurioSchemaRegistryOptions.deadLetter}) and is skipped. Anything else
+   * (no `deadLetter`, an error that is not poison) ends the stream with the error, as Platformatic's default does.
+   * Platformatic's handler is synchronous: the stream moves on while the dead-letter handler or send runs, and one
+   * that fails is left unhandled (Node stops the process by default), since the record is already behind it.
+   */
+  getCorruptedMessageHandler(): (
+    record: PlatformaticRecord,
+    topic: string,
+    partition: number,
+    firstTimestamp: bigint,
+    firstOffset: bigint,
+  ) => boolean {
+    return (record, topic, partition, _firstTimestamp, firstOffset) => {
+      const offset = String(firstOffset + BigInt(record.offsetDelta))
+      const error = this.#reads.refusedOf(
+        topic,
+        partition,
+        offset,
+        record.key,
+        record.value,
+        headerRecord(record.headers),
+      )
+      if (error === undefined) return true
+      try {
+        const routed = routeDeadLetter(
+          error,
+          this.#deadLetter,
+          () => ({ topic, partition, offset, record, error }),
+          { topic, partition, offset },
+          (producer, to, added) => {
+            const headers = new Map<string, Buffer>()
+            for (const [name, value] of record.headers)
+              if (name !== null && value !== null) headers.set(name.toString('utf8'), value)
+            for (const name in added) headers.set(name, Buffer.from(added[name]!, 'utf8'))
+            return producer.send({ messages: [{ topic: to, key: record.key, value: record.value, headers }] })
+          },
+        )
+        return routed === undefined
+      } catch {
+        // A dead-letter function that throws at once: the stream ends with the record's error.
+        return true
+      }
     }
   }
 
@@ -361,21 +327,10 @@ export class ApicurioSchemaRegistry<V = unknown> {
         this.#warmCallback(callback)
         return
       }
-      const field: Field = type
       const headers = headerRecord(message.headers)
-      // A frame of the id the last read of this field prepared, on the same topic: ready, unless its coordinates
-      // are still to be looked up.
-      const frame = this.#contract.preparedFrameOf(message.topic, field, payload, headers)
-      if (
-        frame !== undefined &&
-        (this.#client.findVersionOfId === undefined || this.#artifactOf(frame.idType, frame.id) !== undefined)
-      ) {
-        this.#warmCallback(callback)
-        return
-      }
-      const found = this.#contract.idToPrepare(message.topic, field, payload, headers)
-      if (found === undefined || this.#isReady(message.topic, field, found)) this.#warmCallback(callback)
-      else settle(this.#prepareConsumed(message.topic, field, found, payload), callback)
+      const found = this.#reads.needs(message.topic, type, payload, headers)
+      if (found === undefined) this.#warmCallback(callback)
+      else settle(this.#reads.prepare(message.topic, type, found, payload), callback)
     }
   }
 
@@ -397,138 +352,17 @@ export class ApicurioSchemaRegistry<V = unknown> {
     }
   }
 
-  /**
-   * What a read's schema becomes on `metadata.schemas`: a frozen copy with its artifact added. The copy of the
-   * schema the contract shares among the frames of one id is made once its artifact is known, and shared too.
-   */
-  #consumedSchemaOf(field: Field, schema: MessageSchema): ConsumedSchema {
-    const last = this.#consumed[field]
-    if (schema === last.schema) return last.consumed!
-    const artifact = this.#artifactOf(schema.idType, schema.id)
-    const consumed: ConsumedSchema = Object.freeze(
-      artifact !== undefined && artifact !== 'none' ? { ...schema, artifact } : { ...schema },
-    )
-    if (artifact === undefined && this.#client.findVersionOfId !== undefined) return consumed
-    this.#consumed[field] = { schema, consumed }
-    return consumed
-  }
-
-  /**
-   * Puts the schema of a read field on the message's `metadata.schemas`. That object is frozen and shared by the
-   * messages read with the same schemas (Platformatic copies `metadata` into each consumed message, not `schemas`):
-   * a new object per message, kept until the whole fetch is handed over, costs about a tenth of a microsecond a
-   * message in allocation and garbage collection. A `schemas` object put there by another hook is added to as it is.
-   */
-  #putSchema(message: PlatformaticMessageToConsume, field: Field, schema: ConsumedSchema): void {
-    const metadata = message.metadata
-    if (metadata === undefined) {
-      message.metadata = { schemas: this.#schemasWith(undefined, field, schema) }
-      return
-    }
-    const schemas = metadata.schemas as Record<string, ConsumedSchema> | null | undefined
-    if (schemas === undefined || schemas === null)
-      metadata.schemas = this.#schemasWith(undefined, field, schema)
-    else if (Object.isFrozen(schemas)) metadata.schemas = this.#schemasWith(schemas, field, schema)
-    else schemas[field] = schema
-  }
-
-  /**
-   * The frozen `metadata.schemas` holding what `base` (frozen, or none) holds and `field`'s schema: made once for
-   * each pair (the last one per field is kept), then shared. A key read with a schema makes `{ key }`, and its
-   * message's value then `{ key, value }`.
-   */
-  #schemasWith(
-    base: Readonly<Record<string, ConsumedSchema>> | undefined,
-    field: Field,
-    schema: ConsumedSchema,
-  ): Readonly<Record<string, ConsumedSchema>> {
-    const made = this.#schemasMade[field]
-    if (made.schemas !== undefined && made.base === base && made.schema === schema) return made.schemas
-    const schemas = Object.freeze(field === 'key' ? { ...base, key: schema } : { ...base, value: schema })
-    this.#schemasMade[field] = { base, schema, schemas }
-    return schemas
-  }
-
-  /** Where a consumed id lives as far as the registry knows now (`undefined`: not looked up yet). */
-  #artifactOf(idType: IdType, id: SchemaId): ArtifactCoordinates | 'none' | undefined {
-    if (id === this.#lastArtifactId && idType === this.#lastArtifactIdType) return this.#lastArtifact
-    const artifact = this.#artifacts[idType].get(id)
-    if (artifact !== undefined) {
-      this.#lastArtifactIdType = idType
-      this.#lastArtifactId = id
-      this.#lastArtifact = artifact
-    }
-    return artifact
-  }
-
   async #beforeSerialization(
     payload: unknown,
     type: string,
     message: PlatformaticMessageToProduce,
   ): Promise<void> {
     if (type !== 'key' && type !== 'value') return
-    const serializer = type === 'value' ? this.#serializer : this.#keySerializer
-    if (serializer === undefined || payload === undefined || payload === null) return
-    const ctx = contextFor(message.topic, type)
-    await serializer.prepare(ctx)
-    if (serializer.wireFormat !== 'MESSAGE_HEADERS') return
-    const written = serializer.serializeMessageSync(payload as V, ctx)
-    const slots = this.#written.get(message) ?? {}
-    slots[type] = toBuffer(written.payload)
-    this.#written.set(message, slots)
+    const added = await this.#writes.prepare(message.topic, type, payload, message)
+    if (added === undefined) return
     if (message.headers instanceof Map) {
-      for (const [name, value] of Object.entries(written.headers)) message.headers.set(name, toBuffer(value))
-    } else {
-      message.headers = { ...(message.headers ?? {}), ...mapValues(written.headers, toBuffer) }
-    }
-  }
-
-  /** Whether a consumed id needs nothing from the registry: its schema (and its artifact) cached. */
-  #isReady(topic: string, field: Field, found: ConsumedId): boolean {
-    return (
-      this.#contract.isPrepared(topic, field, found.idType, found.id) &&
-      (this.#client.findVersionOfId === undefined || this.#artifacts[found.idType].has(found.id))
-    )
-  }
-
-  /**
-   * Looks up (once per id) where a consumed id lives, for the deserializers to put on the message's metadata: once
-   * the id's schema has been fetched (the client's cached, single-flight request, which `prepare` makes too), so
-   * that the search goes over the connection that request opened. Sent side by side, the two requests open a second
-   * connection, which costs a cold consumer more CPU (about 25 ms, measured on Node 24) than the round trip it saves;
-   * the schema's compiling covers that round trip. An id whose schema cannot be fetched is not searched (this
-   * rejects with the fetch's error).
-   */
-  async #findArtifact(idType: IdType, id: SchemaId): Promise<void> {
-    const find = this.#client.findVersionOfId
-    const known = this.#artifacts[idType]
-    if (find === undefined || known.has(id)) return
-    await fetchById(this.#client, idType, id)
-    if (known.has(id)) return
-    const found = await find.call(this.#client, id, idType)
-    known.set(id, found ?? 'none')
-  }
-
-  /**
-   * Fetches what the deserializers need for a consumed id: its schema, once per id, and then its artifact (see
-   * {@link #findArtifact}). The schema's failure is the one that counts: a poison id is left to the deserializer
-   * whatever its artifact's search gave.
-   */
-  async #prepareConsumed(topic: string, field: Field, found: ConsumedId, payload: Buffer): Promise<void> {
-    const prepared = this.#contract.prepare(topic, field, found.idType, found.id)
-    const artifact = this.#findArtifact(found.idType, found.id).then(
-      () => undefined,
-      (error: unknown) => ({ error }),
-    )
-    try {
-      await prepared
-      const failed = await artifact
-      if (failed !== undefined) throw failed.error
-    } catch (error) {
-      if (readErrorKind(error) !== 'poison') throw error
-      this.#unreadable.set(payload, error)
-      this.#anyUnreadable = true
-    }
+      for (const [name, value] of Object.entries(added)) message.headers.set(name, value)
+    } else message.headers = { ...(message.headers ?? {}), ...added }
   }
 }
 
@@ -540,41 +374,10 @@ function settle(work: Promise<void>, callback: PlatformaticHookCallback): void {
   )
 }
 
-/** The record of a message without headers (most of them): one frozen object, only read. */
-const NO_HEADERS: MessageHeaders = Object.freeze({})
-
-/**
- * Raw header names and values (Buffers; names also strings; a Map or pairs) as a record the contract reads; a
- * header repeated in the pairs keeps all its values (an array), as KafkaJS hands them over.
- */
-function headerRecord(headers: Iterable<[unknown, unknown]> | undefined): MessageHeaders {
-  if (headers === undefined || headers === null) return NO_HEADERS
-  if (headers instanceof Map ? headers.size === 0 : Array.isArray(headers) && headers.length === 0)
-    return NO_HEADERS
-  const record: MessageHeaders = {}
-  for (const [name, value] of headers) {
-    const key = Buffer.isBuffer(name) ? name.toString('utf8') : String(name)
-    if (!Buffer.isBuffer(value) && typeof value !== 'string') continue
-    const seen = record[key]
-    if (seen === undefined) record[key] = value
-    else if (Array.isArray(seen)) seen.push(value)
-    else record[key] = [seen, value]
-  }
-  return record
-}
-
 function textOrBytes(data: unknown, what: string): Buffer {
   if (Buffer.isBuffer(data)) return data
   if (typeof data === 'string') return Buffer.from(data, 'utf8')
   throw invalidConfigError(
     `ApicurioSchemaRegistry: a ${what} without a serializer must be a string or a Buffer, got ${typeof data}`,
   )
-}
-
-function toBuffer(bytes: Uint8Array): Buffer {
-  return Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)
-}
-
-function mapValues<A, B>(record: Record<string, A>, map: (value: A) => B): Record<string, B> {
-  return Object.fromEntries(Object.entries(record).map(([name, value]) => [name, map(value)]))
 }

@@ -23,7 +23,7 @@ import {
   type RulesOptions,
   withOtherIdHint,
 } from '@x/serde-core'
-import { fetchById, normalizeRulesOptions } from '@x/serde-core/internal'
+import { normalizeRulesOptions } from '@x/serde-core/internal'
 import {
   type IdType,
   isIdType,
@@ -32,6 +32,7 @@ import {
   type SerializationContext,
 } from '@x/wire-format'
 import { applyIdHeaderRules } from './id-headers.js'
+import { schemaById } from './schema-by-id.js'
 import { type SchemaKind, schemaKindOf, schemaKindOfText } from './schema-kind.js'
 
 /**
@@ -426,7 +427,7 @@ export class AnyDeserializer<T = unknown> {
   /** The format behind an id: one lookup per id (shared by concurrent callers), its answer kept. */
   #kindOf(idType: IdType, id: SchemaId): Promise<SchemaKind> {
     return this.#kinds.load(`${idType}:${String(id)}`, async () => {
-      const registered = await fetchById(this.#client, idType, id)
+      const registered = await schemaById(this.#client, idType, id)
       const named = registered.artifactType
       const kind = named === undefined ? schemaKindOfText(registered.schema) : schemaKindOf(named)
       if (kind !== undefined) return kind
@@ -489,9 +490,18 @@ export class AnyDeserializer<T = unknown> {
   }
 }
 
-/** Records the message as consumed (its own headers, not those the header rules made) on a format reader's error. */
+/**
+ * Records the message as consumed (its own headers, not those the header rules made) on a format reader's error. The
+ * reader recorded the message it read, whose headers were the rules' copy: those are replaced, on this error only
+ * when it names this payload (a shared error is copied by `recordFailedMessage`).
+ */
 function recordOriginal(error: unknown, message: IncomingMessage, ctx: SerializationContext): unknown {
-  if (failedMessageOf(error) !== undefined && Object.hasOwn(error as object, 'headers')) {
+  const recorded = failedMessageOf(error)
+  if (
+    recorded !== undefined &&
+    recorded.payload === message.payload &&
+    Object.hasOwn(error as object, 'headers')
+  ) {
     Object.defineProperty(error, 'headers', {
       value: message.headers ?? undefined,
       enumerable: false,

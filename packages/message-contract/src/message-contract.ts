@@ -54,6 +54,12 @@ export type PlainKey = string | number | bigint | Buffer
 /** Options of {@link MessageContract}. */
 export interface MessageContractOptions<V, K> {
   /**
+   * Writes values ({@link MessageContract.encodeValue}): a serializer of any format (`AnySerializer` writes each
+   * topic's own).
+   * @default none: values are not written
+   */
+  serializer?: MessageSerializer<V>
+  /**
    * Reads values.
    * @default an `AnyDeserializer` on the client with `anyDeserializer`'s options: any format, framed or headers mode
    */
@@ -155,6 +161,7 @@ interface FrameMemo extends PreparedFrame {
  */
 export class MessageContract<V = unknown, K = never> {
   readonly #values: MessageDeserializer<V>
+  readonly #serializer: MessageSerializer<V> | undefined
   readonly #any: AnyDeserializer<unknown>
   readonly #keys: KeyHandling<K>
   readonly #keyType: KeyType | undefined
@@ -192,6 +199,7 @@ export class MessageContract<V = unknown, K = never> {
       preloadSoon(any, this.#preloading.signal)
     }
     this.#values = options.deserializer ?? any
+    this.#serializer = options.serializer
     this.#keys = keys
     this.#keyType = typeof keys === 'string' ? keys : undefined
     this.#keyReader = typeof keys === 'string' ? undefined : (keys.deserializer ?? any)
@@ -411,18 +419,61 @@ export class MessageContract<V = unknown, K = never> {
 
   /**
    * The bytes of a key to send: by its key type, or by the key serde's serializer (whose id headers, in headers
-   * mode, are added to `headers`).
+   * mode, are added to `headers`). The same rule in every adapter: keys of a serde without a serializer are not
+   * written (a key sent as raw text where a schema-written one is expected could not be read back), whatever the key.
    *
    * @throws TypeError (code `INVALID_CONFIG`) for a key not of the key type, or keys of a serde without a serializer;
-   *   (rejects) the serializer's errors.
+   *   (rejects) the serializer's errors. Each error carries a non-enumerable `context` `{ topic, field: 'key' }`.
    */
   async encodeKey(topic: string, key: unknown, headers: Record<string, unknown>): Promise<Buffer> {
-    const keys = this.#keys
-    if (typeof keys === 'string') return encodeKey(keys, key)
-    if (keys.serializer === undefined) throw invalidConfigError('keys need a serializer to be written')
-    const written = await keys.serializer.serializeMessage(key as K, contextFor(topic, 'key'))
-    for (const [name, value] of Object.entries(written.headers)) headers[name] = toBuffer(value)
-    return toBuffer(written.payload)
+    try {
+      const keys = this.#keys
+      if (typeof keys === 'string') return encodeKey(keys, key)
+      if (keys.serializer === undefined) throw noKeySerializer()
+      return written(await keys.serializer.serializeMessage(key as K, contextFor(topic, 'key')), headers)
+    } catch (error) {
+      throw writeContext(error, topic, 'key')
+    }
+  }
+
+  /**
+   * {@link encodeKey} without a Promise, for a client whose serializers are synchronous: by the key type, or by the
+   * key serializer's prepared path (`serializeMessageSync`, once `prepare`d).
+   *
+   * @throws as {@link encodeKey} rejects; what the serializer's sync path throws (`NOT_PREPARED` before `prepare`).
+   */
+  encodeKeyNow(topic: string, key: unknown, headers: Record<string, unknown>): Buffer {
+    try {
+      const keys = this.#keys
+      if (typeof keys === 'string') return encodeKey(keys, key)
+      const serializer = keys.serializer as PreparedWrite<K> | undefined
+      if (serializer === undefined) throw noKeySerializer()
+      if (typeof serializer.serializeMessageSync !== 'function') {
+        throw invalidConfigError(
+          'keys written synchronously need a serializer of this family (serializeMessageSync)',
+        )
+      }
+      return written(serializer.serializeMessageSync(key as K, contextFor(topic, 'key')), headers)
+    } catch (error) {
+      throw writeContext(error, topic, 'key')
+    }
+  }
+
+  /**
+   * The bytes of a value to send, by the `serializer` (a frame, or the bare payload with its id header added to
+   * `headers` in headers mode).
+   *
+   * @throws (rejects) TypeError (code `INVALID_CONFIG`) without a serializer; the serializer's errors (a value of the
+   *   wrong shape: TypeError, code `INVALID_DATA`, with the failing paths). Each error carries a non-enumerable
+   *   `context` `{ topic, field: 'value' }`.
+   */
+  async encodeValue(topic: string, value: V, headers: Record<string, unknown>): Promise<Buffer> {
+    try {
+      if (this.#serializer === undefined) throw invalidConfigError('values need a serializer to be written')
+      return written(await this.#serializer.serializeMessage(value, contextFor(topic, 'value')), headers)
+    } catch (error) {
+      throw writeContext(error, topic, 'value')
+    }
   }
 
   /** The key type keys are written and read as, or `undefined` for keys of a serde of their own. */
@@ -510,6 +561,43 @@ function located(
   field: MessageField,
 ): unknown {
   return recordFailedMessage(error, { payload, headers: headers ?? {}, context: { topic, field } })
+}
+
+/** A serializer's prepared path, as {@link MessageContract.encodeKeyNow} uses it. */
+interface PreparedWrite<K> {
+  serializeMessageSync?(
+    value: K,
+    ctx: SerializationContext,
+  ): { payload: Uint8Array; headers: Record<string, Uint8Array> }
+}
+
+function noKeySerializer(): TypeError {
+  return invalidConfigError('keys need a serializer to be written (keys: { serializer })')
+}
+
+/** A written payload as bytes to send, its id headers (headers mode) added to `headers` as Buffers. */
+function written(
+  out: { payload: Uint8Array; headers: Record<string, Uint8Array> },
+  headers: Record<string, unknown>,
+): Buffer {
+  for (const name in out.headers) headers[name] = toBuffer(out.headers[name]!)
+  return toBuffer(out.payload)
+}
+
+/**
+ * Marks an error of writing `field` for `topic` with a non-enumerable `context` `{ topic, field }` (as a failed read
+ * carries), unless it has one; anything not an object passes untouched.
+ */
+function writeContext(error: unknown, topic: string, field: MessageField): unknown {
+  if (typeof error === 'object' && error !== null && !Object.hasOwn(error, 'context')) {
+    Object.defineProperty(error, 'context', {
+      value: { topic, field },
+      enumerable: false,
+      configurable: true,
+      writable: false,
+    })
+  }
+  return error
 }
 
 function toBuffer(bytes: Uint8Array): Buffer {

@@ -2,7 +2,14 @@ import { randomBytes } from 'node:crypto'
 import type { AvroEncoding } from '@x/avro-serde'
 import { messageOf } from '@x/errors'
 import type { ConsumedKafkaMessage } from '@x/kafka'
-import { type FieldRead, KEY_TYPES, type KeyType, MessageContract, readErrorKind } from '@x/message-contract'
+import {
+  ArtifactLookup,
+  type FieldRead,
+  KEY_TYPES,
+  type KeyType,
+  MessageContract,
+  readErrorKind,
+} from '@x/message-contract'
 import type { IdType, ReadIdSize, SchemaId } from '@x/wire-format'
 import { type Batch, type Consumer, Kafka, logLevel } from 'kafkajs'
 import { LRUCache } from 'lru-cache'
@@ -359,6 +366,8 @@ export const CLI_KEY_TYPES: readonly CliKeyType[] = [...KEY_TYPES, 'schema'] as 
 export class MessageReader {
   readonly #connection: Connection
   readonly #contract: MessageContract<unknown, unknown>
+  /** Where each id lives, looked up once per id (the adapters' lookup). */
+  readonly #artifacts: ArtifactLookup
   /** How each Avro schema id's values print (`avroOutput`), loaded once per id. */
   readonly #avroOutputs = new LRUCache<string, Promise<(value: unknown) => unknown>>({ max: 1000 })
 
@@ -370,6 +379,7 @@ export class MessageReader {
     encoding: AvroEncoding = 'binary',
   ) {
     this.#connection = connection
+    this.#artifacts = new ArtifactLookup(connection.client)
     this.#contract = new MessageContract(connection.client, {
       anyDeserializer: { useId, idSize, avro: { encoding } },
       keys: keyType === 'schema' ? {} : keyType,
@@ -441,13 +451,13 @@ export class MessageReader {
     return output
   }
 
-  /** The artifact version an id names: the client's `findVersionOfId` (one search per id, cached and bounded). */
+  /** The artifact version an id names: the contract's artifact lookup (one search per id, cached and bounded). */
   async #artifactOf(
     idType: IdType,
     id: SchemaId,
   ): Promise<Pick<ValueSchema, 'groupId' | 'artifactId' | 'version'>> {
-    const version = await this.#connection.client.findVersionOfId(id, idType)
-    return version === undefined
+    const version = await this.#artifacts.find(idType, id)
+    return version === undefined || version === null
       ? { groupId: null, artifactId: null, version: null }
       : { groupId: version.groupId, artifactId: version.artifactId, version: version.version }
   }

@@ -1,0 +1,109 @@
+import { invalidConfigError } from '@x/errors'
+import type { MessageField, SerializationContext } from '@x/wire-format'
+import { contextFor } from './contexts.js'
+import type { MessageContract, MessageSerializer } from './message-contract.js'
+
+/**
+ * A serializer of any format, with the prepared (synchronous) path a client with synchronous serializers uses (every
+ * serializer of this family, `AnySerializer` included).
+ */
+export interface PreparedSerializer<V> extends MessageSerializer<V> {
+  prepare(ctx?: SerializationContext): Promise<void>
+  serializeSync(value: V, ctx: SerializationContext): Uint8Array
+  serializeMessageSync(
+    value: V,
+    ctx: SerializationContext,
+  ): { payload: Uint8Array; headers: Record<string, Uint8Array> }
+  readonly wireFormat: string
+}
+
+/**
+ * The contract's writing for a client that prepares each field of a message asynchronously and then writes it
+ * synchronously (`@platformatic/kafka`): {@link prepare} looks the artifact up (or registers it) once per topic, and
+ * in headers mode writes the payload there, since its id header must be added before the client writes the headers;
+ * {@link writeNow} then gives the bytes. Keys follow the contract's one rule (`encodeKeyNow`).
+ */
+export class PreparedWrites<V> {
+  readonly #contract: MessageContract<V, unknown>
+  readonly #value: PreparedSerializer<V> | undefined
+  readonly #key: PreparedSerializer<unknown> | undefined
+  /** Payloads written in headers mode by `prepare`, taken by `writeNow` for the same message. */
+  readonly #written = new WeakMap<object, Partial<Record<MessageField, Buffer>>>()
+
+  /**
+   * @throws TypeError (code `INVALID_CONFIG`) for a serializer without the prepared path (`prepare`), naming it
+   *   (`serializer` for values, `keys.serializer`).
+   */
+  constructor(
+    contract: MessageContract<V, unknown>,
+    serializers: { value?: PreparedSerializer<V> | undefined; key?: PreparedSerializer<unknown> | undefined },
+  ) {
+    for (const [name, serializer] of [
+      ['serializer', serializers.value],
+      ['keys.serializer', serializers.key],
+    ] as const) {
+      if (
+        serializer !== undefined &&
+        typeof (serializer as Partial<PreparedSerializer<unknown>> | null)?.prepare !== 'function'
+      )
+        throw invalidConfigError(`${name} must be a serializer of this family`)
+    }
+    this.#contract = contract
+    this.#value = serializers.value
+    this.#key = serializers.key
+  }
+
+  /**
+   * Prepares the serializer of a message's field for its topic. In headers mode the payload is written now, kept for
+   * {@link writeNow} of the same message, and its id headers are returned for the caller to add to the message;
+   * else `undefined`.
+   *
+   * @throws (rejects) the serializer's errors (a lookup or registration that failed, a value a rule refused).
+   */
+  async prepare(
+    topic: string,
+    field: MessageField,
+    data: unknown,
+    message: object,
+  ): Promise<Record<string, Buffer> | undefined> {
+    const serializer = field === 'value' ? this.#value : this.#key
+    if (serializer === undefined || data === undefined || data === null) return undefined
+    const ctx = contextFor(topic, field)
+    await serializer.prepare(ctx)
+    if (serializer.wireFormat !== 'MESSAGE_HEADERS') return undefined
+    const written = serializer.serializeMessageSync(data as V, ctx)
+    const slots = this.#written.get(message) ?? {}
+    slots[field] = toBuffer(written.payload)
+    this.#written.set(message, slots)
+    const headers: Record<string, Buffer> = {}
+    for (const name in written.headers) headers[name] = toBuffer(written.headers[name]!)
+    return headers
+  }
+
+  /**
+   * The bytes to send for a field: what {@link prepare} wrote for this message, else the serializer's prepared path;
+   * a key by the contract's rule (its key type, or its serializer; none: `TypeError`, code `INVALID_CONFIG`).
+   * `undefined` for a value without a serializer (the client decides what to send).
+   */
+  writeNow(
+    topic: string,
+    field: MessageField,
+    data: unknown,
+    message: object | undefined,
+  ): Buffer | undefined {
+    const written = message === undefined ? undefined : this.#written.get(message)?.[field]
+    if (written !== undefined) return written
+    if (field === 'key') return this.#contract.encodeKeyNow(topic, data, {})
+    if (this.#value === undefined) return undefined
+    return toBuffer(this.#value.serializeSync(data as V, contextFor(topic, field)))
+  }
+
+  /** The payload {@link prepare} wrote in headers mode for a message's field, if it did. */
+  writtenOf(message: object, field: MessageField): Buffer | undefined {
+    return this.#written.get(message)?.[field]
+  }
+}
+
+function toBuffer(bytes: Uint8Array): Buffer {
+  return Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)
+}

@@ -19,11 +19,11 @@ import {
   type IncomingMessage,
   type MessageHeaders,
   messageSchemaId,
+  normalizeRulesOptions,
   type RegistryPort,
   type RulesOptions,
   withOtherIdHint,
 } from '@x/serde-core'
-import { normalizeRulesOptions } from '@x/serde-core/internal'
 import {
   type IdType,
   isIdType,

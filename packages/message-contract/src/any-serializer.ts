@@ -6,13 +6,13 @@ import {
   type ArtifactResolver,
   checkKnownKeys,
   checkOptionsObject,
+  normalizeRulesOptions,
   type RegistryPort,
   type RulesOptions,
   type SerializedMessage,
   type SerializerOptions,
   TopicIdStrategy,
 } from '@x/serde-core'
-import { normalizeRulesOptions } from '@x/serde-core/internal'
 import { type SerializationContext, WireFormat } from '@x/wire-format'
 import { type SchemaKind, schemaKindOf } from './schema-kind.js'
 

@@ -12,6 +12,7 @@ export { checkBoolean, checkKnownKeys, checkOptionsObject } from './option-check
 export { withOtherIdHint } from './other-id-hint.js'
 export type { RegistryPort } from './registry-port.js'
 export type { NormalizedRulesOptions, RulesOptions } from './rules-options.js'
+export { normalizeRulesOptions } from './rules-options.js'
 export type { DeserializerSetup, FramedDecoder } from './schema-deserializer.js'
 export { SchemaDeserializer } from './schema-deserializer.js'
 export type { ResolvedReference, SchemaCodec, SchemaFormat } from './schema-format.js'

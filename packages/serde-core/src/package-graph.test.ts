@@ -62,3 +62,25 @@ describe('@x/serde-core', () => {
     expect(dynamic).toBeGreaterThan(0)
   })
 })
+
+describe('@x/serde-core/internal', () => {
+  it('is imported by the three format packages only: every other package reads the core through its public root', () => {
+    const packages = fileURLToPath(new URL('../../', import.meta.url))
+    const importers = new Set<string>()
+    for (const name of readdirSync(packages)) {
+      const src = `${packages}${name}/src`
+      let files: string[]
+      try {
+        files = readdirSync(src, { recursive: true, encoding: 'utf8' })
+      } catch {
+        continue
+      }
+      for (const file of files) {
+        if (!file.endsWith('.ts') || file.includes('.test.') || file.includes('test-support')) continue
+        if (readFileSync(`${src}/${file}`, 'utf8').includes("from '@x/serde-core/internal'"))
+          importers.add(name)
+      }
+    }
+    expect([...importers].sort()).toEqual(['avro-serde', 'jsonschema-serde', 'protobuf-serde'])
+  })
+})

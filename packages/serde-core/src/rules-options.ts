@@ -53,8 +53,8 @@ export interface NormalizedRulesOptions {
 export const RULES_OPTION = 'rules'
 
 /**
- * Checks the `rules` option; `undefined` when rules are off (nothing is loaded then). Shared by the serdes of this
- * family through `@x/serde-core/internal`, not part of the public API.
+ * Checks the `rules` option; `undefined` when rules are off (nothing is loaded then). Every serializer and
+ * deserializer of this family, and the readers and writers of any format built on them, check it this one way.
  * @throws TypeError (code `INVALID_CONFIG`) naming the wrong field.
  */
 export function normalizeRulesOptions(value: unknown, owner: string): NormalizedRulesOptions | undefined {

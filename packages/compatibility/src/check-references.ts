@@ -14,7 +14,7 @@ const WELL_KNOWN = /^google\/(protobuf|type|api)\//
 export function checkReferences(input: SchemaInput): CompatibilityIssue[] {
   checkInput(input)
   const references = input.references ?? {}
-  const missing = referencedNames(input).filter((name) => !(name in references))
+  const missing = referencedNames(input).filter((name) => !Object.hasOwn(references, name))
   return [...new Set(missing)].map((name) => ({
     path: '',
     message: `The schema refers to ${JSON.stringify(name)}, which no reference maps.`,

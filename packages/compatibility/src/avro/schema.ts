@@ -321,7 +321,7 @@ export function isValidDefault(type: AvroType, value: unknown, seen = new Set<Av
       if (typeof value !== 'object' || value === null || Array.isArray(value)) return false
       const object = value as Record<string, unknown>
       return type.fields.every((field) =>
-        field.name in object
+        Object.hasOwn(object, field.name)
           ? isValidDefault(field.type, object[field.name], seen)
           : field.default !== undefined || isValidDefault(field.type, null, seen),
       )

@@ -142,7 +142,7 @@ function validityIssues(
     const documents = new Map<string, unknown>()
     for (const reference of found) {
       if (isInternalFragment(reference, id)) continue
-      const given = references[reference]
+      const given = Object.hasOwn(references, reference) ? references[reference] : undefined
       documents.set(reference, given === undefined ? {} : JSON.parse(given))
     }
     loadSchema(document, '', undefined, { version, useDefaults: true, documents, resolveReferences: true })

@@ -127,8 +127,10 @@ class Loader {
     for (const common of [idKeyword(version), 'title', 'description']) consumed.add(common)
     if (version === 'DRAFT_7') consumed.add('readOnly').add('writeOnly')
     if (this.#options.useDefaults) consumed.add('default')
-    const unprocessed: Object_ = {}
-    for (const [key, item] of Object.entries(value)) if (!consumed.has(key)) unprocessed[key] = item
+    // built from entries so that a keyword named `__proto__` is kept as data, not taken as the prototype
+    const unprocessed: Object_ = Object.fromEntries(
+      Object.entries(value).filter(([key]) => !consumed.has(key)),
+    )
     if (parts.length === 0) return { kind: 'empty', raw: value, tag: 'empty', location, unprocessed }
     if (parts.length === 1) {
       const only = parts[0] as LoadedSchema

@@ -45,8 +45,8 @@ export function protoLinkProblems(text: string, references: Readonly<Record<stri
   while (pending.length > 0) {
     const file = files.get(pending.pop() as string) as ProtoFileElement
     for (const { path } of file.imports) {
-      if (path in WELL_KNOWN_FILES || files.has(path)) continue
-      const imported = references[path]
+      if (Object.hasOwn(WELL_KNOWN_FILES, path) || files.has(path)) continue
+      const imported = Object.hasOwn(references, path) ? references[path] : undefined
       if (imported === undefined) {
         problems.push(
           `it imports ${JSON.stringify(path)}, which is neither a well-known file nor a reference`,
@@ -82,7 +82,7 @@ function addVisible(
 ): void {
   if (seen.has(path)) return
   seen.add(path)
-  const known = WELL_KNOWN_FILES[path]
+  const known = Object.hasOwn(WELL_KNOWN_FILES, path) ? WELL_KNOWN_FILES[path] : undefined
   if (known !== undefined) {
     addPackage(table, known.packageName)
     for (const name of known.messages) table.set(join(known.packageName, name), 'message')

@@ -312,7 +312,7 @@ const LABELS = { required: 'REQUIRED', optional: 'OPTIONAL', repeated: 'REPEATED
 function parseField(parser: Parser, first: Token, inOneof: boolean): FieldElement | null {
   let label: FieldElement['label'] = null
   let typeToken = first
-  if (first.text in LABELS && parser.peek()?.kind === 'word') {
+  if (Object.hasOwn(LABELS, first.text) && parser.peek()?.kind === 'word') {
     if (first.text === 'required' && parser.syntax === 'proto3') {
       throw new ProtoSyntaxError(
         `'required' label forbidden in proto3 field declarations at ${first.line}:${first.column}`,

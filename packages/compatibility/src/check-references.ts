@@ -1,5 +1,6 @@
 import { parseAvro } from './avro/schema.js'
 import type { CompatibilityIssue } from './format-checker.js'
+import { importPaths, ProtoSyntaxError } from './protobuf/proto-parser.js'
 import { checkInput, type SchemaInput } from './validate-schema.js'
 
 /** Protobuf's well-known types, which need no reference. */
@@ -28,9 +29,7 @@ function referencedNames(input: SchemaInput): string[] {
     case 'JSON':
       return jsonExternalRefs(input.schema)
     case 'PROTOBUF':
-      return [...input.schema.matchAll(/^\s*import\s+(?:public\s+|weak\s+)?"([^"]+)"\s*;/gm)]
-        .map((match) => match[1] as string)
-        .filter((name) => !WELL_KNOWN.test(name))
+      return protoImports(input.schema).filter((name) => !WELL_KNOWN.test(name))
   }
 }
 
@@ -86,4 +85,14 @@ function jsonExternalRefs(schema: string): string[] {
   }
   visit(root)
   return found
+}
+
+/** The imports of a .proto text; none when it cannot be read at all (the `VALIDITY` rule is the one to refuse it). */
+function protoImports(schema: string): string[] {
+  try {
+    return importPaths(schema)
+  } catch (error) {
+    if (!(error instanceof ProtoSyntaxError)) throw error
+    return []
+  }
 }

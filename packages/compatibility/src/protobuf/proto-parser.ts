@@ -513,6 +513,37 @@ function parseService(parser: Parser): { name: string; rpcs: RpcElement[] } {
   return { name, rpcs }
 }
 
+/**
+ * The paths a .proto text imports (`public` and `weak` ones too), in order, read from its tokens: a top-level
+ * `import` statement counts wherever it stands on its line, and one inside a comment or a string does not. Throws a
+ * {@link ProtoSyntaxError} when the text cannot be read into tokens (an unterminated string or comment).
+ */
+export function importPaths(text: string): string[] {
+  const tokens = tokenize(text)
+  const paths: string[] = []
+  let depth = 0
+  let statementStart = true
+  for (let i = 0; i < tokens.length; i++) {
+    const token = tokens[i] as Token
+    if (token.kind === 'symbol') {
+      if (token.text === '{') depth++
+      else if (token.text === '}') depth--
+      statementStart = token.text === ';' || token.text === '{' || token.text === '}'
+      continue
+    }
+    if (depth === 0 && statementStart && token.kind === 'word' && token.text === 'import') {
+      let at = i + 1
+      const modifier = tokens[at]
+      if (modifier?.kind === 'word' && (modifier.text === 'public' || modifier.text === 'weak')) at++
+      const path = tokens[at]
+      const end = tokens[at + 1]
+      if (path?.kind === 'string' && end?.kind === 'symbol' && end.text === ';') paths.push(path.text)
+    }
+    statementStart = false
+  }
+  return paths
+}
+
 /** Parses a .proto text as Wire does for Apicurio's comparison. */
 export function parseProto(text: string): ProtoFileElement {
   const parser = new Parser(tokenize(text))

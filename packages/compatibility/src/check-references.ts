@@ -1,5 +1,6 @@
 import { parseAvro } from './avro/schema.js'
 import type { CompatibilityIssue } from './format-checker.js'
+import { jsonNestsTooDeep } from './nesting.js'
 import { importPaths, ProtoSyntaxError } from './protobuf/proto-parser.js'
 import { checkInput, type SchemaInput } from './validate-schema.js'
 
@@ -62,6 +63,7 @@ function standIn(fullName: string): string {
 
 /** The documents a JSON Schema's `$ref`s point to outside itself (the part before `#`). */
 function jsonExternalRefs(schema: string): string[] {
+  if (jsonNestsTooDeep(schema)) return []
   let root: unknown
   try {
     root = JSON.parse(schema)

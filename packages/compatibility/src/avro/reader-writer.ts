@@ -1,3 +1,4 @@
+import { MAX_SCHEMA_DEPTH, SchemaDepthError, schemasTooDeep } from '../nesting.js'
 import type { AvroType } from './schema.js'
 
 /** Avro's kinds of incompatibility (`SchemaIncompatibilityType`). */
@@ -24,7 +25,7 @@ type Resolved = Exclude<AvroType, { kind: 'ref' }>
  * runs), with every incompatibility it would list, in its order and wording: `reader type: INT not compatible with
  * writer type: STRING` at `/fields/0/type`, a field without default named at `/fields/1`, `expected: com.x.R` at
  * `/name`, missing enum symbols `[C]` at `/symbols`, `expected: 4, found: 8` at `/size`, `reader union lacking
- * writer type: STRING`. Recursive types end: a pair already under check counts as compatible.
+ * writer type: STRING`. Recursive types end: a pair already under check counts as compatible. Throws a {@link SchemaDepthError} when the walk goes deeper than {@link MAX_SCHEMA_DEPTH} steps.
  */
 export function readerWriterIncompatibilities(reader: AvroType, writer: AvroType): Incompatibility[] {
   const found: Incompatibility[] = []
@@ -39,6 +40,16 @@ export function readerWriterIncompatibilities(reader: AvroType, writer: AvroType
 class Memos {
   readonly #results = new Map<string, Incompatibility[] | 'busy'>()
   readonly #busy = new Map<string, string[]>()
+  #depth = 0
+
+  /** One step further into the schemas; throws a {@link SchemaDepthError} past {@link MAX_SCHEMA_DEPTH} steps. */
+  enter(): void {
+    if (++this.#depth > MAX_SCHEMA_DEPTH) throw new SchemaDepthError(schemasTooDeep('The comparison'))
+  }
+
+  leave(): void {
+    this.#depth--
+  }
 
   get(key: string): Incompatibility[] | 'busy' | undefined {
     return this.#results.get(key)
@@ -97,6 +108,21 @@ const PROMOTIONS: Readonly<Record<string, readonly string[]>> = {
 }
 
 function check(
+  reader: Resolved,
+  writer: Resolved,
+  path: string[],
+  found: Incompatibility[],
+  memos: Memos,
+): void {
+  memos.enter()
+  try {
+    checkNamed(reader, writer, path, found, memos)
+  } finally {
+    memos.leave()
+  }
+}
+
+function checkNamed(
   reader: Resolved,
   writer: Resolved,
   path: string[],

@@ -1,3 +1,4 @@
+import { MAX_SCHEMA_DEPTH, schemasTooDeep } from '../nesting.js'
 import { canonicalJson } from './canonical-json.js'
 import { evaluatePointer, fragmentOf, PointerError, resolveUri, withoutFragment } from './references.js'
 import type {
@@ -85,7 +86,10 @@ function escapeStep(step: string): string {
   return step.includes('~') || step.includes('/') ? step.replaceAll('~', '~0').replaceAll('/', '~1') : step
 }
 
-/** Loads one document's schema tree as everit does, each `$ref` resolved when first compared. */
+/**
+ * Loads one document's schema tree as everit does, each `$ref` resolved when first compared. Throws a
+ * {@link SchemaLoadError} for a schema nested deeper than {@link MAX_SCHEMA_DEPTH} levels, references followed.
+ */
 export function loadSchema(
   root: Object_,
   documentName: string,
@@ -99,12 +103,26 @@ class Loader {
   readonly #options: LoadOptions
   readonly #targets = new Map<string, () => LoadedSchema>()
   readonly #resolving = new Set<string>()
+  /** How many schemas are being loaded, one inside the other (references followed). */
+  #depth = 0
 
   constructor(options: LoadOptions) {
     this.#options = options
   }
 
   load(value: unknown, at: Where): LoadedSchema {
+    if (this.#depth >= MAX_SCHEMA_DEPTH) {
+      throw new SchemaLoadError(`${at.documentName}#${at.pointer}: ${schemasTooDeep('the schema')}`)
+    }
+    this.#depth++
+    try {
+      return this.#load(value, at)
+    } finally {
+      this.#depth--
+    }
+  }
+
+  #load(value: unknown, at: Where): LoadedSchema {
     let where = at
     const location = `${where.documentName}#${where.pointer}`
     if (value === true) return { kind: 'true', raw: true, tag: 'true', location, unprocessed: {} }

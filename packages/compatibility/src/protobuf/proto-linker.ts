@@ -1,3 +1,4 @@
+import { MAX_SCHEMA_DEPTH, schemasTooDeep } from '../nesting.js'
 import {
   type EnumElement,
   type ExtendElement,
@@ -66,7 +67,7 @@ export function protoLinkProblems(text: string, references: Readonly<Record<stri
   for (const [path, file] of files) own.set(path, definedSymbols(file, problems))
   for (const [path, file] of files) {
     const table: SymbolTable = new Map(own.get(path))
-    for (const item of file.imports) addVisible(item.path, files, own, table, new Set())
+    for (const item of file.imports) addVisible(item.path, files, own, table, new Set(), 0)
     new FileChecker(file, table, problems).check()
   }
   return [...new Set(problems)]
@@ -79,8 +80,10 @@ function addVisible(
   own: ReadonlyMap<string, SymbolTable>,
   table: SymbolTable,
   seen: Set<string>,
+  depth: number,
 ): void {
   if (seen.has(path)) return
+  if (depth >= MAX_SCHEMA_DEPTH) throw new ProtoSyntaxError(schemasTooDeep('the chain of public imports'))
   seen.add(path)
   const known = Object.hasOwn(WELL_KNOWN_FILES, path) ? WELL_KNOWN_FILES[path] : undefined
   if (known !== undefined) {
@@ -93,7 +96,7 @@ function addVisible(
   if (symbols === undefined) return
   for (const [name, kind] of symbols) if (!table.has(name)) table.set(name, kind)
   for (const item of files.get(path)?.imports ?? []) {
-    if (item.isPublic) addVisible(item.path, files, own, table, seen)
+    if (item.isPublic) addVisible(item.path, files, own, table, seen, depth + 1)
   }
 }
 

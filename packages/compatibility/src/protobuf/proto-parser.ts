@@ -5,6 +5,8 @@
  * read over and not indexed. Imports are listed, not followed.
  */
 
+import { MAX_SCHEMA_DEPTH, schemasTooDeep } from '../nesting.js'
+
 /** A .proto text Wire cannot parse. */
 export class ProtoSyntaxError extends Error {
   override readonly name = 'ProtoSyntaxError'
@@ -544,9 +546,28 @@ export function importPaths(text: string): string[] {
   return paths
 }
 
-/** Parses a .proto text as Wire does for Apicurio's comparison. */
+/** Throws a {@link ProtoSyntaxError} when blocks and brackets nest deeper than {@link MAX_SCHEMA_DEPTH} levels. */
+function checkNesting(tokens: readonly Token[]): void {
+  let depth = 0
+  for (const token of tokens) {
+    if (token.kind !== 'symbol') continue
+    if (token.text === '{' || token.text === '[' || token.text === '(' || token.text === '<') {
+      if (++depth > MAX_SCHEMA_DEPTH)
+        throw new ProtoSyntaxError(`${schemasTooDeep('the file')} at ${token.line}:${token.column}`)
+    } else if (token.text === '}' || token.text === ']' || token.text === ')' || token.text === '>') {
+      depth--
+    }
+  }
+}
+
+/**
+ * Parses a .proto text as Wire does for Apicurio's comparison. Throws a {@link ProtoSyntaxError} for a text Wire
+ * refuses, and for one whose blocks and brackets nest deeper than {@link MAX_SCHEMA_DEPTH} levels.
+ */
 export function parseProto(text: string): ProtoFileElement {
-  const parser = new Parser(tokenize(text))
+  const tokens = tokenize(text)
+  checkNesting(tokens)
+  const parser = new Parser(tokens)
   let packageName = ''
   const messages: MessageElement[] = []
   const enums: EnumElement[] = []

@@ -65,3 +65,23 @@ describe('validateSchema', () => {
     ).toEqual([])
   })
 })
+
+describe('checkReferences of Protobuf imports', () => {
+  it('reads imports from the tokens: one after another statement on its line, none inside a comment or string', () => {
+    const schema = [
+      'syntax = "proto3"; import "x.proto"; import weak "w.proto";',
+      '/* import "commented.proto"; */',
+      '// import "line-comment.proto";',
+      'option java_package = "import \\"quoted.proto\\";";',
+      'message A { int32 import = 1; }',
+    ].join('\n')
+    expect(checkReferences({ format: 'PROTOBUF', schema }).map((issue) => issue.message)).toEqual([
+      'The schema refers to "x.proto", which no reference maps.',
+      'The schema refers to "w.proto", which no reference maps.',
+    ])
+  })
+
+  it('finds no import in a text that cannot be read into tokens', () => {
+    expect(checkReferences({ format: 'PROTOBUF', schema: 'import "a.proto";\n/* never closed' })).toEqual([])
+  })
+})

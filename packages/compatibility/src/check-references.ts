@@ -1,5 +1,7 @@
 import { parseAvro } from './avro/schema.js'
 import type { CompatibilityIssue } from './format-checker.js'
+import { jsonNestsTooDeep } from './nesting.js'
+import { importPaths, ProtoSyntaxError } from './protobuf/proto-parser.js'
 import { checkInput, type SchemaInput } from './validate-schema.js'
 
 /** Protobuf's well-known types, which need no reference. */
@@ -14,7 +16,7 @@ const WELL_KNOWN = /^google\/(protobuf|type|api)\//
 export function checkReferences(input: SchemaInput): CompatibilityIssue[] {
   checkInput(input)
   const references = input.references ?? {}
-  const missing = referencedNames(input).filter((name) => !(name in references))
+  const missing = referencedNames(input).filter((name) => !Object.hasOwn(references, name))
   return [...new Set(missing)].map((name) => ({
     path: '',
     message: `The schema refers to ${JSON.stringify(name)}, which no reference maps.`,
@@ -28,9 +30,7 @@ function referencedNames(input: SchemaInput): string[] {
     case 'JSON':
       return jsonExternalRefs(input.schema)
     case 'PROTOBUF':
-      return [...input.schema.matchAll(/^\s*import\s+(?:public\s+|weak\s+)?"([^"]+)"\s*;/gm)]
-        .map((match) => match[1] as string)
-        .filter((name) => !WELL_KNOWN.test(name))
+      return protoImports(input.schema).filter((name) => !WELL_KNOWN.test(name))
   }
 }
 
@@ -63,6 +63,7 @@ function standIn(fullName: string): string {
 
 /** The documents a JSON Schema's `$ref`s point to outside itself (the part before `#`). */
 function jsonExternalRefs(schema: string): string[] {
+  if (jsonNestsTooDeep(schema)) return []
   let root: unknown
   try {
     root = JSON.parse(schema)
@@ -86,4 +87,14 @@ function jsonExternalRefs(schema: string): string[] {
   }
   visit(root)
   return found
+}
+
+/** The imports of a .proto text; none when it cannot be read at all (the `VALIDITY` rule is the one to refuse it). */
+function protoImports(schema: string): string[] {
+  try {
+    return importPaths(schema)
+  } catch (error) {
+    if (!(error instanceof ProtoSyntaxError)) throw error
+    return []
+  }
 }

@@ -6,6 +6,7 @@ import Ajv2019 from 'ajv/dist/2019.js'
 import Ajv2020 from 'ajv/dist/2020.js'
 import AjvDraft04 from 'ajv-draft-04'
 import addFormats from 'ajv-formats'
+import { MAX_SCHEMA_DEPTH, nestsTooDeep } from './schema-depth.js'
 
 /**
  * JSON Schema validation with ajv 8, the dialect chosen by the schema's `$schema` as Apicurio's Java serde does
@@ -122,12 +123,15 @@ export function isMissingReference(error: unknown): string | undefined {
 
 /**
  * A compiled validator of one schema, given its references by the names the schema uses (`address.json`), which are
- * also reachable by their own `$id` (Java resolves a `$ref` by the referenced schema's `$id`).
+ * also reachable by their own `$id` (Java resolves a `$ref` by the referenced schema's `$id`). Throws a `TypeError` for
+ * a schema (or reference) that nests subschemas deeper than {@link MAX_SCHEMA_DEPTH} levels, or one whose chains of
+ * `$ref`s are too long to compile.
  */
 export function compileValidator(
   schema: object,
   references: readonly ResolvedReference[] = [],
 ): ValidateFunction {
+  checkDepth(schema)
   const dialect = dialectOf(schema)
   const checker = checkerFor(dialect)
   const ajv = ajvFor(dialect, COMPILER_OPTIONS)
@@ -143,6 +147,11 @@ export function compileValidator(
     if (typeof parsed !== 'object' || parsed === null) {
       throw new TypeError(`The referenced schema '${reference.name}' is not a JSON Schema object`)
     }
+    if (nestsTooDeep(parsed)) {
+      throw new TypeError(
+        `The referenced schema '${reference.name}' nests subschemas deeper than ${MAX_SCHEMA_DEPTH} levels`,
+      )
+    }
     const id = (parsed as { $id?: unknown; id?: unknown }).$id
     // Under its reference name; ajv also registers its `$id` when it has one (unless the two are the same).
     ajv.addSchema(parsed as AnySchema, id === reference.name ? undefined : reference.name)
@@ -150,7 +159,21 @@ export function compileValidator(
     checkSchema(parsed as AnySchema, checker, ajv)
   }
   checkSchema(schema as AnySchema, checker, ajv)
-  return ajv.compile(schema as AnySchema)
+  try {
+    return ajv.compile(schema as AnySchema)
+  } catch (error) {
+    // ajv compiles a `$ref` inside the schema that refers to it: a long enough chain of them exhausts the stack
+    if (error instanceof RangeError) {
+      throw new TypeError('The schema nests subschemas, through its $refs, too deeply to be compiled')
+    }
+    throw error
+  }
+}
+
+/** Throws a `TypeError` for a schema that nests subschemas deeper than {@link MAX_SCHEMA_DEPTH} levels. */
+function checkDepth(schema: object): void {
+  if (nestsTooDeep(schema))
+    throw new TypeError(`The schema nests subschemas deeper than ${MAX_SCHEMA_DEPTH} levels`)
 }
 
 /**

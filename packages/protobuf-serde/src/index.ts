@@ -14,7 +14,7 @@ export type {
   ProtoImportFile,
   ProtoImportReader,
 } from './proto-loader.js'
-export { loadProto, MissingImportError, ProtoSyntaxError } from './proto-loader.js'
+export { importsOfProto, loadProto, MissingImportError, ProtoSyntaxError } from './proto-loader.js'
 export type { ProtobufDeserializerOptions } from './protobuf-deserializer.js'
 export { ProtobufDeserializer } from './protobuf-deserializer.js'
 export type {

@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest'
-import { loadProto, MissingImportError, type ProtoImportReader, ProtoSyntaxError } from './proto-loader.js'
+import {
+  importsOfProto,
+  loadProto,
+  MissingImportError,
+  type ProtoImportReader,
+  ProtoSyntaxError,
+} from './proto-loader.js'
 
 const files: Record<string, string> = {
   'shop/order.proto':
@@ -77,5 +83,20 @@ describe('loadProto', () => {
     expect(() =>
       loadProto('syntax = "proto3";\nimport "bad.proto";\n', { readImport: () => 'message {' }),
     ).toThrow(/^the imported file 'bad\.proto': /)
+  })
+})
+
+describe('importsOfProto', () => {
+  it('reads the imports the parser reads: after another statement on a line, weak ones, none in comments', () => {
+    const text = [
+      'syntax = "proto3"; import "x.proto"; import weak "w.proto"; import public "p.proto";',
+      '/* import "commented.proto"; */',
+      'message A { int32 n = 1; }',
+    ].join('\n')
+    expect(importsOfProto(text)).toEqual(['x.proto', 'p.proto', 'w.proto'])
+  })
+
+  it('throws a ProtoSyntaxError for a text that does not parse', () => {
+    expect(() => importsOfProto('import "a.proto"\nmessage {')).toThrow(ProtoSyntaxError)
   })
 })

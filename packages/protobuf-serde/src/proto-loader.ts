@@ -90,6 +90,16 @@ export function importsOfParsed(parsed: protobuf.IParserResult): string[] {
 }
 
 /**
+ * The paths a `.proto` text imports (`public` and `weak` ones too), as protobufjs's parser reads them: comments and
+ * strings are never taken for imports. A serialized FileDescriptorProto (base64) is read too.
+ *
+ * @throws {@link ProtoSyntaxError} when the text does not parse.
+ */
+export function importsOfProto(text: string): string[] {
+  return importsOfParsed(parseInto(new protobuf.Root(), text, 'the schema'))
+}
+
+/**
  * Loads a `.proto` text with every file it imports, recursively, into one `Root` (not resolved: call
  * `root.resolveAll()`). Each import is a well-known type, or what `readImport` finds; a file is loaded once.
  *

@@ -73,45 +73,46 @@ const plans = new WeakMap<protobuf.Type, MessagePlan>()
 
 type MutablePlan = { -readonly [K in keyof MessagePlan]: MessagePlan[K] }
 
-/** The plans made by the outermost {@link planOf} call under way, whose `hasLongs` is set once all are built. */
-let building: MutablePlan[] | undefined
-
 /**
- * The plan of a message type, built once with the plans of every message type it reaches. Recursive types end: a
- * plan is registered before its fields. `hasLongs` is decided only when the whole graph is built, since a type of a
- * cycle (`A { B b; int64 v }`, `B { A a }`) reaches its 64-bit fields through a plan still being built.
+ * The plan of a message type, built once with the plans of every message type it reaches, one after the other
+ * (never one inside the other: a chain of message types however long takes no stack). Recursive types end: a plan is
+ * registered before its fields. `hasLongs` is decided only when the whole graph is built, since a type of a cycle
+ * (`A { B b; int64 v }`, `B { A a }`) reaches its 64-bit fields through a plan still being built.
  */
 export function planOf(type: protobuf.Type): MessagePlan {
   const known = plans.get(type)
   if (known !== undefined) return known
-  if (building !== undefined) return buildPlan(type, building)
   const made: MutablePlan[] = []
-  building = made
-  try {
-    const plan = buildPlan(type, made)
-    decideHasLongs(made)
+  const planFor = (reached: protobuf.Type): MessagePlan => {
+    const held = plans.get(reached)
+    if (held !== undefined) return held
+    const plan: MutablePlan = { type: reached, fields: [], oneofs: [], hasLongs: false }
+    plans.set(reached, plan)
+    made.push(plan)
     return plan
+  }
+  const root = planFor(type)
+  try {
+    // `made` grows while it is walked: each plan's fields add the plans of the message types they reach
+    for (let at = 0; at < made.length; at++) fillPlan(made[at] as MutablePlan, planFor)
+    decideHasLongs(made)
+    return root
   } catch (error) {
     for (const plan of made) plans.delete(plan.type)
     throw error
-  } finally {
-    building = undefined
   }
 }
 
-function buildPlan(type: protobuf.Type, made: MutablePlan[]): MessagePlan {
+function fillPlan(plan: MutablePlan, planFor: (type: protobuf.Type) => MessagePlan): void {
   const fields: FieldPlan[] = []
-  const plan: MutablePlan = { type, fields, oneofs: [], hasLongs: false }
-  plans.set(type, plan)
-  made.push(plan)
-  for (const field of type.fieldsArray) {
+  for (const field of plan.type.fieldsArray) {
     field.resolve()
     const resolved = field.resolvedType
     fields.push({
       name: field.name,
       scalar: resolved === null ? SCALARS[field.type] : undefined,
       enumType: resolved instanceof protobuf.Enum ? resolved : undefined,
-      message: resolved instanceof protobuf.Type ? planOf(resolved) : undefined,
+      message: resolved instanceof protobuf.Type ? planFor(resolved) : undefined,
       repeated: field.repeated,
       map: field instanceof protobuf.MapField,
       keyScalar: field instanceof protobuf.MapField ? SCALARS[field.keyType] : undefined,
@@ -121,10 +122,10 @@ function buildPlan(type: protobuf.Type, made: MutablePlan[]): MessagePlan {
           : field.partOf.name,
     })
   }
-  plan.oneofs = type.oneofsArray
+  plan.fields = fields
+  plan.oneofs = plan.type.oneofsArray
     .filter((oneof) => !oneof.fieldsArray.every(isSyntheticOneof))
     .map((oneof) => oneof.oneof)
-  return plan
 }
 
 /**

@@ -21,7 +21,7 @@ export interface SchemaOrigin {
  * records, referenced JSON Schemas and imported `.proto` files) is parsed again together with its references: the
  * reference list is fetched once by the schema's id (unless the registry already told it), then each referenced
  * artifact's content, recursively, depth first, each artifact version once (cycles end). Registry errors reach the
- * caller as they are; a schema that still does not parse is `fail(…)`.
+ * caller as they are; a schema that still does not parse, or whose references nest deeper than 128 levels, is `fail(…)`.
  */
 export async function parseRegistered<C extends SchemaCodec>(
   client: RegistryPort,
@@ -46,7 +46,16 @@ export async function parseRegistered<C extends SchemaCodec>(
       : await (origin.idType === 'globalId'
           ? client.getReferencesByGlobalId(origin.id)
           : client.getReferencesByContentId(origin.id))
-  const resolved = await collectReferences(client, format, references)
+  let resolved: ResolvedReference[]
+  try {
+    resolved = await collectReferences(client, format, references)
+  } catch (error) {
+    if (!(error instanceof ReferenceDepthError)) throw error
+    throw fail(
+      `The registry schema of ${origin.label} is not a valid ${format.name} schema: ${error.message}`,
+      error,
+    )
+  }
   try {
     return format.parse(registered.schema, resolved)
   } catch (error) {
@@ -58,6 +67,17 @@ export async function parseRegistered<C extends SchemaCodec>(
       `The registry schema of ${origin.label} is not a valid ${format.name} schema${detail}: ${messageOf(error)}`,
       error,
     )
+  }
+}
+
+/** How deeply references may nest (a reference of a reference of …): a longer chain is refused. */
+const MAX_REFERENCE_DEPTH = 128
+
+/** Thrown by {@link collectReferences} for references nested deeper than {@link MAX_REFERENCE_DEPTH}. */
+class ReferenceDepthError extends Error {
+  override readonly name = 'ReferenceDepthError'
+  constructor() {
+    super(`its references nest deeper than ${MAX_REFERENCE_DEPTH} levels (a reference of a reference of …)`)
   }
 }
 
@@ -78,8 +98,11 @@ function referenceKey(reference: ArtifactReference): string {
  * With a `format`, a referenced schema that parses on its own costs one request (its content) and one that needs
  * references of its own has them fetched (by its `globalId`) first. Without one (`undefined`), the references of every
  * referenced version are fetched: the whole graph the registry holds, as a format-neutral reader needs it.
+ * References nested deeper than 128 levels (a reference of a reference of …) are refused before the next level is
+ * fetched.
  *
- * @throws what the client's lookups throw (a `SchemaNotFoundError` for a reference to a version that does not exist).
+ * @throws what the client's lookups throw (a `SchemaNotFoundError` for a reference to a version that does not exist),
+ * and an `Error` whose message says so for references nested too deeply.
  */
 export async function collectReferences(
   client: Pick<RegistryPort, 'getSchemaVersion' | 'getReferencesByGlobalId'>,
@@ -88,9 +111,10 @@ export async function collectReferences(
 ): Promise<ResolvedReference[]> {
   const ordered: ResolvedReference[] = []
   const seen = new Set<string>()
-  const visit = async (reference: ArtifactReference): Promise<void> => {
+  const visit = async (reference: ArtifactReference, depth: number): Promise<void> => {
     const key = referenceKey(reference)
     if (seen.has(key)) return
+    if (depth >= MAX_REFERENCE_DEPTH) throw new ReferenceDepthError()
     seen.add(key)
     const version = await client.getSchemaVersion(
       reference.artifactId,
@@ -102,7 +126,7 @@ export async function collectReferences(
     if (nested.length === 0 && version.globalId !== undefined && !parsesAlone(format, version.schema)) {
       nested = await client.getReferencesByGlobalId(version.globalId)
     }
-    for (const child of nested) await visit(child)
+    for (const child of nested) await visit(child, depth + 1)
     ordered.push({
       name: reference.name,
       schema: version.schema,
@@ -111,7 +135,7 @@ export async function collectReferences(
       version: reference.version ?? version.version,
     })
   }
-  for (const reference of references) await visit(reference)
+  for (const reference of references) await visit(reference, 0)
   return ordered
 }
 

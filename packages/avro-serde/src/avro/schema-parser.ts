@@ -3,6 +3,7 @@ import { type AvscType, avro, isType, type ParseOptions } from './avsc-internals
 import { longType } from './longs.js'
 import type { NormalizedAvroOptions } from './options.js'
 import { createSafeType } from './safe-types.js'
+import { MAX_SCHEMA_DEPTH, nestsTooDeep } from './schema-depth.js'
 import { createUnion } from './unions.js'
 
 /**
@@ -126,6 +127,14 @@ function createHook(options: NormalizedAvroOptions): ParseOptions['typeHook'] {
 }
 
 function toJson(schema: string | object, what: string): unknown {
+  const json = parseJson(schema, what)
+  if (nestsTooDeep(json)) {
+    throw schemaError(what, `it nests types deeper than ${MAX_SCHEMA_DEPTH} levels`, undefined)
+  }
+  return json
+}
+
+function parseJson(schema: string | object, what: string): unknown {
   if (typeof schema !== 'string') {
     if (isType(schema)) {
       throw invalidConfigError(
@@ -182,7 +191,8 @@ export interface ParsedSchema {
 /**
  * Parses `schema` (JSON text or object) after its `references` (schemas of named types it uses, in dependency
  * order), all into one registry of named types. Throws a `TypeError` (code `INVALID_CONFIG`) whose message starts
- * with `Invalid Avro schema`; `missingNamedType()` tells whether a named type was missing.
+ * with `Invalid Avro schema` (for a schema that nests types deeper than {@link MAX_SCHEMA_DEPTH} levels too);
+ * `missingNamedType()` tells whether a named type was missing.
  */
 export function parseSchema(
   schema: string | object,

@@ -1,24 +1,33 @@
-import type { AvroField, AvroProps, AvroType } from './schema.js'
+import { MAX_SCHEMA_DEPTH, schemasTooDeep } from '../nesting.js'
+import { type AvroField, type AvroProps, AvroSchemaError, type AvroType } from './schema.js'
 
 // Avro's `Schema.toString()` and Apicurio's canonical form of an Avro schema, over a schema `parseAvro` read.
 
 /**
  * Apicurio's `EnhancedAvroContentCanonicalizer`: every `doc` becomes `""`, aliases and enum defaults go, a union
  * field whose first branch is `null` gets `"default":null`; field order, defaults, `order` and custom properties stay.
+ * Throws an {@link AvroSchemaError} for a schema nested deeper than {@link MAX_SCHEMA_DEPTH} levels, references followed.
  */
 export function normalizeAvro(schema: AvroType, seen = new Set<AvroType>()): AvroType {
+  return normalize(schema, seen, 0)
+}
+
+function normalize(schema: AvroType, seen: Set<AvroType>, depth: number): AvroType {
+  if (depth >= MAX_SCHEMA_DEPTH)
+    throw new AvroSchemaError('SchemaParseException', schemasTooDeep('The schema'))
+  const next = depth + 1
   switch (schema.kind) {
     case 'ref':
-      return schema.target === undefined ? schema : normalizeAvro(schema.target, seen)
+      return schema.target === undefined ? schema : normalize(schema.target, seen, next)
     case 'primitive':
     case 'union':
       return schema.kind === 'union'
-        ? { kind: 'union', types: schema.types.map((t) => normalizeAvro(t, seen)) }
+        ? { kind: 'union', types: schema.types.map((t) => normalize(t, seen, next)) }
         : schema
     case 'array':
-      return { ...schema, items: normalizeAvro(schema.items, seen) }
+      return { ...schema, items: normalize(schema.items, seen, next) }
     case 'map':
-      return { ...schema, values: normalizeAvro(schema.values, seen) }
+      return { ...schema, values: normalize(schema.values, seen, next) }
     case 'enum':
     case 'fixed':
       return {
@@ -31,7 +40,7 @@ export function normalizeAvro(schema: AvroType, seen = new Set<AvroType>()): Avr
       if (seen.has(schema)) return schema
       seen.add(schema)
       const fields = schema.fields.map((field): AvroField => {
-        const type = normalizeAvro(field.type, seen)
+        const type = normalize(field.type, seen, next)
         const nullFirst =
           type.kind === 'union' && type.types[0]?.kind === 'primitive' && type.types[0].type === 'null'
         const fallback = field.default ?? (nullFirst ? { value: null } : undefined)
@@ -42,28 +51,34 @@ export function normalizeAvro(schema: AvroType, seen = new Set<AvroType>()): Avr
   }
 }
 
-/** Writes a schema as Avro's `Schema.toString()` does: compact, each named type defined at its first use. */
+/**
+ * Writes a schema as Avro's `Schema.toString()` does: compact, each named type defined at its first use. Throws an
+ * {@link AvroSchemaError} for a schema nested deeper than {@link MAX_SCHEMA_DEPTH} levels, references followed.
+ */
 export function writeAvro(schema: AvroType): string {
-  return write(schema, null, new Set<string>())
+  return write(schema, null, new Set<string>(), 0)
 }
 
-function write(schema: AvroType, space: string | null, written: Set<string>): string {
+function write(schema: AvroType, space: string | null, written: Set<string>, depth: number): string {
+  if (depth >= MAX_SCHEMA_DEPTH)
+    throw new AvroSchemaError('SchemaParseException', schemasTooDeep('The schema'))
+  const next = depth + 1
   switch (schema.kind) {
     case 'ref':
       return schema.target === undefined
         ? JSON.stringify(schema.fullName)
-        : write(schema.target, space, written)
+        : write(schema.target, space, written, next)
     case 'primitive':
       return schema.props.length === 0
         ? JSON.stringify(schema.type)
         : object([['type', schema.type]], schema.props)
     case 'union':
-      return `[${schema.types.map((t) => write(t, space, written)).join(',')}]`
+      return `[${schema.types.map((t) => write(t, space, written, next)).join(',')}]`
     case 'array':
       return object(
         [
           ['type', 'array'],
-          ['items', raw(write(schema.items, space, written))],
+          ['items', raw(write(schema.items, space, written, next))],
         ],
         schema.props,
       )
@@ -71,7 +86,7 @@ function write(schema: AvroType, space: string | null, written: Set<string>): st
       return object(
         [
           ['type', 'map'],
-          ['values', raw(write(schema.values, space, written))],
+          ['values', raw(write(schema.values, space, written, next))],
         ],
         schema.props,
       )
@@ -97,16 +112,16 @@ function write(schema: AvroType, space: string | null, written: Set<string>): st
   } else {
     head.push([
       'fields',
-      raw(`[${schema.fields.map((field) => writeField(field, schema.namespace, written)).join(',')}]`),
+      raw(`[${schema.fields.map((field) => writeField(field, schema.namespace, written, next)).join(',')}]`),
     ])
   }
   return object(head, [...schema.props, ...tail])
 }
 
-function writeField(field: AvroField, space: string | null, written: Set<string>): string {
+function writeField(field: AvroField, space: string | null, written: Set<string>, depth: number): string {
   const members: AvroProps = [
     ['name', field.name],
-    ['type', raw(write(field.type, space, written))],
+    ['type', raw(write(field.type, space, written, depth))],
   ]
   if (field.doc !== undefined) members.push(['doc', field.doc])
   if (field.default !== undefined) members.push(['default', field.default.value])

@@ -1,3 +1,11 @@
+import {
+  jsonNestsTooDeep,
+  jsonTooDeep,
+  type MAX_JSON_NESTING,
+  MAX_SCHEMA_DEPTH,
+  schemasTooDeep,
+} from '../nesting.js'
+
 /**
  * Apache Avro 1.12's schema parser (`Schema.Parser`): named types, references to names, fields with their defaults
  * and aliases, and what the parser refuses (illegal names, duplicate fields and symbols, a default that does not fit
@@ -86,19 +94,21 @@ const FIELD_RESERVED = new Set(['default', 'doc', 'name', 'order', 'type', 'alia
 /**
  * Parses `text` with the types of `referenced` (schema texts, dependencies first) already known, as Apicurio seeds
  * one `Schema.Parser` with the referenced schemas before the main one. Throws an {@link AvroSchemaError} for a text
- * Avro 1.12's parser refuses.
+ * Avro 1.12's parser refuses, and for one that nests deeper than {@link MAX_JSON_NESTING} levels of JSON or
+ * {@link MAX_SCHEMA_DEPTH} levels of schemas.
  */
 export function parseAvro(text: string, referenced: readonly string[] = []): AvroType {
   const names = new Map<string, AvroType>()
   const refs: Extract<AvroType, { kind: 'ref' }>[] = []
   const parseText = (source: string): AvroType => {
+    if (jsonNestsTooDeep(source)) throw new AvroSchemaError('SchemaParseException', jsonTooDeep('The schema'))
     let json: unknown
     try {
       json = JSON.parse(source)
     } catch (cause) {
       throw new AvroSchemaError('SchemaParseException', (cause as Error).message)
     }
-    return parseNode(json, null, names, refs)
+    return parseNode(json, null, names, refs, 0)
   }
   // A referenced schema that defines a name another one defined already is passed over: the first definition is
   // kept, as Apicurio's dereferencing keeps it (a real 3.3.3 answers 200, not "Can't redefine").
@@ -139,20 +149,23 @@ function parseNode(
   space: string | null,
   names: Map<string, AvroType>,
   refs: Extract<AvroType, { kind: 'ref' }>[],
+  depth: number,
 ): AvroType {
+  if (depth >= MAX_SCHEMA_DEPTH)
+    throw new AvroSchemaError('SchemaParseException', schemasTooDeep('The schema'))
   if (typeof node === 'string')
     return PRIMITIVES.has(node)
       ? { kind: 'primitive', type: node, props: [] }
       : nameRef(node, space, names, refs)
   if (Array.isArray(node))
-    return { kind: 'union', types: node.map((branch) => parseNode(branch, space, names, refs)) }
+    return { kind: 'union', types: node.map((branch) => parseNode(branch, space, names, refs, depth + 1)) }
   if (typeof node !== 'object' || node === null)
     throw new AvroSchemaError('SchemaParseException', `Schema not yet supported: ${JSON.stringify(node)}`)
   const object = node as Record<string, unknown>
   const type = object.type
   if (typeof type !== 'string')
     throw new AvroSchemaError('SchemaParseException', `No type: ${JSON.stringify(node)}`)
-  const sub = (child: unknown) => parseNode(child, space, names, refs)
+  const sub = (child: unknown) => parseNode(child, space, names, refs, depth + 1)
   if (PRIMITIVES.has(type)) return { kind: 'primitive', type, props: propsOf(object, SCHEMA_RESERVED) }
   if (type === 'array')
     return { kind: 'array', items: sub(object.items), props: propsOf(object, SCHEMA_RESERVED) }
@@ -204,7 +217,7 @@ function parseNode(
       }
       schema.fields.push({
         name: field.name,
-        type: parseNode(field.type, namespace, names, refs),
+        type: parseNode(field.type, namespace, names, refs, depth + 1),
         doc: optionalText(field.doc),
         default: 'default' in field ? { value: field.default } : undefined,
         order: typeof field.order === 'string' && field.order !== 'ascending' ? field.order : undefined,
@@ -282,11 +295,17 @@ function optionalText(value: unknown): string | undefined {
   return typeof value === 'string' ? value : undefined
 }
 
-/** Avro 1.12's `Schema.isValidValue`: whether a JSON default fits `type` (a union: any of its branches). */
-export function isValidDefault(type: AvroType, value: unknown, seen = new Set<AvroType>()): boolean {
+/**
+ * Avro 1.12's `Schema.isValidValue`: whether a JSON default fits `type` (a union: any of its branches). Throws an
+ * {@link AvroSchemaError} when the default nests values deeper than {@link MAX_SCHEMA_DEPTH} levels of the schema.
+ */
+export function isValidDefault(type: AvroType, value: unknown, depth = 0): boolean {
+  if (depth >= MAX_SCHEMA_DEPTH)
+    throw new AvroSchemaError('SchemaParseException', schemasTooDeep('A default'))
+  const next = depth + 1
   switch (type.kind) {
     case 'ref':
-      return type.target === undefined ? false : isValidDefault(type.target, value, seen)
+      return type.target === undefined ? false : isValidDefault(type.target, value, next)
     case 'primitive':
       switch (type.type) {
         case 'null':
@@ -307,23 +326,23 @@ export function isValidDefault(type: AvroType, value: unknown, seen = new Set<Av
     case 'fixed':
       return typeof value === 'string'
     case 'array':
-      return Array.isArray(value) && value.every((item) => isValidDefault(type.items, item, seen))
+      return Array.isArray(value) && value.every((item) => isValidDefault(type.items, item, next))
     case 'map':
       return (
         typeof value === 'object' &&
         value !== null &&
         !Array.isArray(value) &&
-        Object.values(value).every((item) => isValidDefault(type.values, item, seen))
+        Object.values(value).every((item) => isValidDefault(type.values, item, next))
       )
     case 'union':
-      return type.types.some((branch) => isValidDefault(branch, value, seen))
+      return type.types.some((branch) => isValidDefault(branch, value, next))
     case 'record': {
       if (typeof value !== 'object' || value === null || Array.isArray(value)) return false
       const object = value as Record<string, unknown>
       return type.fields.every((field) =>
-        field.name in object
-          ? isValidDefault(field.type, object[field.name], seen)
-          : field.default !== undefined || isValidDefault(field.type, null, seen),
+        Object.hasOwn(object, field.name)
+          ? isValidDefault(field.type, object[field.name], next)
+          : field.default !== undefined || isValidDefault(field.type, null, next),
       )
     }
   }

@@ -1,4 +1,6 @@
+import { MAX_SCHEMA_DEPTH, schemasTooDeep } from '../nesting.js'
 import { type DiffType, isBackwardCompatible } from './diff-types.js'
+import { SchemaLoadError } from './load-schema.js'
 
 /** One difference found: its kind, where in the new schema (Apicurio's context) and what changed. */
 export interface Difference {
@@ -23,37 +25,43 @@ export class DiffContext {
   readonly #parent: DiffContext | undefined
   readonly #step: string | undefined
   readonly #found: Difference[]
+  /** How many steps from the first root, through the comparisons of their own made on the way. */
+  readonly #depth: number
 
   private constructor(
     parent: DiffContext | undefined,
     step: string | undefined,
     visited: ReadonlySet<string>,
     found: Difference[],
+    depth: number,
   ) {
+    // every step is a step into both schemas: a deeper comparison would exhaust the stack
+    if (depth > MAX_SCHEMA_DEPTH) throw new SchemaLoadError(schemasTooDeep('The comparison'))
     this.#parent = parent
     this.#step = step
     this.visited = visited
     this.#found = found
+    this.#depth = depth
   }
 
   /** A new comparison. */
   static root(): DiffContext {
-    return new DiffContext(undefined, undefined, new Set(), [])
+    return new DiffContext(undefined, undefined, new Set(), [], 0)
   }
 
   /** A new comparison of its own that shares the references already followed here. */
   rootLike(): DiffContext {
-    return new DiffContext(undefined, undefined, this.visited, [])
+    return new DiffContext(undefined, undefined, this.visited, [], this.#depth + 1)
   }
 
   /** The context one step (`properties/a`, possibly several path steps) further. */
   sub(step: string): DiffContext {
-    return new DiffContext(this, step, this.visited, this.#found)
+    return new DiffContext(this, step, this.visited, this.#found, this.#depth + 1)
   }
 
   /** The context one step further, the reference at `location` followed on the way. */
   following(location: string, step: string): DiffContext {
-    return new DiffContext(this, step, new Set(this.visited).add(location), this.#found)
+    return new DiffContext(this, step, new Set(this.visited).add(location), this.#found, this.#depth + 1)
   }
 
   /** The steps from the root to here. */

@@ -1,4 +1,5 @@
 import type { CompatibilityIssue, FormatChecker } from '../format-checker.js'
+import { jsonNestsTooDeep, jsonTooDeep } from '../nesting.js'
 import { ParseCache } from '../parse-cache.js'
 import { pointerToPath } from '../pointer-path.js'
 import type { ValidityLevel } from '../validate-schema.js'
@@ -14,6 +15,7 @@ import { idKeyword, type SpecVersion, specVersionOf } from './spec-version.js'
 type Document = Record<string, unknown>
 
 function parseDocument(text: string, role: string): Document {
+  if (jsonNestsTooDeep(text)) throw new SchemaLoadError(jsonTooDeep(`The ${role} schema`))
   let parsed: unknown
   try {
     parsed = JSON.parse(text)
@@ -102,6 +104,11 @@ function validityIssues(
   references: Readonly<Record<string, string>>,
   level: ValidityLevel,
 ): CompatibilityIssue[] {
+  if (jsonNestsTooDeep(text)) {
+    const reason = jsonTooDeep('The schema')
+    if (level === 'SYNTAX_ONLY') return [{ path: '', message: `${INVALID}: ${reason}.` }]
+    return [invalid(`JSON schema not valid: ${reason}`, '')]
+  }
   let root: unknown
   try {
     root = JSON.parse(text)
@@ -142,7 +149,9 @@ function validityIssues(
     const documents = new Map<string, unknown>()
     for (const reference of found) {
       if (isInternalFragment(reference, id)) continue
-      const given = references[reference]
+      const given = Object.hasOwn(references, reference) ? references[reference] : undefined
+      if (given !== undefined && jsonNestsTooDeep(given))
+        throw new SchemaLoadError(jsonTooDeep(`The referenced ${JSON.stringify(reference)}`))
       documents.set(reference, given === undefined ? {} : JSON.parse(given))
     }
     loadSchema(document, '', undefined, { version, useDefaults: true, documents, resolveReferences: true })

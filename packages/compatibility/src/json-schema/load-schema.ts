@@ -1,3 +1,4 @@
+import { MAX_SCHEMA_DEPTH, schemasTooDeep } from '../nesting.js'
 import { canonicalJson } from './canonical-json.js'
 import { evaluatePointer, fragmentOf, PointerError, resolveUri, withoutFragment } from './references.js'
 import type {
@@ -85,7 +86,10 @@ function escapeStep(step: string): string {
   return step.includes('~') || step.includes('/') ? step.replaceAll('~', '~0').replaceAll('/', '~1') : step
 }
 
-/** Loads one document's schema tree as everit does, each `$ref` resolved when first compared. */
+/**
+ * Loads one document's schema tree as everit does, each `$ref` resolved when first compared. Throws a
+ * {@link SchemaLoadError} for a schema nested deeper than {@link MAX_SCHEMA_DEPTH} levels, references followed.
+ */
 export function loadSchema(
   root: Object_,
   documentName: string,
@@ -99,12 +103,26 @@ class Loader {
   readonly #options: LoadOptions
   readonly #targets = new Map<string, () => LoadedSchema>()
   readonly #resolving = new Set<string>()
+  /** How many schemas are being loaded, one inside the other (references followed). */
+  #depth = 0
 
   constructor(options: LoadOptions) {
     this.#options = options
   }
 
   load(value: unknown, at: Where): LoadedSchema {
+    if (this.#depth >= MAX_SCHEMA_DEPTH) {
+      throw new SchemaLoadError(`${at.documentName}#${at.pointer}: ${schemasTooDeep('the schema')}`)
+    }
+    this.#depth++
+    try {
+      return this.#load(value, at)
+    } finally {
+      this.#depth--
+    }
+  }
+
+  #load(value: unknown, at: Where): LoadedSchema {
     let where = at
     const location = `${where.documentName}#${where.pointer}`
     if (value === true) return { kind: 'true', raw: true, tag: 'true', location, unprocessed: {} }
@@ -127,8 +145,10 @@ class Loader {
     for (const common of [idKeyword(version), 'title', 'description']) consumed.add(common)
     if (version === 'DRAFT_7') consumed.add('readOnly').add('writeOnly')
     if (this.#options.useDefaults) consumed.add('default')
-    const unprocessed: Object_ = {}
-    for (const [key, item] of Object.entries(value)) if (!consumed.has(key)) unprocessed[key] = item
+    // built from entries so that a keyword named `__proto__` is kept as data, not taken as the prototype
+    const unprocessed: Object_ = Object.fromEntries(
+      Object.entries(value).filter(([key]) => !consumed.has(key)),
+    )
     if (parts.length === 0) return { kind: 'empty', raw: value, tag: 'empty', location, unprocessed }
     if (parts.length === 1) {
       const only = parts[0] as LoadedSchema

@@ -1,3 +1,4 @@
+import { MAX_SCHEMA_DEPTH, schemasTooDeep } from '../nesting.js'
 import {
   type EnumElement,
   type ExtendElement,
@@ -45,8 +46,8 @@ export function protoLinkProblems(text: string, references: Readonly<Record<stri
   while (pending.length > 0) {
     const file = files.get(pending.pop() as string) as ProtoFileElement
     for (const { path } of file.imports) {
-      if (path in WELL_KNOWN_FILES || files.has(path)) continue
-      const imported = references[path]
+      if (Object.hasOwn(WELL_KNOWN_FILES, path) || files.has(path)) continue
+      const imported = Object.hasOwn(references, path) ? references[path] : undefined
       if (imported === undefined) {
         problems.push(
           `it imports ${JSON.stringify(path)}, which is neither a well-known file nor a reference`,
@@ -66,7 +67,7 @@ export function protoLinkProblems(text: string, references: Readonly<Record<stri
   for (const [path, file] of files) own.set(path, definedSymbols(file, problems))
   for (const [path, file] of files) {
     const table: SymbolTable = new Map(own.get(path))
-    for (const item of file.imports) addVisible(item.path, files, own, table, new Set())
+    for (const item of file.imports) addVisible(item.path, files, own, table, new Set(), 0)
     new FileChecker(file, table, problems).check()
   }
   return [...new Set(problems)]
@@ -79,10 +80,12 @@ function addVisible(
   own: ReadonlyMap<string, SymbolTable>,
   table: SymbolTable,
   seen: Set<string>,
+  depth: number,
 ): void {
   if (seen.has(path)) return
+  if (depth >= MAX_SCHEMA_DEPTH) throw new ProtoSyntaxError(schemasTooDeep('the chain of public imports'))
   seen.add(path)
-  const known = WELL_KNOWN_FILES[path]
+  const known = Object.hasOwn(WELL_KNOWN_FILES, path) ? WELL_KNOWN_FILES[path] : undefined
   if (known !== undefined) {
     addPackage(table, known.packageName)
     for (const name of known.messages) table.set(join(known.packageName, name), 'message')
@@ -93,7 +96,7 @@ function addVisible(
   if (symbols === undefined) return
   for (const [name, kind] of symbols) if (!table.has(name)) table.set(name, kind)
   for (const item of files.get(path)?.imports ?? []) {
-    if (item.isPublic) addVisible(item.path, files, own, table, seen)
+    if (item.isPublic) addVisible(item.path, files, own, table, seen, depth + 1)
   }
 }
 

@@ -5,6 +5,8 @@
  * read over and not indexed. Imports are listed, not followed.
  */
 
+import { MAX_SCHEMA_DEPTH, schemasTooDeep } from '../nesting.js'
+
 /** A .proto text Wire cannot parse. */
 export class ProtoSyntaxError extends Error {
   override readonly name = 'ProtoSyntaxError'
@@ -312,7 +314,7 @@ const LABELS = { required: 'REQUIRED', optional: 'OPTIONAL', repeated: 'REPEATED
 function parseField(parser: Parser, first: Token, inOneof: boolean): FieldElement | null {
   let label: FieldElement['label'] = null
   let typeToken = first
-  if (first.text in LABELS && parser.peek()?.kind === 'word') {
+  if (Object.hasOwn(LABELS, first.text) && parser.peek()?.kind === 'word') {
     if (first.text === 'required' && parser.syntax === 'proto3') {
       throw new ProtoSyntaxError(
         `'required' label forbidden in proto3 field declarations at ${first.line}:${first.column}`,
@@ -513,9 +515,59 @@ function parseService(parser: Parser): { name: string; rpcs: RpcElement[] } {
   return { name, rpcs }
 }
 
-/** Parses a .proto text as Wire does for Apicurio's comparison. */
+/**
+ * The paths a .proto text imports (`public` and `weak` ones too), in order, read from its tokens: a top-level
+ * `import` statement counts wherever it stands on its line, and one inside a comment or a string does not. Throws a
+ * {@link ProtoSyntaxError} when the text cannot be read into tokens (an unterminated string or comment).
+ */
+export function importPaths(text: string): string[] {
+  const tokens = tokenize(text)
+  const paths: string[] = []
+  let depth = 0
+  let statementStart = true
+  for (let i = 0; i < tokens.length; i++) {
+    const token = tokens[i] as Token
+    if (token.kind === 'symbol') {
+      if (token.text === '{') depth++
+      else if (token.text === '}') depth--
+      statementStart = token.text === ';' || token.text === '{' || token.text === '}'
+      continue
+    }
+    if (depth === 0 && statementStart && token.kind === 'word' && token.text === 'import') {
+      let at = i + 1
+      const modifier = tokens[at]
+      if (modifier?.kind === 'word' && (modifier.text === 'public' || modifier.text === 'weak')) at++
+      const path = tokens[at]
+      const end = tokens[at + 1]
+      if (path?.kind === 'string' && end?.kind === 'symbol' && end.text === ';') paths.push(path.text)
+    }
+    statementStart = false
+  }
+  return paths
+}
+
+/** Throws a {@link ProtoSyntaxError} when blocks and brackets nest deeper than {@link MAX_SCHEMA_DEPTH} levels. */
+function checkNesting(tokens: readonly Token[]): void {
+  let depth = 0
+  for (const token of tokens) {
+    if (token.kind !== 'symbol') continue
+    if (token.text === '{' || token.text === '[' || token.text === '(' || token.text === '<') {
+      if (++depth > MAX_SCHEMA_DEPTH)
+        throw new ProtoSyntaxError(`${schemasTooDeep('the file')} at ${token.line}:${token.column}`)
+    } else if (token.text === '}' || token.text === ']' || token.text === ')' || token.text === '>') {
+      depth--
+    }
+  }
+}
+
+/**
+ * Parses a .proto text as Wire does for Apicurio's comparison. Throws a {@link ProtoSyntaxError} for a text Wire
+ * refuses, and for one whose blocks and brackets nest deeper than {@link MAX_SCHEMA_DEPTH} levels.
+ */
 export function parseProto(text: string): ProtoFileElement {
-  const parser = new Parser(tokenize(text))
+  const tokens = tokenize(text)
+  checkNesting(tokens)
+  const parser = new Parser(tokens)
   let packageName = ''
   const messages: MessageElement[] = []
   const enums: EnumElement[] = []

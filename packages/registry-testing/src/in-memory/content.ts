@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto'
 import { AvroSchemaError, normalizeAvro, parseAvro, writeAvro } from '@x/compatibility/avro'
 import protobuf from 'protobufjs'
+import { checkNesting, JsonNestingError } from './json-nesting.js'
 import { toJsonText } from './json-text.js'
 
 /**
@@ -47,15 +48,20 @@ function referencesJson(references: readonly StoredReference[]): string {
  * - JSON: parsed and written back compactly with the members of every object sorted by key.
  * - PROTOBUF: the parsed file (protobufjs) as JSON: so whitespace, comments and the spelling of options do not
  *   matter, as under Apicurio's Wire-based canonicalizer; declarations and their order do.
- * - Any other type, and any text that does not parse: the text itself.
+ * - Any other type, any text that does not parse, and JSON nested deeper than the registry reads: the text itself.
  */
 export function canonicalForm(artifactType: string, text: string, referenced: readonly string[]): string {
   try {
     if (artifactType === 'AVRO') return writeAvro(normalizeAvro(parseAvro(text, referenced)))
-    if (artifactType === 'JSON') return writeSortedJson(JSON.parse(text))
+    if (artifactType === 'JSON') return writeSortedJson(JSON.parse(text), 0)
     if (artifactType === 'PROTOBUF') return protoCanonical(text)
   } catch (error) {
-    if (error instanceof AvroSchemaError || error instanceof SyntaxError || error instanceof ProtoSyntaxError)
+    if (
+      error instanceof AvroSchemaError ||
+      error instanceof SyntaxError ||
+      error instanceof ProtoSyntaxError ||
+      error instanceof JsonNestingError
+    )
       return text
     throw error
   }
@@ -81,21 +87,25 @@ function protoCanonical(text: string): string {
   } catch (error) {
     throw new ProtoSyntaxError((error as Error).message)
   }
-  return writeSortedJson({
-    syntax: (parsed as { syntax?: string }).syntax ?? 'proto2',
-    package: parsed.package ?? null,
-    imports: parsed.imports ?? [],
-    weakImports: parsed.weakImports ?? [],
-    root: parsed.root.toJSON(),
-  })
+  return writeSortedJson(
+    {
+      syntax: (parsed as { syntax?: string }).syntax ?? 'proto2',
+      package: parsed.package ?? null,
+      imports: parsed.imports ?? [],
+      weakImports: parsed.weakImports ?? [],
+      root: parsed.root.toJSON(),
+    },
+    0,
+  )
 }
 
-function writeSortedJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(writeSortedJson).join(',')}]`
+function writeSortedJson(value: unknown, depth: number): string {
+  checkNesting(depth)
+  if (Array.isArray(value)) return `[${value.map((item) => writeSortedJson(item, depth + 1)).join(',')}]`
   if (typeof value === 'object' && value !== null) {
     const object = value as Record<string, unknown>
     const keys = Object.keys(object).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))
-    return `{${keys.map((key) => `${JSON.stringify(key)}:${writeSortedJson(object[key])}`).join(',')}}`
+    return `{${keys.map((key) => `${JSON.stringify(key)}:${writeSortedJson(object[key], depth + 1)}`).join(',')}}`
   }
   return JSON.stringify(value)
 }

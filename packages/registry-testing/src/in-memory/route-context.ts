@@ -1,5 +1,6 @@
 import { AvroSchemaError, parseAvro, writeAvro } from '@x/compatibility/avro'
 import { dereferenceJson } from './json-dereference.js'
+import { JsonNestingError } from './json-nesting.js'
 import { RegistryProblem } from './problems.js'
 import type { RegistryStorage, StoredContent } from './storage.js'
 
@@ -45,8 +46,18 @@ export function contentText(
   handling: HandleReferences | undefined,
 ): string {
   if (handling !== 'DEREFERENCE' || content.references.length === 0) return content.text
-  if (artifactType === 'JSON')
-    return dereferenceJson(content.text, storage.referencedByName(content.references))
+  if (artifactType === 'JSON') {
+    try {
+      return dereferenceJson(content.text, storage.referencedByName(content.references))
+    } catch (error) {
+      if (!(error instanceof JsonNestingError)) throw error
+      throw new RegistryProblem(
+        500,
+        'UnsupportedOperationException',
+        `InMemoryRegistry cannot dereference: ${error.message}`,
+      )
+    }
+  }
   if (artifactType === 'PROTOBUF') {
     throw new RegistryProblem(
       500,

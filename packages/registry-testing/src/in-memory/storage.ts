@@ -139,7 +139,8 @@ export class RegistryStorage {
    */
   resolveReferencesByName(
     references: readonly StoredReference[],
-    into: Record<string, string> = {},
+    // without a prototype: a reference named `constructor` or `__proto__` is a name like any other
+    into: Record<string, string> = Object.create(null),
     seen = new Set<StoredContent>(),
   ): Record<string, string> {
     for (const reference of references) {
@@ -150,7 +151,7 @@ export class RegistryStorage {
       if (content === undefined || seen.has(content)) continue
       seen.add(content)
       this.resolveReferencesByName(content.references, into, seen)
-      if (!(reference.name in into)) into[reference.name] = content.text
+      if (!Object.hasOwn(into, reference.name)) into[reference.name] = content.text
     }
     return into
   }

@@ -15,7 +15,18 @@ describe('the references a schema file implies', () => {
   it('reads .proto imports (public and weak too), not those in comments', () => {
     const text =
       'syntax = "proto3";\n// import "old.proto";\n/* import "gone.proto"; */\nimport public "a/b.proto";\nimport weak "c.proto";\nimport "google/protobuf/timestamp.proto";\n'
-    expect(protoImports(text)).toEqual(['a/b.proto', 'c.proto', 'google/protobuf/timestamp.proto'])
+    expect([...protoImports(text)].sort()).toEqual([
+      'a/b.proto',
+      'c.proto',
+      'google/protobuf/timestamp.proto',
+    ])
+  })
+
+  it('reads the imports the parser reads: not a comment opened inside a string, none from a file that does not parse', () => {
+    const text =
+      'syntax = "proto3"; option java_package = "a/*"; import "x.proto";\nmessage M { string s = 1; } // */\n'
+    expect(protoImports(text)).toEqual(['x.proto'])
+    expect(protoImports('syntax = "proto3"; import "x.proto"; message {')).toEqual([])
   })
 
   it('reads the documents a JSON Schema $refs, not its local definitions', () => {

@@ -1,3 +1,4 @@
+import { importsOfProto } from '@x/protobuf-serde'
 import { UsageError } from '../usage-error.js'
 import type { SchemaFile } from './register.js'
 
@@ -76,10 +77,17 @@ export function endsWithPath(path: string, target: string): boolean {
   return a === b || a.endsWith(`/${b}`)
 }
 
-/** The paths a `.proto` file imports (`import "a/b.proto";`, also `public` and `weak`), comments ignored. */
+/**
+ * The paths a `.proto` file imports (`import "a/b.proto";`, also `public` and `weak`), as the Protobuf parser reads
+ * them: comments and strings are not imports, and several statements may share a line. A file that does not parse
+ * implies no references here; registering or checking it then reports its syntax error.
+ */
 export function protoImports(text: string): string[] {
-  const code = text.replace(/\/\*[\s\S]*?\*\//g, '').replace(/\/\/[^\n]*/g, '')
-  return [...code.matchAll(/\bimport\s+(?:public\s+|weak\s+)?"([^"]+)"\s*;/g)].map((match) => match[1]!)
+  try {
+    return importsOfProto(text)
+  } catch {
+    return []
+  }
 }
 
 function parsedJson(text: string): unknown {

@@ -199,7 +199,7 @@ describe('x-serde produce and consume on the real broker and registry', () => {
     expect(lines[0]!.endsWith(`"value":${AVRO_VALUE}}`)).toBe(true)
     expect(lines[1]).toMatch(
       new RegExp(
-        `^\\{"topic":"${topic}","partition":0,"offset":1,"timestamp":"[^"]+","key":null,"headers":\\{\\},"error":\\{"name":"DeserializationError","code":"DESERIALIZATION","message":"Cannot decode a frame: expected magic byte 0x00, got 0x7b[^"]*"\\},"raw":"${Buffer.from('{"not":"framed"}').toString('base64')}"\\}$`,
+        `^\\{"topic":"${topic}","partition":0,"offset":1,"timestamp":"[^"]+","key":null,"headers":\\{\\},"error":\\{"name":"DeserializationError","code":"DESERIALIZATION","field":"value","message":"Cannot decode a frame: expected magic byte 0x00, got 0x7b[^"]*"\\},"raw":"${Buffer.from('{"not":"framed"}').toString('base64')}"\\}$`,
       ),
     )
     expect(lines[2]!.endsWith(`"value":${AVRO_VALUE}}`)).toBe(true)

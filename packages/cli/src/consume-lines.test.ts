@@ -27,7 +27,12 @@ const failed: ConsumedLine = {
   timestamp: '1764093600000',
   key: null,
   headers: {},
-  error: { name: 'DeserializationError', code: 'DESERIALIZATION', message: 'Cannot decode a frame' },
+  error: {
+    name: 'DeserializationError',
+    code: 'DESERIALIZATION',
+    field: 'value',
+    message: 'Cannot decode a frame',
+  },
   raw: Buffer.from('hello'),
 }
 
@@ -44,7 +49,7 @@ describe('consume lines', () => {
   it('prints a message that did not decode as an error line with its raw bytes, and a tombstone with a null schema', () => {
     expect(jsonLine(failed)).toBe(
       '{"topic":"orders","partition":0,"offset":3,"timestamp":"2025-11-25T18:00:00.000Z","key":null,"headers":{},' +
-        '"error":{"name":"DeserializationError","code":"DESERIALIZATION","message":"Cannot decode a frame"},"raw":"aGVsbG8="}\n',
+        '"error":{"name":"DeserializationError","code":"DESERIALIZATION","field":"value","message":"Cannot decode a frame"},"raw":"aGVsbG8="}\n',
     )
     expect(jsonLine({ ...decoded, schema: null, value: null, headers: {} })).toBe(
       '{"topic":"orders","partition":1,"offset":12,"timestamp":"2025-11-25T18:00:00.000Z","key":"A-1","headers":{},"schema":null,"value":null}\n',
@@ -65,7 +70,7 @@ describe('consume lines', () => {
       ].join('\n'),
     )
     expect(readableLine(failed)).toBe(
-      'orders/0@3  2025-11-25T18:00:00.000Z\n  ERROR Cannot decode a frame\n  raw (base64): aGVsbG8=\n',
+      'orders/0@3  2025-11-25T18:00:00.000Z\n  ERROR Cannot decode a frame\n  raw value (base64): aGVsbG8=\n',
     )
   })
 

@@ -28,8 +28,8 @@ export interface ConsumedLine {
   /** Set when the value decoded (`null` for a tombstone). */
   schema?: ValueSchema | null
   value?: unknown
-  /** Set when it did not: why, and the raw value. */
-  error?: { name: string; code: string | undefined; message: string }
+  /** Set when it did not: why, which field failed (`key` or `value`), and that field's raw bytes. */
+  error?: { name: string; code: string | undefined; field: 'key' | 'value'; message: string }
   raw?: Buffer | null
 }
 
@@ -41,7 +41,7 @@ export function isoTimestamp(ms: string): string | null {
 
 /**
  * One line of JSON: `topic`, `partition`, `offset` (a number), `timestamp` (ISO), `key`, `headers`, then either
- * `schema` and `value` (exact longs, base64 bytes, ISO dates), or `error` and `raw` (the value's bytes as base64).
+ * `schema` and `value` (exact longs, base64 bytes, ISO dates), or `error` and `raw` (the bytes of the field that failed, as base64).
  */
 export function jsonLine(line: ConsumedLine): string {
   const out: Record<string, unknown> = {
@@ -64,7 +64,7 @@ export function jsonLine(line: ConsumedLine): string {
 
 /**
  * The readable form: a line saying where the message is and what wrote it, then its value (indented JSON); for a
- * message that did not decode, `ERROR` with why, and its raw bytes as base64.
+ * message that did not decode, `ERROR` with why, and the raw bytes of the field that failed as base64.
  */
 export function readableLine(line: ConsumedLine): string {
   const where = `${line.topic}/${line.partition}@${line.offset}`
@@ -73,7 +73,7 @@ export function readableLine(line: ConsumedLine): string {
   const headers = Object.keys(line.headers).filter((name) => !/^apicurio\.(key|value)\./.test(name))
   if (headers.length > 0) parts.push(`headers ${toJsonText(pick(line.headers, headers), 0)}`)
   if (line.error !== undefined) {
-    return `${parts.join('  ')}\n  ERROR ${line.error.message}\n  raw (base64): ${
+    return `${parts.join('  ')}\n  ERROR ${line.error.message}\n  raw ${line.error.field} (base64): ${
       line.raw ? line.raw.toString('base64') : '(none)'
     }\n`
   }

@@ -1,3 +1,4 @@
+import { failedMessageOf } from '@x/errors'
 import {
   ApicurioSchemaRegistry,
   type ConsumedKafkaMessage,
@@ -190,8 +191,11 @@ afterAll(async () => {
   await registry?.close()
 })
 
-/** What a path made of a message: its key, value and schema as the CLI prints them, or its error's class and code. */
-type Outcome = { decoded: string } | { error: [string, string | undefined] }
+/**
+ * What a path made of a message: its key, value and schema as the CLI prints them, or its error's class and code and
+ * the failed message it names (topic, field, partition, offset and the bytes of the field that failed, in hex).
+ */
+type Outcome = { decoded: string } | { error: [string, string | undefined]; failed: string }
 
 const printedKey = (key: unknown) =>
   Buffer.isBuffer(key) ? (utf8Text(key) ?? { base64: key.toString('base64') }) : key
@@ -204,8 +208,27 @@ function outcome(key: unknown, value: unknown, schema: unknown): Outcome {
 
 function failure(error: unknown): Outcome {
   const { name, code } = error as { name: string; code?: string }
-  return { error: [name, code] }
+  const failed = failedMessageOf(error)
+  return {
+    error: [name, code],
+    failed: failedText(
+      failed?.context?.topic,
+      failed?.context?.field,
+      failed?.partition,
+      failed?.offset,
+      failed?.payload,
+    ),
+  }
 }
+
+const failedText = (
+  topic: string | undefined,
+  field: string | undefined,
+  partition: number | undefined,
+  offset: string | undefined,
+  payload: Uint8Array | null | undefined,
+) =>
+  `${topic}/${field} partition ${partition} offset ${offset}: ${payload ? Buffer.from(payload).toString('hex') : payload}`
 
 const keysOption = (keys: Entry['keys']) => (keys === 'schema' ? {} : keys)
 const READ = { idSize: 'auto' as const }
@@ -215,7 +238,7 @@ async function throughKafkaJs(entry: Entry, shape: 'kafkajs' | 'confluent'): Pro
   const message: ConsumedKafkaMessage = {
     key: entry.key,
     value: entry.value,
-    offset: '0',
+    offset: '17',
     timestamp: '0',
   }
   // Confluent's client leaves out the headers of a message without any; KafkaJS gives {}.
@@ -236,7 +259,14 @@ async function throughPlatformatic(entry: Entry): Promise<Outcome> {
     for (const one of Array.isArray(value) ? value : [value])
       pairs.push([Buffer.from(name), Buffer.from(one!)])
   }
-  const raw = { topic: entry.topic, partition: 0, key: entry.key, value: entry.value, headers: pairs }
+  const raw = {
+    topic: entry.topic,
+    partition: 0,
+    key: entry.key,
+    value: entry.value,
+    headers: pairs,
+    offsetDelta: 7,
+  }
   const hook = reg.getBeforeDeserializationHook()
   const run = (payload: Buffer | null, type: string) =>
     new Promise<void>((resolve, reject) =>
@@ -258,6 +288,8 @@ async function throughPlatformatic(entry: Entry): Promise<Outcome> {
     const schemas = (message.metadata.schemas ?? {}) as Record<string, unknown>
     return outcome(key, value, entry.value === null ? null : schemas.value)
   } catch (error) {
+    // Platformatic hands a record its deserializers refused to `onCorruptedMessage`, with the fetch's first offset.
+    reg.getCorruptedMessageHandler()(raw, entry.topic, 0, 0n, 10n)
     return failure(error)
   }
 }
@@ -269,10 +301,15 @@ async function throughCli(entry: Entry): Promise<Outcome> {
     key: entry.key,
     value: entry.value,
     headers: entry.headers,
-    offset: '0',
+    offset: '17',
     timestamp: '0',
   })
-  if (line.error !== undefined) return { error: [line.error.name, line.error.code] }
+  if (line.error !== undefined) {
+    return {
+      error: [line.error.name, line.error.code],
+      failed: failedText(line.topic, line.error.field, line.partition, line.offset, line.raw),
+    }
+  }
   const schema =
     line.schema === null || line.schema === undefined
       ? null
@@ -311,6 +348,16 @@ describe('the message contract, read differentially', () => {
     const errors = Object.fromEntries(
       Object.entries(rows).flatMap(([name, row]) => ('error' in row ? [[name, row.error]] : [])),
     )
+    // Each failure names its own message: the topic, the field that failed, where it was consumed, and its bytes.
+    for (const entry of corpus) {
+      const row = rows[entry.name]!
+      if (!('error' in row)) continue
+      const field = entry.name.startsWith('a key') ? 'key' : 'value'
+      const bytes = field === 'key' ? entry.key : entry.value
+      expect(row.failed, entry.name).toBe(
+        `${entry.topic}/${field} partition 0 offset 17: ${bytes?.toString('hex')}`,
+      )
+    }
     expect(errors).toEqual({
       "a key read as long that is not 8 bytes (Java's IntegerSerializer wrote it)": [
         'DeserializationError',

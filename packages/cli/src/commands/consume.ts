@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto'
 import type { AvroEncoding } from '@x/avro-serde'
-import { messageOf } from '@x/errors'
+import { failedMessageOf, messageOf } from '@x/errors'
 import type { ConsumedKafkaMessage } from '@x/kafka'
 import {
   ArtifactLookup,
@@ -413,15 +413,18 @@ export class MessageReader {
       if (readErrorKind(error) !== 'poison') throw error
       const name = (error as Error).name
       const code = (error as { code?: unknown }).code
+      // The message the error names: a key that failed prints its own bytes, as a dead letter would carry them.
+      const field = failedMessageOf(error)?.context?.field === 'key' ? 'key' : 'value'
       return {
         ...base,
         key: key ?? rawKey(message.key),
         error: {
           name,
           code: typeof code === 'string' ? code : undefined,
+          field,
           message: inCliWords(messageOf(error)),
         },
-        raw: message.value,
+        raw: field === 'key' ? message.key : message.value,
       }
     }
   }

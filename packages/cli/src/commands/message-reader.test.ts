@@ -58,6 +58,7 @@ describe('MessageReader', () => {
     expect(line.error).toEqual({
       name: 'SchemaNotFoundError',
       code: 'SCHEMA_NOT_FOUND',
+      field: 'value',
       message:
         'Schema not found: no globalId 7, but a contentId 7 exists: the producer writes contentIds, as Java 3.x ' +
         'does by default: pass --use-id contentId',
@@ -82,6 +83,7 @@ describe('MessageReader', () => {
     expect(binary.error).toEqual({
       name: 'DeserializationError',
       code: 'DESERIALIZATION',
+      field: 'value',
       message:
         'Cannot decode the Avro payload of globalId 40: Invalid Avro data for schema Order: 7 trailing bytes after ' +
         "a complete value (it ends at offset 6 of 13); the payload looks like JSON text: Avro's JSON encoding? " +

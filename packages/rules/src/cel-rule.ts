@@ -13,10 +13,13 @@ const FALSE: RuleOutcome = Object.freeze({ value: false })
 /**
  * Compiles a CEL rule read in Apicurio's dialect: each top-level field of the record is a variable of type `dyn`,
  * a name that is not a field is a compile error (reported with the registry's wording), and an evaluation error is
- * the rule's failure, whatever the engine throws (a record nested too deep included).
+ * the rule's failure, whatever the engine throws (a record nested too deep included). An empty (or blank) expression
+ * passes every record, as the registry passes it.
  */
 export function compileCelRule(rule: Rule, evaluator: CelEvaluator): CompiledRule {
   const expr = rule.expr ?? ''
+  // the registry passes a rule with no expression, whatever the record
+  if (expr.trim() === '') return { rule, run: () => TRUE, fields: [] }
   let program: CelProgram
   try {
     program = evaluator.compile(expr)

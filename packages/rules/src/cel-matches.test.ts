@@ -1,0 +1,94 @@
+import { describe, expect, it } from 'vitest'
+import { RulesEngine } from './rules-engine.js'
+import type { Rule } from './types.js'
+
+const engine = new RulesEngine()
+const condition = (expr: string): Rule => ({
+  name: 'r',
+  kind: 'CONDITION',
+  type: 'CEL',
+  mode: 'WRITE',
+  expr,
+  onFailure: 'ERROR',
+})
+const verdict = (expr: string, record: Record<string, unknown>) =>
+  engine.execute(engine.compile({ domainRules: [condition(expr)] }), { mode: 'WRITE', record })
+const message = (expr: string, record: Record<string, unknown>) =>
+  verdict(expr, record).violations[0]?.message
+
+describe("CEL's matches", () => {
+  it('answers a pattern that backtracks exponentially in linear time', () => {
+    const started = performance.now()
+    const result = verdict('x.matches("(a+)+$")', { x: `${'a'.repeat(30)}!` })
+    const elapsed = performance.now() - started
+    expect(result.violations).toEqual([{ ruleName: 'r', message: 'Condition failed: r', action: 'ERROR' }])
+    expect(elapsed).toBeLessThan(50)
+  })
+
+  it('answers the function form matches(text, pattern) in linear time too', () => {
+    const started = performance.now()
+    expect(verdict('matches(x, "(a+)+$")', { x: `${'a'.repeat(30)}!` }).passed).toBe(false)
+    expect(verdict('matches(x, "(a+)+$")', { x: 'a'.repeat(30) }).passed).toBe(true)
+    expect(performance.now() - started).toBeLessThan(50)
+  })
+
+  it('searches anywhere in the text unless anchored, as RE2 does', () => {
+    expect(verdict('x.matches("b+")', { x: 'abbc' }).passed).toBe(true)
+    expect(verdict('x.matches("^b+")', { x: 'abbc' }).passed).toBe(false)
+  })
+
+  it('takes RE2 inline flags and classes: (?i), (?s), [[:alpha:]], \\pL', () => {
+    expect(verdict('x.matches("(?i)^abc$")', { x: 'ABC' }).passed).toBe(true)
+    expect(verdict('x.matches("^a.b$")', { x: 'a\nb' }).passed).toBe(false)
+    expect(verdict('x.matches("(?s)^a.b$")', { x: 'a\nb' }).passed).toBe(true)
+    expect(verdict('x.matches("^[[:alpha:]]+$")', { x: 'abc' }).passed).toBe(true)
+    expect(verdict('x.matches("^\\\\pL+$")', { x: 'ÆØÅ' }).passed).toBe(true)
+  })
+
+  it('refuses a constant backreference before evaluation, naming RE2', () => {
+    expect(message('x.matches("(a)\\\\1")', { x: 'aa' })).toBe(
+      'CEL evaluation error: CEL compilation failed: check failed: ERROR: <input>:1:11: invalid regular expression ' +
+        '"(a)\\\\1": error parsing regexp: invalid escape sequence: `\\1` (RE2 syntax: no backreferences or ' +
+        'lookarounds)\n | x.matches("(a)\\\\1")\n | ..........^',
+    )
+  })
+
+  it('refuses a constant lookahead and lookbehind before evaluation', () => {
+    expect(message('x.matches("a(?=b)")', { x: 'ab' })).toContain(
+      'check failed: ERROR: <input>:1:11: invalid regular expression "a(?=b)": error parsing regexp: invalid or unsupported Perl syntax: `(?=`',
+    )
+    expect(message('matches(x, "(?<=a)b")', { x: 'ab' })).toContain(
+      'check failed: ERROR: <input>:1:12: invalid regular expression "(?<=a)b"',
+    )
+  })
+
+  it('fails a pattern from the record that is not RE2 syntax when evaluated', () => {
+    expect(message('x.matches(p)', { x: 'ab', p: '(?!a)' })).toBe(
+      'CEL evaluation error: CEL evaluation failed: invalid regular expression "(?!a)": error parsing regexp: ' +
+        'invalid or unsupported Perl syntax: `(?!` (RE2 syntax: no backreferences or lookarounds)',
+    )
+  })
+
+  it('names matches, not its RE2 implementation, when the receiver is not a string', () => {
+    expect(message('x.matches("a")', { x: 1 })).toBe(
+      "CEL evaluation error: CEL evaluation failed: found no matching overload for 'int.matches(string)'",
+    )
+  })
+})
+
+describe('an empty CEL expression', () => {
+  it('passes every record, as the registry passes it', () => {
+    for (const expr of ['', '   ', '\n\t']) {
+      expect(verdict(expr, { x: 1 })).toEqual({
+        passed: true,
+        violations: [],
+        executedRules: 1,
+        failedRules: 0,
+      })
+    }
+    const compiled = engine.compile({
+      domainRules: [{ name: 'none', kind: 'CONDITION', type: 'CEL', mode: 'WRITE' }],
+    })
+    expect(engine.execute(compiled, { mode: 'WRITE', record: {} }).passed).toBe(true)
+  })
+})

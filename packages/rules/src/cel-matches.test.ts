@@ -93,3 +93,26 @@ describe('an empty CEL expression', () => {
     expect(engine.execute(compiled, { mode: 'WRITE', record: {} }).passed).toBe(true)
   })
 })
+
+describe('the evaluation budget of a CEL rule', () => {
+  it('stops comprehensions nested over a list of the record within timeoutMs', () => {
+    const items = Array.from({ length: 3_000 }, (_, index) => index)
+    const started = performance.now()
+    const result = verdict('items.all(x, items.all(y, x >= 0))', { items })
+    expect(performance.now() - started).toBeLessThan(300)
+    expect(result.violations).toEqual([
+      {
+        ruleName: 'r',
+        message:
+          'CEL evaluation error: CEL evaluation failed: The expression ran out of its evaluation budget: it ran longer than 50 ms',
+        action: 'ERROR',
+      },
+    ])
+  })
+
+  it('runs nested comprehensions that finish within the budget', () => {
+    const items = [1, 2, 3]
+    expect(verdict('items.all(x, items.exists(y, y == x))', { items }).passed).toBe(true)
+    expect(verdict('items.map(x, items.map(y, x * y)).size() == 3', { items }).passed).toBe(true)
+  })
+})

@@ -12,7 +12,10 @@ const transform = (expr: string): Rule => ({
   onFailure: 'ERROR',
 })
 
-/** The verdict of `expr` on `record`, and how long compiling and executing took. */
+/**
+ * The verdict of `expr` on `record`, and how long compiling and executing took. The time bounds below leave room for
+ * a loaded machine: unbounded, each of these expressions takes from half a second to minutes.
+ */
 function timed(expr: string, record: Record<string, unknown> = { x: 1 }, engine = new RulesEngine()) {
   const started = performance.now()
   const result = engine.execute(engine.compile({ domainRules: [transform(expr)] }), { mode: 'WRITE', record })
@@ -27,14 +30,14 @@ describe('the evaluation budget of a JSONata rule', () => {
     const { result, elapsed, message } = timed('(function($f) { $f($f) })(function($f) { $f($f) })')
     expect(result.passed).toBe(false)
     expect(message).toBe(`${PREFIX}it ran longer than 50 ms`)
-    expect(elapsed).toBeLessThan(90)
+    expect(elapsed).toBeLessThan(200)
   })
 
   it('takes the time budget from the engine option timeoutMs', () => {
     const engine = new RulesEngine({ timeoutMs: 5 })
     const { message, elapsed } = timed('(function($f) { $f($f) })(function($f) { $f($f) })', {}, engine)
     expect(message).toBe(`${PREFIX}it ran longer than 5 ms`)
-    expect(elapsed).toBeLessThan(40)
+    expect(elapsed).toBeLessThan(100)
   })
 
   it('refuses a timeoutMs that is not a positive number as misuse', () => {
@@ -64,7 +67,7 @@ describe('the evaluation budget of a JSONata rule', () => {
         action: 'ERROR',
       },
     ])
-    expect(elapsed).toBeLessThan(30)
+    expect(elapsed).toBeLessThan(100)
   })
 
   it('refuses a huge range built from the record, and inside $eval', () => {
@@ -73,7 +76,7 @@ describe('the evaluation budget of a JSONata rule', () => {
     )
     const inEval = timed('$eval("[0..9999999]")')
     expect(inEval.message).toBe(`${PREFIX}the range [0..9999999] holds more than 100000 items`)
-    expect(inEval.elapsed).toBeLessThan(30)
+    expect(inEval.elapsed).toBeLessThan(100)
   })
 
   it('builds a range of the most items allowed', () => {
@@ -99,7 +102,7 @@ describe('the evaluation budget of a JSONata rule', () => {
     expect(message).toBe(
       `JSONata evaluation error: JSONata compilation failed: The expression nests brackets deeper than ${MAX_JSONATA_NESTING} levels (at offset 504), more than a rule may`,
     )
-    expect(elapsed).toBeLessThan(20)
+    expect(elapsed).toBeLessThan(100)
     // the object's brace and as many calls as may nest within it
     const ok = MAX_JSONATA_NESTING - 1
     expect(timed(`{"b": ${'$not('.repeat(ok)}true${')'.repeat(ok)}}`).result.transformedRecord).toEqual({

@@ -21,10 +21,12 @@ export interface RulesEngineOptions {
    */
   jsonata?: JsonataEvaluator
   /**
-   * How long one JSONata rule's evaluation on one record may run, in milliseconds: one still running then is stopped
-   * and fails as a violation saying it ran out of its budget, so that no expression holds the event loop for long
-   * (an infinite recursion, a huge range). A ruleset of n rules may take up to n times this. `Infinity`: no limit.
-   * A CEL rule needs none: CEL has no recursion, and its `matches` runs in linear time.
+   * How long one rule's evaluation on one record may run, in milliseconds: one still running then is stopped and
+   * fails as a violation saying it ran out of its budget, so that no expression holds the event loop for long (a
+   * JSONata infinite recursion or huge range, CEL comprehensions nested over the record's lists). A ruleset of n
+   * rules may take up to n times this. `Infinity`: no limit. A JSONata rule reads the clock every few evaluation
+   * steps; a CEL rule with nested comprehensions each time it reads a field of the record (CEL's `matches` runs in
+   * linear time and CEL has no recursion, so other CEL rules need no clock).
    * @default 50
    */
   timeoutMs?: number
@@ -149,7 +151,7 @@ export class RulesEngine {
   #compileRule(rule: Rule): CompiledRule | null {
     if (rule.type === 'CEL') {
       this.#cel ??= new CelJsEvaluator()
-      return compileCelRule(rule, this.#cel)
+      return compileCelRule(rule, this.#cel, this.#timeoutMs)
     }
     if (rule.type === 'JSONATA') {
       this.#jsonata ??= new SyncJsonataEvaluator()

@@ -116,3 +116,31 @@ describe('the evaluation budget of a CEL rule', () => {
     expect(verdict('items.map(x, items.map(y, x * y)).size() == 3', { items }).passed).toBe(true)
   })
 })
+
+describe('the size of a regular expression', () => {
+  it('refuses a pattern compiling to more than MAX_PROGRAM_SIZE instructions, which would match slowly', () => {
+    expect(message('x.matches(".{1000}.{1000}")', { x: 'a' })).toContain(
+      'check failed: ERROR: <input>:1:11: The regular expression ".{1000}.{1000}" compiles to 2002 instructions, more than the 1000 a rule may use (a bounded repetition counts each repeat)',
+    )
+    const started = performance.now()
+    expect(message('x.matches(p)', { x: 'a'.repeat(65_000), p: '.{1000}'.repeat(5) })).toBe(
+      'CEL evaluation error: CEL evaluation failed: The regular expression ".{1000}.{1000}.{1000}.{1000}.{1000}" compiles to 5002 instructions, more than the 1000 a rule may use (a bounded repetition counts each repeat)',
+    )
+    expect(performance.now() - started).toBeLessThan(100)
+  })
+
+  it('refuses a pattern longer than MAX_PATTERN_LENGTH before compiling it', () => {
+    const pattern = Array.from({ length: 10_000 }, (_, index) => `a${index}`).join('|')
+    const started = performance.now()
+    expect(message('x.matches(p)', { x: 'a1', p: pattern })).toBe(
+      `CEL evaluation error: CEL evaluation failed: The regular expression is ${pattern.length} characters long, longer than the 1000 a rule may use`,
+    )
+    expect(performance.now() - started).toBeLessThan(50)
+  })
+
+  it('matches a 64 KiB text with the largest program allowed quickly', () => {
+    const started = performance.now()
+    expect(verdict('x.matches("[a-z]{990}$")', { x: 'a'.repeat(65_000) }).passed).toBe(true)
+    expect(performance.now() - started).toBeLessThan(150)
+  })
+})

@@ -168,6 +168,12 @@ describe('a JSONata regular expression', () => {
     expect(timed('$match(x, /a(?=b)/)').message).toContain('invalid or unsupported Perl syntax: `(?=`')
   })
 
+  it('refuses a pattern compiling to more than 1000 instructions when compiled', () => {
+    expect(timed('$match(x, /.{1000}.{1000}/)').message).toBe(
+      'JSONata evaluation error: JSONata compilation failed: The regular expression ".{1000}.{1000}" compiles to 2002 instructions, more than the 1000 a rule may use (a bounded repetition counts each repeat)',
+    )
+  })
+
   it('leaves the jsonata module as it found it for its other users', () => {
     const jsonata = require('jsonata') as { (expr: string): unknown; RegexEngine: unknown }
     jsonata('1')

@@ -1,6 +1,7 @@
 import { createRequire } from 'node:module'
 import type { ASTNode, Environment } from '@marcbachmann/cel-js'
 import type { CelEvaluator, CelIssue, CelProgram, CelReference } from './cel-evaluator.js'
+import { compileRe2 } from './re2-pattern.js'
 
 const require = createRequire(import.meta.url)
 
@@ -38,6 +39,17 @@ const EXTENSION_FUNCTIONS = new Set([
   'reverse',
 ])
 
+/**
+ * The name `string.matches` is evaluated under: the engine's own `matches` runs a JavaScript `RegExp`, which can
+ * take time exponential in the text; this one runs RE2, as CEL specifies.
+ */
+const RE2_MATCHES = 'matchesRe2'
+
+/** CEL's `matches`: whether RE2 `pattern` matches somewhere in `text`, in time linear in the text. */
+function re2Matches(text: string, pattern: string): boolean {
+  return compileRe2(pattern, 0).test(text)
+}
+
 const NUMERIC_OR_SCALAR = new Set(['int', 'uint', 'double', 'string', 'bool', 'bytes'])
 const OPERATOR_NAMES: Record<string, string> = {
   '+': '_+_',
@@ -67,8 +79,14 @@ export class CelJsEvaluator implements CelEvaluator {
   constructor() {
     const cel = require('@marcbachmann/cel-js') as typeof import('@marcbachmann/cel-js')
     this.#env = new cel.Environment({ unlistedVariablesAreDyn: true, homogeneousAggregateLiterals: false })
+      .registerFunction(`string.${RE2_MATCHES}(string): bool`, re2Matches)
+      .registerFunction('matches(string, string): bool', re2Matches)
   }
 
+  /**
+   * Parses `expr`. `matches` (function and method) is evaluated with RE2 semantics in linear time; a constant
+   * pattern that is not RE2 syntax (a backreference, a lookaround) is an issue found before evaluation.
+   */
   compile(expr: string): CelProgram {
     const parsed = this.#env.parse(expr)
     const walker = new Walker(expr)
@@ -76,7 +94,15 @@ export class CelJsEvaluator implements CelEvaluator {
     return {
       references: walker.references,
       issues: walker.issues,
-      evaluate: (variables) => parsed(variables),
+      evaluate(variables) {
+        try {
+          return parsed(variables)
+        } catch (error) {
+          throw error instanceof Error && error.message.includes(RE2_MATCHES)
+            ? new Error(error.message.replaceAll(RE2_MATCHES, 'matches'))
+            : error
+        }
+      },
     }
   }
 }
@@ -110,6 +136,7 @@ class Walker {
         return 'dyn'
       case 'call': {
         const [name, args] = node.args
+        if (name === 'matches' && args.length === 2) this.#pattern(args[1]!)
         if (name === 'has' && args[0]?.op !== '.') {
           const offset = this.#expr.indexOf('(', node.start)
           this.issues.push({ stage: 'parse', message: 'invalid argument to has() macro', offset })
@@ -119,6 +146,10 @@ class Walker {
       }
       case 'rcall': {
         const [name, target, args] = node.args
+        if (name === 'matches' && args.length === 1) {
+          node.args[0] = RE2_MATCHES
+          this.#pattern(args[0]!)
+        }
         this.visit(target, bound)
         if (EXTENSION_FUNCTIONS.has(name)) {
           const offset = this.#expr.indexOf(`${name}(`, target.end) + name.length
@@ -168,6 +199,16 @@ class Walker {
         return 'dyn'
       default:
         return this.#binary(node, bound)
+    }
+  }
+
+  /** A constant pattern of `matches` compiled now: one RE2 does not take is an issue. */
+  #pattern(node: ASTNode): void {
+    if (node.op !== 'value' || typeof node.args !== 'string') return
+    try {
+      compileRe2(node.args, 0)
+    } catch (error) {
+      this.issues.push({ stage: 'check', message: (error as Error).message, offset: node.start })
     }
   }
 

@@ -6,6 +6,9 @@ import type { Rule } from './types.js'
 
 const PREFIX = 'CEL evaluation error: '
 
+/** A comprehension macro call: an expression with two or more may loop over a list for each item of another. */
+const COMPREHENSION = /\.\s*(?:all|exists|exists_one|map|filter)\s*\(/g
+
 /** The outcomes of a condition that holds or not, shared: a message passing a condition allocates none. */
 const TRUE: RuleOutcome = Object.freeze({ value: true })
 const FALSE: RuleOutcome = Object.freeze({ value: false })
@@ -13,10 +16,19 @@ const FALSE: RuleOutcome = Object.freeze({ value: false })
 /**
  * Compiles a CEL rule read in Apicurio's dialect: each top-level field of the record is a variable of type `dyn`,
  * a name that is not a field is a compile error (reported with the registry's wording), and an evaluation error is
- * the rule's failure, whatever the engine throws (a record nested too deep included).
+ * the rule's failure, whatever the engine throws (a record nested too deep included). An empty (or blank) expression
+ * passes every record, as the registry passes it. An expression with nested comprehensions (a loop over a list for
+ * each item of another) runs within `timeoutMs`: the clock is read each time it reads a field of the record, and
+ * past the budget the rule fails (no limit when `undefined`).
  */
-export function compileCelRule(rule: Rule, evaluator: CelEvaluator): CompiledRule {
+export function compileCelRule(
+  rule: Rule,
+  evaluator: CelEvaluator,
+  timeoutMs: number | undefined,
+): CompiledRule {
   const expr = rule.expr ?? ''
+  // the registry passes a rule with no expression, whatever the record
+  if (expr.trim() === '') return { rule, run: () => TRUE, fields: [] }
   let program: CelProgram
   try {
     program = evaluator.compile(expr)
@@ -35,6 +47,8 @@ export function compileCelRule(rule: Rule, evaluator: CelEvaluator): CompiledRul
     return { rule, run: () => outcome, fields: [] }
   }
   const checkIssues = program.issues
+  const budget =
+    timeoutMs !== undefined && (expr.match(COMPREHENSION)?.length ?? 0) >= 2 ? timeoutMs : undefined
   return {
     rule,
     fields: references.map((reference) => reference.name),
@@ -51,6 +65,7 @@ export function compileCelRule(rule: Rule, evaluator: CelEvaluator): CompiledRul
       try {
         const variables: Record<string, unknown> = {}
         for (const { name } of references) setData(variables, name, toCelValue(record[name], 1))
+        if (budget !== undefined) timed(variables, performance.now() + budget, budget)
         const value = program.evaluate(variables)
         if (value === true) return TRUE
         if (value === false) return FALSE
@@ -59,6 +74,27 @@ export function compileCelRule(rule: Rule, evaluator: CelEvaluator): CompiledRul
         return { error: `${PREFIX}CEL evaluation failed: ${messageOf(error)}` }
       }
     },
+  }
+}
+
+/**
+ * Turns each field of `variables` into a getter that reads the clock: past `deadline`, reading one throws an `Error`
+ * saying the expression ran out of its budget (a comprehension reads the record's fields as it loops).
+ */
+function timed(variables: Record<string, unknown>, deadline: number, timeoutMs: number): void {
+  for (const name of Object.keys(variables)) {
+    const value = variables[name]
+    Object.defineProperty(variables, name, {
+      enumerable: true,
+      get() {
+        if (performance.now() > deadline) {
+          throw new Error(
+            `The expression ran out of its evaluation budget: it ran longer than ${timeoutMs} ms`,
+          )
+        }
+        return value
+      },
+    })
   }
 }
 

@@ -11,8 +11,13 @@ const PREFIX = 'JSONata evaluation error: '
  * (`constructor`, `toString`, `__proto__`). Whatever the evaluation throws (a record nested too deep included) is
  * the rule's failure. Where the result holds, at the same place as the record, that nearest number, the `bigint`
  * itself is given back, so a long beyond 2^53 that a transform leaves in place stays exact, as the registry keeps it.
+ * An evaluation running longer than `timeoutMs` is stopped and fails the rule (no limit when `undefined`).
  */
-export function compileJsonataRule(rule: Rule, evaluator: JsonataEvaluator): CompiledRule {
+export function compileJsonataRule(
+  rule: Rule,
+  evaluator: JsonataEvaluator,
+  timeoutMs: number | undefined,
+): CompiledRule {
   let program: JsonataProgram
   try {
     program = evaluator.compile(rule.expr ?? '')
@@ -24,7 +29,7 @@ export function compileJsonataRule(rule: Rule, evaluator: JsonataEvaluator): Com
     rule,
     run(record) {
       try {
-        return { value: toPlainValue(program.evaluate(toJsonataValue(record, 0)), record, 0) }
+        return { value: toPlainValue(program.evaluate(toJsonataValue(record, 0), timeoutMs), record, 0) }
       } catch (error) {
         return { error: `${PREFIX}JSONata evaluation failed: ${messageOf(error)}` }
       }

@@ -140,9 +140,10 @@ describe('records nested deeper than MAX_RECORD_DEPTH', () => {
       }
     })()
     expect(error).toBeInstanceOf(RecordTooDeepError)
+    expect(error).toBeInstanceOf(RangeError)
     expect(error).toMatchObject({
       name: 'RecordTooDeepError',
-      code: 'RECORD_TOO_DEEP',
+      code: 'INVALID_DATA',
       maxDepth: 1000,
       message:
         'The record nests objects and lists deeper than 1000 levels, more than data-contract rules read',

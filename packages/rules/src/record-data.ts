@@ -8,14 +8,15 @@
 export const MAX_RECORD_DEPTH = 1000
 
 /**
- * A record (or a rule's result) nested deeper than {@link MAX_RECORD_DEPTH} levels. `RulesEngine#execute` and
- * `migrate` turn it into the failure of the rule that met it; `toRuleRecord` throws it.
+ * A record (or a rule's result) nested deeper than {@link MAX_RECORD_DEPTH} levels: a `RangeError` carrying the
+ * library's code for bad data, `INVALID_DATA`. `RulesEngine#execute` and `migrate` turn it into the failure of the
+ * rule that met it; `toRuleRecord` throws it.
  */
-export class RecordTooDeepError extends Error {
+export class RecordTooDeepError extends RangeError {
   /** Always `RecordTooDeepError`. */
   override name = 'RecordTooDeepError'
-  /** Always `RECORD_TOO_DEEP`. */
-  readonly code = 'RECORD_TOO_DEEP'
+  /** Always `INVALID_DATA`: the record is data the rules cannot read. */
+  readonly code = 'INVALID_DATA'
   /** The deepest nesting allowed: {@link MAX_RECORD_DEPTH}. */
   readonly maxDepth = MAX_RECORD_DEPTH
 

@@ -34,9 +34,34 @@ describe('toRuleRecord', () => {
     })
   })
 
-  it('refuses a value that is not an object with a TypeError', () => {
-    expect(() => toRuleRecord([1])).toThrow(TypeError)
-    expect(() => toRuleRecord(null)).toThrow('A record for rules must be an object, not null')
+  it('makes an invalid date null, as JSON.stringify writes it', () => {
+    const record = toRuleRecord({ at: new Date(Number.NaN), list: [new Date(Number.NaN)], ok: new Date(0) })
+    expect(record).toEqual({ at: null, list: [null], ok: '1970-01-01T00:00:00.000Z' })
+    expect(record).toEqual(
+      JSON.parse(JSON.stringify({ at: new Date(Number.NaN), list: [new Date(Number.NaN)], ok: new Date(0) })),
+    )
+  })
+
+  it('refuses a value that is not an object with a TypeError coded INVALID_CONFIG', () => {
+    for (const [value, kind] of [
+      [[1], 'an array'],
+      [null, 'null'],
+      ['', 'string'],
+      [1n << 60n, 'bigint'],
+      [undefined, 'undefined'],
+    ] as const) {
+      let thrown: unknown
+      try {
+        toRuleRecord(value)
+      } catch (error) {
+        thrown = error
+      }
+      expect(thrown).toBeInstanceOf(TypeError)
+      expect(thrown).toMatchObject({
+        code: 'INVALID_CONFIG',
+        message: `A record for rules must be an object, not ${kind}`,
+      })
+    }
   })
 
   it('gives CEL a long beyond 2^53 exactly and a date that timestamp() reads', () => {

@@ -1,9 +1,10 @@
+import { invalidConfigError } from '@x/errors'
 import { MAX_RECORD_DEPTH, RecordTooDeepError, setData } from './record-data.js'
 
 /**
  * The record a ruleset sees for a decoded value of any format: the JSON the registry's execute endpoint would be
  * sent for it, as `JSON.stringify` writes it, with integers kept exact. A `Date` becomes its RFC 3339 text
- * (`toISOString`), a `Uint8Array` its base64 text, a `Map` an object, a `bigint` within ±(2^53 − 1) a `number` (beyond,
+ * (`toISOString`; an invalid date `null`, as its `toJSON` gives it), a `Uint8Array` its base64 text, a `Map` an object, a `bigint` within ±(2^53 − 1) a `number` (beyond,
  * it stays a `bigint`: an exact CEL `int`), an object with `toJSON` (Protobuf well-known types, Long values) what
  * `toJSON` returns; `undefined`, functions and symbols are left out of objects, as JSON leaves them out, and a number
  * that is not finite becomes `null`. Only own fields are read, and the record is made of ordinary objects whose
@@ -13,16 +14,15 @@ import { MAX_RECORD_DEPTH, RecordTooDeepError, setData } from './record-data.js'
  * With `fields` (what `RulesEngine#fieldsRead` answers for a ruleset), only those top-level fields are converted and
  * the others are left out: the record rules see is the same for each field they read, and a record of many fields
  * costs what its read fields cost.
- * @throws TypeError when `value` is not an object (a record is a JSON object).
+ * @throws TypeError (code `INVALID_CONFIG`) when `value` is not an object (a record is a JSON object).
  * @throws RecordTooDeepError when it nests deeper than {@link MAX_RECORD_DEPTH} levels.
  */
 export function toRuleRecord(value: unknown, fields?: readonly string[]): Record<string, unknown> {
   if (fields !== undefined && isPlainRecord(value)) return pick(value, fields)
   const record = toRuleValue(value, 0)
   if (typeof record !== 'object' || record === null || Array.isArray(record)) {
-    throw new TypeError(
-      `A record for rules must be an object, not ${record === null ? 'null' : typeof record}`,
-    )
+    const kind = record === null ? 'null' : Array.isArray(record) ? 'an array' : typeof record
+    throw invalidConfigError(`A record for rules must be an object, not ${kind}`)
   }
   return record as Record<string, unknown>
 }
@@ -96,7 +96,8 @@ function toRuleScalar(value: unknown): unknown {
 
 /** A date, bytes or a map, held at `depth` (counted already). */
 function toRuleSpecial(value: Date | Uint8Array | Map<unknown, unknown>, depth: number): unknown {
-  if (value instanceof Date) return value.toISOString()
+  // an invalid date is null, as its toJSON gives it
+  if (value instanceof Date) return Number.isNaN(value.getTime()) ? null : value.toISOString()
   if (value instanceof Uint8Array) return base64(value)
   const object: Record<string, unknown> = {}
   for (const [key, item] of value) {

@@ -1,3 +1,4 @@
+import { invalidConfigError } from '@x/errors'
 import type { CelEvaluator } from './cel-evaluator.js'
 import { CelJsEvaluator } from './cel-js-evaluator.js'
 import { compileCelRule } from './cel-rule.js'
@@ -19,7 +20,20 @@ export interface RulesEngineOptions {
    * @default new SyncJsonataEvaluator() (`jsonata@1.8.7`, synchronous)
    */
   jsonata?: JsonataEvaluator
+  /**
+   * How long one rule's evaluation on one record may run, in milliseconds: one still running then is stopped and
+   * fails as a violation saying it ran out of its budget, so that no expression holds the event loop for long (a
+   * JSONata infinite recursion or huge range, CEL comprehensions nested over the record's lists). A ruleset of n
+   * rules may take up to n times this. `Infinity`: no limit. A JSONata rule reads the clock every few evaluation
+   * steps; a CEL rule with nested comprehensions each time it reads a field of the record (CEL's `matches` runs in
+   * linear time and CEL has no recursion, so other CEL rules need no clock).
+   * @default 50
+   */
+  timeoutMs?: number
 }
+
+/** The time budget of a rule's evaluation when the options give none. */
+const DEFAULT_TIMEOUT_MS = 50
 
 /** The record to run rules on and the mode to run. */
 export interface ExecuteInput {
@@ -54,10 +68,19 @@ export interface MigrateInput {
 export class RulesEngine {
   #cel: CelEvaluator | undefined
   #jsonata: JsonataEvaluator | undefined
+  readonly #timeoutMs: number | undefined
 
+  /** @throws TypeError (code `INVALID_CONFIG`) when `timeoutMs` is not a positive number. */
   constructor(options: RulesEngineOptions = {}) {
     this.#cel = options.cel
     this.#jsonata = options.jsonata
+    const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS
+    if (typeof timeoutMs !== 'number' || !(timeoutMs > 0)) {
+      throw invalidConfigError(
+        `timeoutMs must be a positive number of milliseconds, not ${typeof timeoutMs === 'number' ? timeoutMs : typeof timeoutMs}`,
+      )
+    }
+    this.#timeoutMs = timeoutMs === Number.POSITIVE_INFINITY ? undefined : timeoutMs
   }
 
   /** Compiles every CEL and JSONata rule of `ruleSet` once; an expression that does not parse fails when run. */
@@ -128,11 +151,11 @@ export class RulesEngine {
   #compileRule(rule: Rule): CompiledRule | null {
     if (rule.type === 'CEL') {
       this.#cel ??= new CelJsEvaluator()
-      return compileCelRule(rule, this.#cel)
+      return compileCelRule(rule, this.#cel, this.#timeoutMs)
     }
     if (rule.type === 'JSONATA') {
       this.#jsonata ??= new SyncJsonataEvaluator()
-      return compileJsonataRule(rule, this.#jsonata)
+      return compileJsonataRule(rule, this.#jsonata, this.#timeoutMs)
     }
     return null
   }

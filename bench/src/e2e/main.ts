@@ -337,9 +337,13 @@ async function main(): Promise<void> {
       throw new Error(`--filter=${config.filter} matches no row`)
     const took = ((Date.now() - started) / 1000).toFixed(1)
     const load = `load average before ${loadBefore}, after ${loadavg()[0]!.toFixed(2)}`
-    console.log(
-      `Every message produced was consumed back (counts and the last seq checked). Took ${took} s; ${load}.`,
-    )
+    const checked = [
+      ...(results.length > 0 || consumers !== undefined
+        ? ['every message produced was consumed back (counts and the last seq checked)']
+        : []),
+      ...(producers !== undefined ? ["every producer's topic grew by its messages"] : []),
+    ].join('; ')
+    console.log(`${checked[0]!.toUpperCase()}${checked.slice(1)}. Took ${took} s; ${load}.`)
     if (writesResults(config)) {
       const when = new Date().toISOString().slice(0, 16).replace('T', ' ')
       const saved = loadE2e()

@@ -2,19 +2,20 @@ import { SchemaRegistry } from '@kafkajs/confluent-schema-registry'
 import { ApicurioSchemaRegistry, KafkaJsSerde } from '@x/kafka'
 import { RegistryClient } from '@x/registry-client'
 import { InMemoryRegistry } from '@x/registry-testing'
-import { EVENT_SCHEMA, GROUP_ID } from '../fixtures.js'
+import { GROUP_ID } from '../fixtures.js'
 import { ConfluentStub } from '../peers/confluent-registry.js'
 import {
   loadPlatformatic,
   type PlatformaticMessage,
   type PlatformaticRegistry,
 } from '../peers/platformatic.js'
-import { ourRecord, ourSerializer, peerRecord } from './formats.js'
+import { ourRecord, ourSerializer, peerRecord, SCHEMAS } from './formats.js'
 import { medianInterval } from './median-interval.js'
 
 /**
- * `node dist/e2e/encode-step.js [rounds]`: the encode step of the end-to-end produce rows alone, in one process and
- * without a broker, warm: per batch of 1 000 Avro `bench.Event` messages, what each row does before its client sends
+ * `node dist/e2e/encode-step.js [rounds] [--format=avro|json]`: the encode step of the end-to-end produce rows alone,
+ * in one process and without a broker, warm: per batch of 1 000 `bench.Event` messages (Avro by default; JSON
+ * validated on write by both), what each row does before its client sends
  * (KafkaJS: `Promise.all` of `KafkaJsSerde#encodeMessage` vs kafkajs-SR's `encode`; Platformatic: its producer's
  * before-serialization series over each message's key and value, then the value serializer, with ours vs its own
  * `ConfluentSchemaRegistry`). Ours and theirs alternate within each round; the ratio (theirs' time ÷ ours: above 1,
@@ -22,7 +23,6 @@ import { medianInterval } from './median-interval.js'
  */
 
 const TOPIC = 'bench-e2e-encode'
-const ARTIFACT = 'bench-e2e.Event.avro'
 const BATCH = 1000
 /** Batches per timed slice of one side in one round. */
 const BATCHES = 20
@@ -106,24 +106,34 @@ async function main(): Promise<void> {
   const only = process.argv.find((arg) => arg.startsWith('--only='))?.slice('--only='.length)
   const registry = await InMemoryRegistry.start()
   const client = new RegistryClient({ url: registry.url, groupId: GROUP_ID })
-  const registered = await client.registerSchema(ARTIFACT, EVENT_SCHEMA)
+  const format = (process.argv.find((arg) => arg.startsWith('--format='))?.slice('--format='.length) ??
+    'avro') as 'avro' | 'json'
+  if (format !== 'avro' && format !== 'json')
+    throw new TypeError(`--format must be avro or json, got '${format}'`)
+  const { artifactId: ARTIFACT, schema, artifactType } = SCHEMAS[format]
+  const registered = await client.registerSchema(ARTIFACT, schema as never, { artifactType })
   const id = registered.globalId as number
   const stub = await ConfluentStub.start([
-    { id, subject: `${TOPIC}-value`, schema: JSON.stringify(EVENT_SCHEMA), schemaType: 'AVRO' },
+    {
+      id,
+      subject: `${TOPIC}-value`,
+      schema: JSON.stringify(schema),
+      schemaType: format === 'avro' ? 'AVRO' : 'JSON',
+    },
   ])
   try {
     const serde = new KafkaJsSerde<unknown>(client, {
-      serializer: ourSerializer('avro', client, ARTIFACT) as never,
+      serializer: ourSerializer(format, client, ARTIFACT) as never,
     })
     const kafkajsSr = new SchemaRegistry({ host: stub.url })
     const kafka = await loadPlatformatic()
     const ours = new ApicurioSchemaRegistry(client, {
-      serializer: ourSerializer('avro', client, ARTIFACT) as never,
+      serializer: ourSerializer(format, client, ARTIFACT) as never,
     }) as unknown as PlatformaticRegistry
-    const theirs = new kafka.ConfluentSchemaRegistry({ url: stub.url })
+    const theirs = new kafka.ConfluentSchemaRegistry({ url: stub.url, jsonValidateSend: true })
     // Same frames first: ours with `useId: 'globalId'`, the stub serving the schema under that same id.
     const mine = (await serde.encodeMessage(TOPIC, { value: ourRecord(7) })).value as Buffer
-    const peer = await kafkajsSr.encode(id, peerRecord('avro', 7))
+    const peer = await kafkajsSr.encode(id, peerRecord(format, 7))
     if (!mine.equals(peer))
       throw new Error(`different frames:\n${mine.toString('hex')}\n${peer.toString('hex')}`)
     const pairs: [string, Step, Step][] = [
@@ -136,7 +146,7 @@ async function main(): Promise<void> {
         },
         async () => {
           const pending: Promise<unknown>[] = []
-          for (let i = 0; i < BATCH; i++) pending.push(kafkajsSr.encode(id, peerRecord('avro', i)))
+          for (let i = 0; i < BATCH; i++) pending.push(kafkajsSr.encode(id, peerRecord(format, i)))
           await Promise.all(pending)
         },
       ],
@@ -145,7 +155,7 @@ async function main(): Promise<void> {
         platformaticStep(ours, (seq) => ({ topic: TOPIC, value: ourRecord(seq) })),
         platformaticStep(theirs, (seq) => ({
           topic: TOPIC,
-          value: peerRecord('avro', seq),
+          value: peerRecord(format, seq),
           metadata: { schemas: { value: id } },
         })),
       ],

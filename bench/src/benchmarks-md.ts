@@ -104,7 +104,8 @@ pnpm install --frozen-lockfile
 pnpm bench                        # every case, 5 rounds: a few minutes on 2 cores; rewrites this file
 pnpm bench:node22                 # the same on Node 22 (from npm; adds the Node 22 peers), then bench:node24
 pnpm bench --quick                # smoke run (CI runs it, all cases in one process): checks everything runs, figures meaningless
-pnpm bench:e2e                    # end to end through a real broker (Node 24, ~20 min): rewrites its section above
+pnpm bench:e2e                    # end to end through a real broker (Node 24, ~35 min): rewrites its section above
+pnpm bench:e2e --part=producers   # only its producer rounds (fresh processes, cold and warm; ~15 min)
 pnpm bench:e2e --part=consumers   # only its consumer rounds (fresh processes, cold and warm; ~12 min)
 pnpm bench --filter=json          # only the matching cases (and the ceilings they are divided by)
 pnpm bench --filter=proto --repeat  # more paired rounds until each ratio's middle half is within ±3 % of its median

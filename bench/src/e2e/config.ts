@@ -2,31 +2,38 @@
 export interface E2eConfig {
   quick: boolean
   filter: RegExp | undefined
-  /** Which parts run: the produce-and-consume rows, the consumer rounds (fresh processes, cold and warm), or both. */
-  parts: { rows: boolean; consumers: boolean }
+  /**
+   * Which parts run: the produce-and-consume rows, the producer rounds and the consumer rounds (fresh processes,
+   * cold and warm); all by default, one with `--part`.
+   */
+  parts: { rows: boolean; producers: boolean; consumers: boolean }
   messages: number
   warmup: number
   rounds: number
+  producerRounds: number
   consumerRounds: number
   /** Each consumer process profiled with `--cpu-prof` into this directory. */
   cpuProf: string | undefined
   jsonFile: string | undefined
 }
 
-export const USAGE = `pnpm bench:e2e [--quick] [--part=rows|consumers] [--filter=<regex>] [--cpu-prof=<dir>] [--help]
+export const USAGE = `pnpm bench:e2e [--quick] [--part=rows|producers|consumers] [--filter=<regex>] [--cpu-prof=<dir>] [--help]
   (runs on Node 24: scripts/with-node.sh)
 
   --quick                 smoke run: 2 000 messages per row, 200 to warm up, one round; writes nothing
   --part=rows             only the rows that produce and consume in one process (after a warm-up)
+  --part=producers        only the producer rounds: every producer a fresh process, cold and after a warm-up,
+                          ours and theirs side by side
   --part=consumers        only the consumer rounds: every consumer a fresh process, cold and after a warm-up,
                           ours and theirs reading the same topic
-  --filter=<regex>        only rows whose '<format>/<row>' (consumer rounds: '<format>/<row>/<cold|warm>')
+  --filter=<regex>        only rows whose '<format>/<row>' (producer and consumer rounds: '<format>/<row>/<cold|warm>')
                           matches (e.g. avro/, /kafkajs, /warm); writes nothing
-  --cpu-prof=<dir>        run each consumer process with --cpu-prof into <dir>; writes nothing
+  --cpu-prof=<dir>        run each producer and consumer process with --cpu-prof into <dir>; writes nothing
 Environment:
   E2E_MESSAGES=100000     messages per row and format
   E2E_WARMUP=5000         warm-up messages per row and format (own topic, not timed)
   E2E_ROUNDS=3            rounds of the rows (every other one in reverse order); medians over rounds
+  E2E_PRODUCER_ROUNDS=5   rounds of the producers (ours and theirs side by side, rotating); medians over rounds
   E2E_CONSUMER_ROUNDS=5   rounds of the consumers (ours and theirs side by side, rotating); medians over rounds
   E2E_JSON=<file>         also write the raw results to <file>
   REGISTRY_URL=http://host:port/apis/registry/v3   use this Apicurio 3 instead of starting 3.3.3
@@ -44,15 +51,15 @@ function count(name: string, text: string | undefined, fallback: number): number
 export function readConfig(argv: readonly string[], env: NodeJS.ProcessEnv): E2eConfig | 'help' {
   let quick = false
   let filter: RegExp | undefined
-  let part: 'rows' | 'consumers' | undefined
+  let part: 'rows' | 'producers' | 'consumers' | undefined
   let cpuProf: string | undefined
   for (const arg of argv) {
     if (arg === '--') continue
     if (arg === '--help' || arg === '-h') return 'help'
     if (arg === '--quick') quick = true
     else if (arg.startsWith('--filter=')) filter = new RegExp(arg.slice('--filter='.length))
-    else if (arg === '--part=rows' || arg === '--part=consumers')
-      part = arg.slice('--part='.length) as 'rows' | 'consumers'
+    else if (arg === '--part=rows' || arg === '--part=producers' || arg === '--part=consumers')
+      part = arg.slice('--part='.length) as 'rows' | 'producers' | 'consumers'
     else if (arg.startsWith('--cpu-prof=') && arg.length > '--cpu-prof='.length)
       cpuProf = arg.slice('--cpu-prof='.length)
     else throw new TypeError(`Unknown argument '${arg}'\n\n${USAGE}`)
@@ -60,10 +67,15 @@ export function readConfig(argv: readonly string[], env: NodeJS.ProcessEnv): E2e
   return {
     quick,
     filter,
-    parts: { rows: part !== 'consumers', consumers: part !== 'rows' },
+    parts: {
+      rows: part === undefined || part === 'rows',
+      producers: part === undefined || part === 'producers',
+      consumers: part === undefined || part === 'consumers',
+    },
     messages: count('E2E_MESSAGES', env.E2E_MESSAGES, quick ? 2000 : 100_000),
     warmup: count('E2E_WARMUP', env.E2E_WARMUP, quick ? 200 : 5000),
     rounds: count('E2E_ROUNDS', env.E2E_ROUNDS, quick ? 1 : 3),
+    producerRounds: count('E2E_PRODUCER_ROUNDS', env.E2E_PRODUCER_ROUNDS, quick ? 1 : 5),
     consumerRounds: count('E2E_CONSUMER_ROUNDS', env.E2E_CONSUMER_ROUNDS, quick ? 1 : 5),
     cpuProf,
     jsonFile: env.E2E_JSON || undefined,

@@ -1,11 +1,11 @@
-import { fork } from 'node:child_process'
 import { SchemaRegistry } from '@kafkajs/confluent-schema-registry'
 import { AvroSerializer } from '@x/avro-serde'
 import { JsonSchemaSerializer } from '@x/jsonschema-serde'
 import { RegistryClient } from '@x/registry-client'
 import type { Admin, Kafka as KafkaType } from 'kafkajs'
 import type { ConsumerJob } from './consumer-schedule.js'
-import type { ConsumerMessage, ConsumerResult, ConsumerSetup } from './consumer-types.js'
+import type { ConsumerResult, ConsumerSetup } from './consumer-types.js'
+import { forkOnce } from './fork-once.js'
 import { peerRecord } from './formats.js'
 import type { Infra } from './infra.js'
 import type { Format } from './types.js'
@@ -120,33 +120,8 @@ function limitOf(setup: ConsumerSetup): number {
 
 /** Runs one consumer in a fresh `node` process and gives its timed read. */
 export function runConsumer(setup: ConsumerSetup, execArgv: readonly string[] = []): Promise<ConsumerResult> {
-  // --no-warnings: Platformatic warns that its registry API is experimental, KafkaJS about timers.
-  const child = fork(CONSUMER, [], {
-    execArgv: ['--no-warnings', ...execArgv],
-    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-  })
-  const limit = limitOf(setup)
   const what = `${setup.format}/${setup.row} (${setup.start})`
-  return new Promise((resolve, reject) => {
-    let settled = false
-    const finish = (error: Error | undefined, result?: ConsumerResult) => {
-      if (settled) return
-      settled = true
-      clearTimeout(timer)
-      if (error !== undefined) {
-        child.kill()
-        reject(error)
-      } else resolve(result!)
-    }
-    const timer = setTimeout(() => finish(new Error(`${what} took over ${limit} ms`)), limit)
-    child.on('message', (message: ConsumerMessage) => {
-      if (message.type === 'result') finish(undefined, message.result)
-      else finish(new Error(`${what} failed:\n${message.message}`))
-    })
-    child.on('error', (error) => finish(error))
-    child.on('exit', (code, signal) => finish(new Error(`${what} exited early (${signal ?? code})`)))
-    child.send(setup)
-  })
+  return forkOnce<ConsumerSetup, ConsumerResult>(CONSUMER, setup, limitOf(setup), what, execArgv)
 }
 
 /** Runs the jobs in order, each in a fresh process; `progress` hears of each result. */

@@ -5,12 +5,14 @@ import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { afterAll, describe, expect, inject, it } from 'vitest'
 import { CONSUMER_FORMATS, CONSUMER_ROWS, type ConsumerResult, STARTS } from './consumer-types.js'
+import { PRODUCER_FORMATS, type ProducerResult } from './producer-types.js'
 import { FORMATS, ROWS, type RowResult } from './types.js'
 
 // `pnpm bench:e2e --quick` against the integration stage's real Apicurio Registry and Kafka broker: every client,
 // registry support and format produces 2 000 messages and reads them all back (the bench checks the counts and the
 // last message's seq itself, and fails otherwise), and every consumer of the consumer rounds reads its format's
-// topic in a fresh process, cold and after a warm-up. Figures are not looked at: this only proves the bench runs.
+// topic in a fresh process, cold and after a warm-up, as every producer of the producer rounds writes its messages
+// (the bench checks that its topic grew by them). Figures are not looked at: this only proves the bench runs.
 
 const main = fileURLToPath(new URL('../../dist/e2e/main.js', import.meta.url))
 const dir = mkdtempSync(join(tmpdir(), 'bench-e2e-'))
@@ -32,7 +34,7 @@ function run(env: Record<string, string>): Promise<{ code: number; output: strin
 }
 
 describe('pnpm bench:e2e --quick on the real broker and registry', () => {
-  it('produces and consumes 2 000 messages for every client, registry support and format, and reads them in a fresh process per consumer, each read back to its last seq', async () => {
+  it('produces and consumes 2 000 messages for every client, registry support and format, writes them again in a fresh process per producer and reads them in one per consumer, each read back to its last seq', async () => {
     const json = join(dir, 'e2e.json')
     const { code, output } = await run({
       REGISTRY_URL: inject('registryUrl'),
@@ -43,8 +45,9 @@ describe('pnpm bench:e2e --quick on the real broker and registry', () => {
       E2E_ROUNDS: '1',
     })
     expect(code, output).toBe(0)
-    const { results, consumers } = JSON.parse(readFileSync(json, 'utf8')) as {
+    const { results, producers, consumers } = JSON.parse(readFileSync(json, 'utf8')) as {
       results: RowResult[]
+      producers: ProducerResult[]
       consumers: ConsumerResult[]
     }
     const expected = FORMATS.flatMap((format) => ROWS.map((row) => `${format}/${row.name}`)).sort()
@@ -64,6 +67,15 @@ describe('pnpm bench:e2e --quick on the real broker and registry', () => {
       expect([consumer.messages, consumer.lastSeq, consumer.round]).toEqual([2000, 1999, 1])
       expect(consumer.cpuMicros).toBeGreaterThan(0)
     }
+    const expectedProducers = PRODUCER_FORMATS.flatMap((format) =>
+      ROWS.flatMap((row) => STARTS.map((start) => `${format}/${row.name}/${start}`)),
+    ).sort()
+    expect(producers.map((r) => `${r.format}/${r.row}/${r.start}`).sort()).toEqual(expectedProducers)
+    for (const producer of producers) {
+      expect([producer.messages, producer.round]).toEqual([2000, 1])
+      expect(producer.cpuMicros).toBeGreaterThan(0)
+    }
     expect(output).toContain('Every message produced was consumed back')
+    expect(output).toContain("every producer's topic grew by its messages")
   }, 400_000)
 })

@@ -12,7 +12,11 @@ import { consumerSchedule } from './consumer-schedule.js'
 import { CONSUMER_FORMATS, type ConsumerResult } from './consumer-types.js'
 import { SCHEMAS } from './formats.js'
 import { type Infra, openInfra } from './infra.js'
-import { type ConsumersRun, type E2eRun, renderE2e } from './report.js'
+import { renderProducers } from './producer-report.js'
+import { producerTopics, runProducerJobs } from './producer-runs.js'
+import { producerSchedule } from './producer-schedule.js'
+import { PRODUCER_FORMATS } from './producer-types.js'
+import { type ConsumersRun, type E2eRun, type ProducersRun, renderE2e } from './report.js'
 import { loadE2e, saveE2e } from './results.js'
 import { FORMATS, type Format, ROWS, type RowResult, type WorkerMessage, type WorkerSetup } from './types.js'
 import { writeE2eOutputs } from './write.js'
@@ -160,6 +164,69 @@ async function runRows(
   return results
 }
 
+/** The producer rounds: every producer a fresh process, cold and after a warm-up, ours and theirs side by side. */
+async function runProducers(
+  config: E2eConfig,
+  infra: Infra,
+  admin: Admin,
+  ids: Record<Format, { globalId: number; contentId: number }>,
+  run: string,
+  topics: string[],
+): Promise<ProducersRun | undefined> {
+  const filter = config.filter
+  const jobs = producerSchedule(
+    PRODUCER_FORMATS,
+    config.producerRounds,
+    filter === undefined ? undefined : (job) => filter.test(`${job.format}/${job.row.name}/${job.start}`),
+  )
+  if (jobs.length === 0) return undefined
+  const loadBefore = loadavg()[0]!.toFixed(2)
+  const mine = new Set<string>()
+  for (const job of jobs) {
+    const { topic, warmTopic } = producerTopics(run, job.format, job.row.name)
+    mine.add(topic).add(warmTopic)
+  }
+  topics.push(...mine)
+  await admin.createTopics({
+    topics: [...mine].map((topic) => ({ topic, numPartitions: 1 })),
+    waitForLeaders: true,
+  })
+  console.log(
+    `\nProducer rounds: ${jobs.length} fresh processes, each producing ${config.messages.toLocaleString('en-US')} messages of its format (cold, or after ${config.warmup.toLocaleString('en-US')})\n`,
+  )
+  const execArgv = config.cpuProf === undefined ? [] : ['--cpu-prof', `--cpu-prof-dir=${config.cpuProf}`]
+  const results = await runProducerJobs(
+    jobs,
+    admin,
+    {
+      brokers: infra.brokers,
+      registryUrl: infra.registryUrl,
+      ccompatUrl: infra.ccompatUrl,
+      groupId: GROUP,
+      messages: config.messages,
+      warmup: config.warmup,
+    },
+    (format) => ({ artifactId: SCHEMAS[format].artifactId, ...ids[format] }),
+    run,
+    (job, result) =>
+      process.stderr.write(
+        `round ${job.round}/${config.producerRounds}  ${`${job.format}/${job.row.name}/${job.start}`.padEnd(36)} ${Math.round(result.messages / result.seconds).toLocaleString('en-US')} msg/s (${(result.cpuMicros / result.messages).toFixed(1)} µs CPU/msg)\n`,
+      ),
+    execArgv,
+  )
+  console.log(`\n${renderProducers(results, config.warmup)}`)
+  const when = new Date().toISOString().slice(0, 16).replace('T', ' ')
+  return {
+    when: `${when} UTC`,
+    node: process.version,
+    messages: config.messages,
+    warmup: config.warmup,
+    rounds: config.producerRounds,
+    load: `load average before ${loadBefore}, after ${loadavg()[0]!.toFixed(2)}`,
+    results,
+  }
+}
+
 /** The consumer rounds: every consumer a fresh process reading the same topic, cold and after a warm-up. */
 async function runConsumers(
   config: E2eConfig,
@@ -260,16 +327,23 @@ async function main(): Promise<void> {
     await admin.connect()
     const run = Date.now().toString(36)
     const results = config.parts.rows ? await runRows(config, infra, admin, ids, run, topics) : []
+    const producers = config.parts.producers
+      ? await runProducers(config, infra, admin, ids, run, topics)
+      : undefined
     const consumers = config.parts.consumers
       ? await runConsumers(config, infra, admin, kafka, ids, run, topics)
       : undefined
-    if (results.length === 0 && consumers === undefined)
+    if (results.length === 0 && producers === undefined && consumers === undefined)
       throw new Error(`--filter=${config.filter} matches no row`)
     const took = ((Date.now() - started) / 1000).toFixed(1)
     const load = `load average before ${loadBefore}, after ${loadavg()[0]!.toFixed(2)}`
-    console.log(
-      `Every message produced was consumed back (counts and the last seq checked). Took ${took} s; ${load}.`,
-    )
+    const checked = [
+      ...(results.length > 0 || consumers !== undefined
+        ? ['every message produced was consumed back (counts and the last seq checked)']
+        : []),
+      ...(producers !== undefined ? ["every producer's topic grew by its messages"] : []),
+    ].join('; ')
+    console.log(`${checked[0]!.toUpperCase()}${checked.slice(1)}. Took ${took} s; ${load}.`)
     if (writesResults(config)) {
       const when = new Date().toISOString().slice(0, 16).replace('T', ' ')
       const saved = loadE2e()
@@ -287,6 +361,7 @@ async function main(): Promise<void> {
             load,
             results,
             ...(saved?.consumers === undefined ? {} : { consumers: saved.consumers }),
+            ...(saved?.producers === undefined ? {} : { producers: saved.producers }),
           }
         : {
             ...(saved ?? {
@@ -300,6 +375,7 @@ async function main(): Promise<void> {
               results: [],
             }),
           }
+      if (producers !== undefined) e2e.producers = producers
       if (consumers !== undefined) e2e.consumers = { ...consumers, node: process.version }
       saveE2e(e2e)
       writeE2eOutputs(e2e)
@@ -310,7 +386,7 @@ async function main(): Promise<void> {
     if (config.jsonFile !== undefined)
       writeFileSync(
         config.jsonFile,
-        `${JSON.stringify({ config, results, consumers: consumers?.results ?? [] }, null, 2)}\n`,
+        `${JSON.stringify({ config, results, producers: producers?.results ?? [], consumers: consumers?.results ?? [] }, null, 2)}\n`,
       )
   } finally {
     if (topics.length > 0) await admin.deleteTopics({ topics }).catch(() => {})

@@ -1,4 +1,5 @@
 import type { ConsumerResult } from './consumer-types.js'
+import type { ProducerResult } from './producer-types.js'
 import { FORMAT_TITLES, FORMATS, type Phase, ROWS, type RowResult } from './types.js'
 
 /** The consumer rounds of a run (fresh processes, cold and after a warm-up, ours and theirs on the same topic). */
@@ -10,6 +11,17 @@ export interface ConsumersRun {
   rounds: number
   load: string
   results: ConsumerResult[]
+}
+
+/** The producer rounds of a run (fresh processes, cold and after a warm-up, ours and theirs side by side). */
+export interface ProducersRun {
+  node?: string
+  when: string
+  messages: number
+  warmup: number
+  rounds: number
+  load: string
+  results: ProducerResult[]
 }
 
 /** What a full run keeps in bench/results/e2e-node-<major>.json and BENCHMARKS.md renders. */
@@ -26,6 +38,8 @@ export interface E2eRun {
   results: RowResult[]
   /** The consumer rounds, when they ran (a run of the rows alone keeps the saved ones). */
   consumers?: ConsumersRun
+  /** The producer rounds, when they ran (a run of another part keeps the saved ones). */
+  producers?: ProducersRun
 }
 
 const integer = new Intl.NumberFormat('en-US', { maximumFractionDigits: 0 })

@@ -205,6 +205,37 @@ describe('KafkaJsSerde.encodeMessage and decodeMessage', () => {
     expect((key as { context?: unknown }).context).toEqual({ topic: 'orders', field: 'key' })
   })
 
+  it('writes a warm message in as few microtask turns with a string key as without, the caller’s headers copied, not kept', async () => {
+    const serde = avroSerde()
+    await serde.encodeMessage('orders', { value: { id: 0 } })
+    const turns = async (message: Parameters<typeof serde.encodeMessage>[1]) => {
+      let settled = false
+      const sent = serde.encodeMessage('orders', message).finally(() => {
+        settled = true
+      })
+      let count = 0
+      while (!settled && count < 50) {
+        await null
+        count++
+      }
+      return { count, sent: await sent }
+    }
+    const plain = await turns({ value: { id: 1 } })
+    const headers = { trace: 't-9' }
+    const keyed = await turns({ key: 'o-1', value: { id: 1 }, headers })
+    // The value's serializer, the contract's write and this method: one Promise each way, nothing more.
+    expect(plain.count).toBeLessThanOrEqual(3)
+    expect(keyed.count).toBe(plain.count)
+    expect(keyed.sent.key).toEqual(Buffer.from('o-1'))
+    expect(keyed.sent.value).toEqual(plain.sent.value)
+    expect(keyed.sent.headers).toEqual({ trace: 't-9' })
+    expect(keyed.sent.headers).not.toBe(headers)
+    expect(plain.sent.headers).toEqual({})
+    const none = await serde.encodeMessage('orders', { value: { id: 1 }, headers: null as never })
+    expect(none.headers).toEqual({})
+    expect(none.value).toEqual(plain.sent.value)
+  })
+
   it('refuses what it cannot do, naming it (INVALID_CONFIG)', async () => {
     await expect(new KafkaJsSerde(client).encodeMessage('t', { value: 1 })).rejects.toThrow(
       'KafkaJsSerde: encodeMessage needs a serializer',

@@ -106,7 +106,7 @@ export class KafkaJsSerde<V = unknown, K = string> {
    * failing paths), each with a non-enumerable `context` `{ topic, field }` saying what was being written; TypeError
    * (code `INVALID_CONFIG`) without a serializer.
    */
-  async encodeMessage(
+  encodeMessage(
     topic: string,
     message: {
       key?: K | PlainKey | null
@@ -116,14 +116,41 @@ export class KafkaJsSerde<V = unknown, K = string> {
       timestamp?: string
     },
   ): Promise<OutgoingKafkaMessage> {
-    if (!this.#writes) throw invalidConfigError('KafkaJsSerde: encodeMessage needs a serializer')
-    const headers: KafkaHeaders = { ...(message.headers ?? {}) }
-    const out: OutgoingKafkaMessage = { value: null, headers }
-    if (message.partition !== undefined) out.partition = message.partition
-    if (message.timestamp !== undefined) out.timestamp = message.timestamp
-    if (message.key === null) out.key = null
-    else if (message.key !== undefined) out.key = await this.#contract.encodeKey(topic, message.key, headers)
-    if (message.value !== null) out.value = await this.#contract.encodeValue(topic, message.value, headers)
+    // One Promise per message: a key of a key type is written synchronously, and the value's Promise is the only one
+    // waited for. A key written by a serializer takes the path that awaits it first.
+    try {
+      if (!this.#writes) throw invalidConfigError('KafkaJsSerde: encodeMessage needs a serializer')
+      const given = message.headers
+      const headers: KafkaHeaders = given === undefined || given === null ? {} : { ...given }
+      const out: OutgoingKafkaMessage = { value: null, headers }
+      if (message.partition !== undefined) out.partition = message.partition
+      if (message.timestamp !== undefined) out.timestamp = message.timestamp
+      const key = message.key
+      if (key === null) out.key = null
+      else if (key !== undefined) {
+        if (this.#contract.keyType === undefined) return this.#encodeWithKey(topic, key, message.value, out)
+        out.key = this.#contract.encodeKeyNow(topic, key, headers)
+      }
+      if (message.value === null) return Promise.resolve(out)
+      return this.#contract.encodeValue(topic, message.value, headers).then((value) => {
+        out.value = value
+        return out
+      })
+    } catch (error) {
+      return Promise.reject(error)
+    }
+  }
+
+  /** {@link encodeMessage} of a key written by its serializer: the key first, then the value. */
+  async #encodeWithKey(
+    topic: string,
+    key: K | PlainKey,
+    value: V | null,
+    out: OutgoingKafkaMessage,
+  ): Promise<OutgoingKafkaMessage> {
+    const headers = out.headers as KafkaHeaders
+    out.key = await this.#contract.encodeKey(topic, key, headers)
+    if (value !== null) out.value = await this.#contract.encodeValue(topic, value, headers)
     return out
   }
 

@@ -170,6 +170,58 @@ describe('ApicurioSchemaRegistry, driven as @platformatic/kafka drives it', () =
     })
   })
 
+  it('calls back for a key of a key type and for headers one microtask turn later, and for a warm value in a few', async () => {
+    const reg = orderWriter()
+    const hook = reg.getBeforeSerializationHook()
+    const message = { topic: 'orders', key: 'k-1', value: { id: 1 }, headers: new Map([['trace', 't']]) }
+    await runHook(hook, message.value, 'value', message)
+    const turns = async (data: unknown, type: string) => {
+      let settled = false
+      let sync = false
+      let returned = false
+      hook(data, type, message, () => {
+        settled = true
+        sync = !returned
+      })
+      returned = true
+      let count = 0
+      while (!settled && count < 50) {
+        await null
+        count++
+      }
+      return { count, sync }
+    }
+    expect(await turns(message.key, 'key')).toEqual({ count: 1, sync: false })
+    expect(await turns(undefined, 'key')).toEqual({ count: 1, sync: false })
+    expect(await turns('trace', 'headerKey')).toEqual({ count: 1, sync: false })
+    const value = await turns(message.value, 'value')
+    expect(value.sync).toBe(false)
+    // The serializer's `prepare` and one step after it.
+    expect(value.count).toBeLessThanOrEqual(2)
+  })
+
+  it('calls back with the error when the id headers of headers mode cannot be added to the message', async () => {
+    const reg = orderWriter({
+      serializer: new AvroSerializer(client, {
+        artifactResolver: new TopicIdStrategy(),
+        autoRegister: true,
+        schema: ORDER,
+        wireFormat: 'MESSAGE_HEADERS',
+      }),
+    })
+    const headers = new Map()
+    headers.set = () => {
+      throw new TypeError('frozen headers')
+    }
+    const message = { topic: 'orders-frozen', value: { id: 1 }, headers }
+    await expect(runHook(reg.getBeforeSerializationHook(), message.value, 'value', message)).rejects.toThrow(
+      'frozen headers',
+    )
+    const plain = { topic: 'orders-frozen', value: { id: 1 }, headers: new Map() }
+    await runHook(reg.getBeforeSerializationHook(), plain.value, 'value', plain)
+    expect(plain.headers.has('apicurio.value.globalId')).toBe(true)
+  })
+
   it('prepares a consumed id once: on a cached id the hook asks nothing and calls back at once (as Platformatic’s own registry does), the value read as before', async () => {
     const writer = orderWriter()
     const produced = await produce(writer, { topic: 'orders', value: { id: 9 }, headers: new Map() })

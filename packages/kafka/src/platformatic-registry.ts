@@ -304,7 +304,34 @@ export class ApicurioSchemaRegistry<V = unknown> {
       message: PlatformaticMessageToProduce,
       callback: PlatformaticHookCallback,
     ): void => {
-      settle(this.#beforeSerialization(payload, type, message), callback)
+      // Nothing to prepare (headers, a key of a key type, no data): called back in a microtask, without a Promise.
+      if (
+        (type !== 'key' && type !== 'value') ||
+        (message != null && !this.#writes.needsPreparing(type, payload))
+      ) {
+        queueMicrotask(() => callback(null))
+        return
+      }
+      let work: Promise<Record<string, Buffer> | undefined>
+      try {
+        work = this.#writes.prepare(message.topic, type, payload, message)
+      } catch (error) {
+        work = Promise.reject(error)
+      }
+      work.then(
+        (added) => {
+          if (added !== undefined) {
+            try {
+              addHeaders(message, added)
+            } catch (error) {
+              callback(asError(error))
+              return
+            }
+          }
+          callback(null)
+        },
+        (error: unknown) => callback(asError(error)),
+      )
     }
   }
 
@@ -351,27 +378,25 @@ export class ApicurioSchemaRegistry<V = unknown> {
       this.#callbacks--
     }
   }
-
-  async #beforeSerialization(
-    payload: unknown,
-    type: string,
-    message: PlatformaticMessageToProduce,
-  ): Promise<void> {
-    if (type !== 'key' && type !== 'value') return
-    const added = await this.#writes.prepare(message.topic, type, payload, message)
-    if (added === undefined) return
-    if (message.headers instanceof Map) {
-      for (const [name, value] of Object.entries(added)) message.headers.set(name, value)
-    } else message.headers = { ...(message.headers ?? {}), ...added }
-  }
 }
 
 /** Calls `callback` once `work` settles, never synchronously. */
 function settle(work: Promise<void>, callback: PlatformaticHookCallback): void {
   work.then(
     () => callback(null),
-    (error: unknown) => callback(error instanceof Error ? error : new Error(String(error))),
+    (error: unknown) => callback(asError(error)),
   )
+}
+
+function asError(error: unknown): Error {
+  return error instanceof Error ? error : new Error(String(error))
+}
+
+/** Adds the id headers of a value written in headers mode to the message about to be produced. */
+function addHeaders(message: PlatformaticMessageToProduce, added: Record<string, Buffer>): void {
+  if (message.headers instanceof Map) {
+    for (const [name, value] of Object.entries(added)) message.headers.set(name, value)
+  } else message.headers = { ...(message.headers ?? {}), ...added }
 }
 
 function textOrBytes(data: unknown, what: string): Buffer {

@@ -29,6 +29,8 @@ export class PreparedWrites<V> {
   readonly #key: PreparedSerializer<unknown> | undefined
   /** Payloads written in headers mode by `prepare`, taken by `writeNow` for the same message. */
   readonly #written = new WeakMap<object, Partial<Record<MessageField, Buffer>>>()
+  /** Whether `prepare` has written any payload in headers mode (until then `writeNow` looks none up). */
+  #wroteAny = false
 
   /**
    * @throws TypeError (code `INVALID_CONFIG`) for a serializer without the prepared path (`prepare`), naming it
@@ -60,21 +62,45 @@ export class PreparedWrites<V> {
    *
    * @throws (rejects) the serializer's errors (a lookup or registration that failed, a value a rule refused).
    */
-  async prepare(
+  prepare(
     topic: string,
     field: MessageField,
     data: unknown,
     message: object,
   ): Promise<Record<string, Buffer> | undefined> {
-    const serializer = field === 'value' ? this.#value : this.#key
-    if (serializer === undefined || data === undefined || data === null) return undefined
-    const ctx = contextFor(topic, field)
-    await serializer.prepare(ctx)
-    if (serializer.wireFormat !== 'MESSAGE_HEADERS') return undefined
-    const written = serializer.serializeMessageSync(data as V, ctx)
+    try {
+      const serializer = field === 'value' ? this.#value : this.#key
+      if (serializer === undefined || data === undefined || data === null) return NOTHING
+      const ctx = contextFor(topic, field)
+      // Framed: the serializer's own Promise, the only one made for the message's field.
+      const prepared = Promise.resolve(serializer.prepare(ctx))
+      if (serializer.wireFormat !== 'MESSAGE_HEADERS') return prepared.then(nothing)
+      return prepared.then(() => this.#writeHeadersMode(serializer, ctx, field, data, message))
+    } catch (error) {
+      return Promise.reject(error)
+    }
+  }
+
+  /**
+   * Whether {@link prepare} has anything to do for a field's data: `false` for a field without a serializer (a key of
+   * a key type) or without data, which {@link prepare} resolves at once without a look-up.
+   */
+  needsPreparing(field: MessageField, data: unknown): boolean {
+    return (field === 'value' ? this.#value : this.#key) !== undefined && data !== undefined && data !== null
+  }
+
+  #writeHeadersMode(
+    serializer: PreparedSerializer<unknown>,
+    ctx: SerializationContext,
+    field: MessageField,
+    data: unknown,
+    message: object,
+  ): Record<string, Buffer> {
+    const written = serializer.serializeMessageSync(data, ctx)
     const slots = this.#written.get(message) ?? {}
     slots[field] = toBuffer(written.payload)
     this.#written.set(message, slots)
+    this.#wroteAny = true
     const headers: Record<string, Buffer> = {}
     for (const name in written.headers) headers[name] = toBuffer(written.headers[name]!)
     return headers
@@ -91,8 +117,10 @@ export class PreparedWrites<V> {
     data: unknown,
     message: object | undefined,
   ): Buffer | undefined {
-    const written = message === undefined ? undefined : this.#written.get(message)?.[field]
-    if (written !== undefined) return written
+    if (this.#wroteAny && message !== undefined) {
+      const written = this.#written.get(message)?.[field]
+      if (written !== undefined) return written
+    }
     if (field === 'key') return this.#contract.encodeKeyNow(topic, data, {})
     if (this.#value === undefined) return undefined
     return toBuffer(this.#value.serializeSync(data as V, contextFor(topic, field)))
@@ -103,6 +131,10 @@ export class PreparedWrites<V> {
     return this.#written.get(message)?.[field]
   }
 }
+
+/** What `prepare` resolves to when no id header is to be added. */
+const NOTHING: Promise<undefined> = Promise.resolve(undefined)
+const nothing = (): undefined => undefined
 
 function toBuffer(bytes: Uint8Array): Buffer {
   return Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)

@@ -1,0 +1,92 @@
+import { median } from './consumer-report.js'
+import { STARTS } from './consumer-types.js'
+import { type MedianInterval, medianInterval } from './median-interval.js'
+import type { ProducerResult } from './producer-types.js'
+import { PRODUCER_PAIRS } from './producer-types.js'
+import { FORMAT_TITLES, FORMATS } from './types.js'
+
+const rate = (r: ProducerResult) => r.messages / r.seconds
+
+/** One client's pair, a format and a start: each side's median messages/s and the median of the per-round ratios. */
+export interface ProducerPairFigures {
+  oursRate: number
+  theirsRate: number
+  oursCpu: number
+  theirsCpu: number
+  /** Ours ÷ theirs in messages/s, taken within each round that ran both, then the median over those rounds. */
+  ratio: number
+  /** The per-round ratios, in round order. */
+  ratios: number[]
+  /** The 95 % confidence interval of the ratios' median (`undefined` under 6 rounds). */
+  interval: MedianInterval | undefined
+}
+
+/** The figures of a client's pair (`'platformatic'` or `'kafkajs'`), or `undefined` when either side did not run. */
+export function producerPairFigures(
+  results: readonly ProducerResult[],
+  client: string,
+  format: string,
+  start: string,
+): ProducerPairFigures | undefined {
+  const pair = PRODUCER_PAIRS.find(([ours]) => ours.client === client)
+  if (pair === undefined) throw new TypeError(`no producer pair of the client '${client}'`)
+  const [ours, theirs] = pair
+  const of = (name: string) =>
+    results.filter((r) => r.row === name && r.format === format && r.start === start)
+  const mine = of(ours.name)
+  const peer = of(theirs.name)
+  if (mine.length === 0 || peer.length === 0) return undefined
+  const ratios: number[] = []
+  for (const o of [...mine].sort((a, b) => a.round - b.round)) {
+    const t = peer.find((r) => r.round === o.round)
+    if (t !== undefined) ratios.push(rate(o) / rate(t))
+  }
+  return {
+    oursRate: median(mine.map(rate)),
+    theirsRate: median(peer.map(rate)),
+    oursCpu: median(mine.map((r) => r.cpuMicros / r.messages)),
+    theirsCpu: median(peer.map((r) => r.cpuMicros / r.messages)),
+    ratio: median(ratios),
+    ratios,
+    interval: medianInterval(ratios),
+  }
+}
+
+const integer = new Intl.NumberFormat('en-US', { maximumFractionDigits: 0 })
+
+/** One table per format: each client's pair cold and warm, its medians and ours ÷ theirs (above 1: ours ahead). */
+export function renderProducers(results: readonly ProducerResult[], warmup: number): string {
+  const out: string[] = []
+  for (const format of FORMATS) {
+    if (!results.some((r) => r.format === format)) continue
+    out.push(`#### ${FORMAT_TITLES[format]}: producers from a fresh process`, '')
+    out.push(
+      '| ours vs theirs | start | ours msg/s | theirs msg/s | ours CPU µs/msg | theirs CPU µs/msg | **ours ÷ theirs** (msg/s, median of rounds) | 95 % interval of the median | each round |',
+    )
+    out.push('| --- | --- | ---: | ---: | ---: | ---: | ---: | :---: | --- |')
+    for (const [ours, theirs] of PRODUCER_PAIRS) {
+      for (const start of STARTS) {
+        const f = producerPairFigures(results, ours.client, format, start)
+        if (f === undefined) continue
+        const when = start === 'cold' ? 'cold' : `after ${integer.format(warmup)}`
+        const interval =
+          f.interval === undefined ? '—' : `${f.interval.low.toFixed(2)} – ${f.interval.high.toFixed(2)}`
+        out.push(
+          `| ${ours.label} vs ${theirs.label} | ${when} | ${integer.format(f.oursRate)} | ${integer.format(f.theirsRate)} | ${f.oursCpu.toFixed(1)} | ${f.theirsCpu.toFixed(1)} | **${f.ratio.toFixed(2)}×** | ${interval} | ${f.ratios.map((r) => r.toFixed(2)).join(' ')} |`,
+        )
+      }
+    }
+    out.push('')
+  }
+  return out.join('\n')
+}
+
+export const PRODUCERS_METHOD = `- **Producers from a fresh process.** Each producer is a fresh \`node\` process that loads its client and registry
+  support (KafkaJS connects its producer first; Platformatic's connects on its first send) and produces N messages
+  of the 10-field \`bench.Event\` in batches of 1 000, as the rows above do (KafkaJS: \`Promise.all\` of the batch's
+  encodes, then one \`send\`; Platformatic: one \`send\` of 1 000 messages, its registry's hooks and serializers
+  encoding). *Cold*: straight away, so the schema's lookup, lazy loading and compiling fall inside; *after N*: after
+  producing N messages to a warm-up topic with the same registry support. Timed from the first batch to the last
+  \`send\` acknowledged; after each process the parent checks that its topic grew by exactly N messages. Ours writes
+  on the v3 API (globalIds, the artifact named); theirs on the ccompat API by contentId. JSON is validated on write
+  by every row. The rounds and the interval are as for the consumers below.`

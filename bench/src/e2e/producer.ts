@@ -1,0 +1,48 @@
+import { kafkajsRun } from './kafkajs-client.js'
+import { type ClientRun, platformaticRun } from './platformatic-client.js'
+import type { ProducerMessage, ProducerResult, ProducerSetup } from './producer-types.js'
+import { ROWS } from './types.js'
+
+/**
+ * One producer of the producer rounds in a fresh process (forked by producer-runs.ts): the client and its registry
+ * support are made (KafkaJS connected; Platformatic connects on its first send), then (`start: 'warm'`) the warm-up
+ * messages are produced to a topic of their own, and the timed messages are produced in batches of 1 000, timed from
+ * the first batch's encoding to the last send acknowledged. What a cold start costs the support (lazy loading, the
+ * schema's lookup, preparing its writer, compiling) falls inside that window.
+ */
+
+function send(message: ProducerMessage): Promise<void> {
+  return new Promise((resolve, reject) => {
+    process.send!(message, undefined, {}, (error) => (error ? reject(error) : resolve()))
+  })
+}
+
+async function run(setup: ProducerSetup): Promise<ProducerResult> {
+  const row = ROWS.find((r) => r.name === setup.row)
+  if (row === undefined) throw new TypeError(`no end-to-end row named '${setup.row}'`)
+  const client: ClientRun =
+    row.client === 'platformatic'
+      ? await platformaticRun(setup, row.support)
+      : await kafkajsRun(setup, row.support)
+  try {
+    if (setup.start === 'warm') await client.produce(setup.warmTopic, setup.warmup)
+    const phase = await client.produce(setup.topic, setup.messages)
+    return { row: setup.row, format: setup.format, start: setup.start, round: 0, ...phase }
+  } finally {
+    await client.close()
+  }
+}
+
+process.once('message', async (setup: ProducerSetup) => {
+  try {
+    await send({ type: 'result', result: await run(setup) })
+  } catch (error) {
+    await send({
+      type: 'error',
+      message: error instanceof Error ? (error.stack ?? error.message) : String(error),
+    })
+    process.exitCode = 1
+  } finally {
+    process.disconnect()
+  }
+})

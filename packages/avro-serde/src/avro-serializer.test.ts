@@ -477,6 +477,37 @@ describe('AvroSerializer errors', () => {
     expect((error as Error).message).toMatch(/age.*int/)
   })
 
+  it('refuses a string or a map key with a lone surrogate with INVALID_DATA naming its path, instead of writing bytes that read back as U+FFFD', async () => {
+    const schema = {
+      type: 'record',
+      name: 'Texts',
+      namespace: 'com.example',
+      fields: [
+        { name: 's', type: 'string' },
+        { name: 'm', type: { type: 'map', values: 'int' } },
+        { name: 'n', type: ['null', 'string'] },
+      ],
+    }
+    const serializer = new AvroSerializer(newClient(), 'Texts', { autoRegister: true, schema })
+    const error = await serializer
+      .serialize({ s: '\uD800', m: { 'k\uDFFF': 1 }, n: 'a\uDE00b' }, ctx)
+      .catch((e: unknown) => e)
+    expect(error).toMatchObject({
+      name: 'TypeError',
+      code: 'INVALID_DATA',
+      paths: ['s', 'm["k\\udfff"]', 'n'],
+    })
+    expect((error as Error).message).toContain('s: expected string, got string "\\ud800"')
+    expect((error as Error).message).toContain('a lone surrogate U+D800 at index 0')
+    expect((error as Error).message).toContain('a lone surrogate U+DFFF at index 1')
+    expect((error as Error).message).toContain('a lone surrogate U+DE00 at index 1')
+    expect(() => serializer.serializeSync({ s: `${'x'.repeat(100)}\uDBFF`, m: {}, n: null }, ctx)).toThrow(
+      expect.objectContaining({ code: 'INVALID_DATA', paths: ['s'] }),
+    )
+    // well-formed text beyond ASCII, a surrogate pair included, is written as before
+    const written = serializer.serializeSync({ s: 'é😀', m: { '€': 1 }, n: null }, ctx)
+    expect(hex(written.subarray(5))).toBe('0cc3a9f09f9880 0206e282ac0200 00'.replaceAll(' ', ''))
+  })
   it('with strict refuses fields the schema lacks at any depth, by path; without it ignores them', async () => {
     await admin.registerSchema('Person', person)
     const extra = { name: 'Ann', address: { city: 'Oslo', zip: '0150' }, nickname: 'A' }

@@ -22,6 +22,11 @@ export function stringifyExact(value: unknown): string | undefined {
   } catch (error) {
     if (!(error instanceof TypeError) || !/BigInt/i.test(error.message)) throw error
   }
+  return stringifyWithBigInts(value)
+}
+
+/** `JSON.stringify(value)` for a value known to hold a `bigint`: each written as its exact integer digits. */
+export function stringifyWithBigInts(value: unknown): string | undefined {
   return JSON.stringify(value, bigintReplacer)?.replace(MARKED, '$1')
 }
 

@@ -1,10 +1,10 @@
-import { invalidDataError } from '@x/errors'
 import { hasLongDigitRunIn, parseExactJson } from '@x/registry-client/json'
 import type { SchemaCodec } from '@x/serde-core'
 import { HAS_UTF8_SLICE } from '@x/serde-core/internal'
 import type { ValidateFunction } from 'ajv'
-import { bigintsAsNumbers, stringifyExact } from './exact-json.js'
+import { bigintsAsNumbers } from './exact-json.js'
 import { JSON_SCHEMA_RECORD_NAME } from './json-schema-strategies.js'
+import { writeJson } from './json-writer.js'
 import { validationError } from './validator.js'
 
 /** A JSON payload that is not UTF-8, or not JSON: what came, and where. */
@@ -59,20 +59,7 @@ export class JsonSchemaCodec implements SchemaCodec {
   }
 
   encodeInto(value: unknown, target: Buffer, offset: number): number {
-    let text: string | undefined
-    let exact = false
-    try {
-      text = JSON.stringify(value)
-    } catch (error) {
-      if (!(error instanceof TypeError && /BigInt/i.test(error.message))) {
-        throw invalidDataError(`Value cannot be written as JSON: ${(error as Error).message}`, [''], error)
-      }
-      text = stringifyExact(value)
-      exact = true
-    }
-    if (text === undefined) {
-      throw invalidDataError(`Value cannot be written as JSON: got ${typeof value}`, [''])
-    }
+    const { text, exact } = writeJson(value)
     if (this.#validateOnWrite) this.#checkWritten(value, text, exact)
     // At most 3 bytes per UTF-16 code unit: only a long text needs its exact UTF-8 length.
     if (offset + text.length * 3 > target.length) {

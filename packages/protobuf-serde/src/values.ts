@@ -7,6 +7,7 @@ import {
   invalidDataError,
   keyPath,
 } from '@x/errors'
+import { isWellFormed, loneSurrogateProblem } from '@x/serde-core/internal'
 import { INT64_MAX, INT64_MIN } from '@x/wire-format'
 import protobuf from 'protobufjs'
 
@@ -173,6 +174,8 @@ class Writer {
   readonly issues: DataIssue[] = []
   readonly withPaths: boolean
   failed = false
+  /** How many messages enclose the one being checked (the top message: none). */
+  #depth = 0
 
   constructor(withPaths: boolean) {
     this.withPaths = withPaths
@@ -185,11 +188,18 @@ class Writer {
     return undefined
   }
 
-  /** The message as the encoder takes it: `value` itself when nothing needs converting, else a shallow copy. */
+  /**
+   * The message as the encoder takes it: `value` itself when nothing needs converting, else a shallow copy. A message
+   * nested deeper than the recursion limit of protobufjs (100, protoc's and Java's default, which their readers
+   * refuse beyond) is refused: so is a cycle, which nests without end.
+   */
   message(plan: MessagePlan, value: unknown, path: string): unknown {
     if (typeof value !== 'object' || value === null || Array.isArray(value) || ArrayBuffer.isView(value)) {
       return this.fail(path, `a ${plan.type.fullName.slice(1)} message (an object)`, value)
     }
+    if (this.#depth > protobuf.util.recursionLimit) return this.#tooDeep(path, value)
+    this.#depth++
+
     const source = value as Record<string, unknown>
     let out: Record<string, unknown> | undefined
     for (const field of plan.fields) {
@@ -220,7 +230,18 @@ class Writer {
     if (out !== undefined && Object.hasOwn(source, '$unknowns')) {
       Object.defineProperty(out, '$unknowns', { value: source.$unknowns, enumerable: false, writable: true })
     }
+    this.#depth--
     return out ?? value
+  }
+
+  #tooDeep(path: string, value: unknown): undefined {
+    const limit = protobuf.util.recursionLimit
+    return this.fail(
+      path,
+      `a message within ${limit} nested messages (the depth Protobuf readers read)`,
+      value,
+      `nested deeper than ${limit} messages, or a cycle`,
+    )
   }
 
   list(field: FieldPlan, value: unknown, path: string): unknown {
@@ -268,8 +289,10 @@ class Writer {
   /** A map key as the encoder takes it: the object key text, checked against the key type. */
   mapKey(scalar: Scalar, key: unknown, path: string): string | undefined {
     if (scalar === 'string') {
-      if (typeof key === 'string') return key
-      return this.fail(path, 'string map keys', key)
+      if (typeof key !== 'string') return this.fail(path, 'string map keys', key)
+      return isWellFormed(key)
+        ? key
+        : this.fail(keyPath(path, key), 'a map key', key, loneSurrogateProblem(key))
     }
     if (scalar === 'bool') {
       if (key === true || key === 'true') return 'true'
@@ -312,7 +335,9 @@ class Writer {
   scalar(scalar: Scalar, value: unknown, path: string): unknown {
     switch (scalar) {
       case 'string':
-        return typeof value === 'string' ? value : this.fail(path, 'string', value)
+        // UTF-8 cannot hold a lone surrogate: protobufjs would write bytes its own reader refuses.
+        if (typeof value !== 'string') return this.fail(path, 'string', value)
+        return isWellFormed(value) ? value : this.fail(path, 'string', value, loneSurrogateProblem(value))
       case 'bool':
         return typeof value === 'boolean' ? value : this.fail(path, 'bool (a boolean)', value)
       case 'float':

@@ -11,3 +11,4 @@ export { findNodeProblems, HAS_UTF8_SLICE, NODE_INTERNALS } from './node-surface
 export { fetchById } from './registry-port.js'
 export { normalizeRulesOptions } from './rules-options.js'
 export { shortAsciiString } from './short-ascii.js'
+export { isWellFormed, loneSurrogateProblem } from './well-formed.js'

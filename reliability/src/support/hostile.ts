@@ -246,12 +246,15 @@ export function preview(value: unknown, max = 400): string {
 }
 
 /**
- * Whether `actual` is exactly `expected`: numbers by `Object.is` (−0 and NaN included), bigints by value, bytes by
- * content, dates by time, arrays item by item, objects by their own enumerable keys (whatever their prototype).
+ * Whether `actual` is exactly `expected`: numbers by `Object.is` (−0 and NaN included; with `signedZero` false −0 and
+ * 0 are equal), bigints by value, bytes by content, dates by time, arrays item by item, objects by their own
+ * enumerable keys (whatever their prototype).
  */
-export function sameValue(actual: unknown, expected: unknown, depth = 0): boolean {
+export function sameValue(actual: unknown, expected: unknown, depth = 0, signedZero = true): boolean {
   if (depth > 10_000) return false
-  if (typeof expected !== 'object' || expected === null) return Object.is(actual, expected)
+  if (typeof expected !== 'object' || expected === null) {
+    return Object.is(actual, expected) || (!signedZero && expected === 0 && actual === 0)
+  }
   if (typeof actual !== 'object' || actual === null) return false
   if (expected instanceof Uint8Array) {
     return actual instanceof Uint8Array && Buffer.from(actual).equals(Buffer.from(expected))
@@ -262,7 +265,7 @@ export function sameValue(actual: unknown, expected: unknown, depth = 0): boolea
     return (
       Array.isArray(actual) &&
       actual.length === expected.length &&
-      expected.every((item, i) => sameValue(actual[i], item, depth + 1))
+      expected.every((item, i) => sameValue(actual[i], item, depth + 1, signedZero))
     )
   }
   const keys = Object.keys(expected)
@@ -275,19 +278,25 @@ export function sameValue(actual: unknown, expected: unknown, depth = 0): boolea
         (actual as Record<string, unknown>)[key],
         (expected as Record<string, unknown>)[key],
         depth + 1,
+        signedZero,
       ),
   )
 }
 
 /** Where `actual` first differs from `expected` (see {@link sameValue}), for a finding's message. */
-export function difference(actual: unknown, expected: unknown, path = '$'): string | undefined {
-  if (sameValue(actual, expected)) return undefined
+export function difference(
+  actual: unknown,
+  expected: unknown,
+  path = '$',
+  signedZero = true,
+): string | undefined {
+  if (sameValue(actual, expected, 0, signedZero)) return undefined
   const both =
     typeof actual === 'object' && actual !== null && typeof expected === 'object' && expected !== null
   if (both && !(expected instanceof Uint8Array) && !(expected instanceof Date)) {
     if (Array.isArray(expected) && Array.isArray(actual) && actual.length === expected.length) {
       for (let i = 0; i < expected.length; i++) {
-        const found = difference(actual[i], expected[i], `${path}[${i}]`)
+        const found = difference(actual[i], expected[i], `${path}[${i}]`, signedZero)
         if (found !== undefined) return found
       }
     } else if (!Array.isArray(expected)) {
@@ -299,6 +308,7 @@ export function difference(actual: unknown, expected: unknown, path = '$'): stri
           (actual as Record<string, unknown>)[key],
           (expected as Record<string, unknown>)[key],
           `${path}[${JSON.stringify(key)}]`,
+          signedZero,
         )
         if (found !== undefined) return found
       }

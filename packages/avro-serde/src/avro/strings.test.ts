@@ -8,7 +8,7 @@ const avscString = avro.Type.forSchema('string')
 const avscMap = avro.Type.forSchema({ type: 'map', values: 'int' })
 
 describe('writeString writes the bytes avsc writes', () => {
-  test('ASCII below 64 code units, at 63 and 64, non-ASCII at the start, middle and end, and a lone surrogate', () => {
+  test('ASCII below 64 code units, at 63 and 64, non-ASCII at the start, middle and end, and a surrogate pair', () => {
     const ours = codecOf({ type: 'string' })
     const samples = [
       '',
@@ -21,8 +21,7 @@ describe('writeString writes the bytes avsc writes', () => {
       'éabc',
       `${'x'.repeat(40)}€${'y'.repeat(10)}`,
       '😀',
-      '\ud800',
-      'a\udc00b',
+      `${'x'.repeat(70)}😀`,
       '\u007f\u0080',
     ]
     for (const value of samples) {
@@ -51,6 +50,19 @@ describe('writeString writes the bytes avsc writes', () => {
       ),
       { numRuns: Number(process.env.FUZZ_RUNS ?? 500) },
     )
+  })
+
+  test('a lone surrogate, which avsc writes as bytes that read back as U+FFFD, is refused; so is one in a map key', () => {
+    const ours = codecOf({ type: 'string' })
+    const oursMap = codecOf({ type: 'map', values: 'int' })
+    for (const value of ['\ud800', 'a\udc00b', '\ud83d', `${'x'.repeat(70)}\udfff`, '😀\ud800']) {
+      expect(() => ours.encodeInto(value, Buffer.alloc(512), 0), JSON.stringify(value)).toThrow(
+        expect.objectContaining({ code: 'INVALID_DATA', paths: [''] }),
+      )
+      expect(() => oursMap.encodeInto({ k: 1, [value]: 2 }, Buffer.alloc(512), 0)).toThrow(
+        expect.objectContaining({ code: 'INVALID_DATA', paths: [`[${JSON.stringify(value)}]`] }),
+      )
+    }
   })
 
   test('a buffer too short tells the size needed, as avsc does', () => {

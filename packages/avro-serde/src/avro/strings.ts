@@ -1,4 +1,4 @@
-import { shortAsciiString } from '@x/serde-core/internal'
+import { isWellFormed, shortAsciiString } from '@x/serde-core/internal'
 import type { Tap } from './avsc-internals.js'
 
 /**
@@ -6,7 +6,9 @@ import type { Tap } from './avsc-internals.js'
  * every string before writing it: about half of a string-heavy record's encode time. A string shorter than 64 code
  * units is written as ASCII straight away, its one-byte length in front (64 bytes or fewer: zigzag 2 × length fits
  * in one varint byte); at its first code unit beyond U+007F (or when the buffer is too short) avsc writes it from the
- * start, over whatever was written. The bytes are avsc's, byte for byte (tested against it).
+ * start, over whatever was written. The bytes are avsc's, byte for byte (tested against it). A string that is not
+ * well-formed Unicode (a lone surrogate, which UTF-8 cannot hold) is refused: avsc would write bytes that read back
+ * as U+FFFD. An ASCII string never needs that check.
  */
 export function writeString(tap: Tap, value: string): void {
   const length = value.length
@@ -25,6 +27,7 @@ export function writeString(tap: Tap, value: string): void {
       return
     }
   }
+  if (!isWellFormed(value)) throw new TypeError('invalid string: not well-formed Unicode')
   tap.writeString(value)
 }
 

@@ -1,4 +1,5 @@
 import { type DataIssue, dataIssue, describeValue, formatPath, type PathSegment } from '@x/errors'
+import { isWellFormed, loneSurrogateProblem } from '@x/serde-core/internal'
 import type { AvscType } from './avsc-internals.js'
 import { fieldValue, isMap, isObjectValue } from './js-values.js'
 import { BuiltinLogicalType } from './logical-base.js'
@@ -110,7 +111,7 @@ class Collector {
       case 'map':
         if (isMap(value)) {
           for (const [key, item] of value) {
-            if (typeof key === 'string') this.within({ key }, type.valuesType!, item)
+            if (typeof key === 'string') this.entry(type, key, item)
             else this.add(type, value, `a Map key that is not a string: ${describeValue(key)}`)
           }
           return
@@ -119,7 +120,7 @@ class Collector {
           this.add(type, value)
           return
         }
-        for (const key of Object.keys(value)) this.within({ key }, type.valuesType!, value[key])
+        for (const key of Object.keys(value)) this.entry(type, key, value[key])
         return
       case 'union:wrapped':
         this.checkWrapped(type, value)
@@ -136,6 +137,21 @@ class Collector {
       default:
         this.checkLeaf(type, value)
     }
+  }
+
+  /** A map entry: a key that is not well-formed Unicode (UTF-8 cannot hold it) is an issue at the entry's path. */
+  entry(type: AvscType, key: string, item: unknown): void {
+    if (isWellFormed(key)) {
+      this.within({ key }, type.valuesType!, item)
+      return
+    }
+    if (this.issues.length >= MAX_ISSUES) {
+      this.truncated = true
+      return
+    }
+    this.#path.push({ key })
+    this.issues.push(dataIssue(formatPath(this.#path), 'a map key', key, loneSurrogateProblem(key)))
+    this.#path.pop()
   }
 
   checkWrapped(type: AvscType, value: unknown): void {
@@ -180,6 +196,9 @@ class Collector {
       return
     }
     if (!type._check(value)) this.add(type, value, primitiveProblem(type, value))
+    else if (type.typeName === 'string' && !isWellFormed(value as string)) {
+      this.add(type, value, loneSurrogateProblem(value as string))
+    }
   }
 
   within(segment: PathSegment, type: AvscType, value: unknown): void {

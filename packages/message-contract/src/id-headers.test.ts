@@ -59,6 +59,22 @@ describe('the id header rules', () => {
     ).toThrow(DeserializationError)
   })
 
+  it('read a header given as an empty list of values as absent, as the deserializers do, never as a foreign error', () => {
+    for (const name of ['__key_schema_id', 'apicurio.key.globalId', 'apicurio.key.contentId']) {
+      const message = { payload: Buffer.from([1]), headers: { [name]: [] } }
+      expect(applyIdHeaderRules(message, 'key', 'globalId')).toBe(message)
+      expect(hasIdHeader(message.headers, 'key')).toBe(false)
+    }
+    const confluent = {
+      payload: Buffer.from([2]),
+      headers: { 'apicurio.value.globalId': [], __value_schema_id: Buffer.from([0, 0, 0, 0, 9]) },
+    }
+    expect(applyIdHeaderRules(confluent, 'value', 'globalId').headers).toEqual({
+      ...confluent.headers,
+      'apicurio.value.globalId': id8(9),
+    })
+  })
+
   it('let an Apicurio id header win over a Confluent one', () => {
     const message = {
       payload: Buffer.from([2]),

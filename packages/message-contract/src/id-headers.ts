@@ -70,13 +70,13 @@ export function applyIdHeaderRules(
   const names = NAMES[field]
   const globalId = headers[names.globalId]
   const contentId = headers[names.contentId]
-  if (globalId !== undefined || contentId !== undefined) {
+  if (given(globalId) || given(contentId)) {
     refuseConflict(names.globalId, globalId, field, topic)
     refuseConflict(names.contentId, contentId, field, topic)
     return message
   }
   const confluent = headers[names.confluent]
-  if (confluent === undefined) return message
+  if (!given(confluent)) return message
   refuseConflict(names.confluent, confluent, field, topic)
   const id = confluentHeaderId(names.confluent, single(confluent)!)
   const header = Buffer.alloc(8)
@@ -107,9 +107,10 @@ function confluentHeaderId(name: string, value: Uint8Array | string): number {
 export function hasIdHeader(headers: MessageHeaders | null | undefined, field: MessageField): boolean {
   if (headers === undefined || headers === null) return false
   const names = NAMES[field]
-  return (
-    headers[names.globalId] !== undefined ||
-    headers[names.contentId] !== undefined ||
-    headers[names.confluent] !== undefined
-  )
+  return given(headers[names.globalId]) || given(headers[names.contentId]) || given(headers[names.confluent])
+}
+
+/** Whether a header is there: a header given as an empty list of values is absent, as the deserializers read it. */
+function given(value: MessageHeaders[string] | undefined): boolean {
+  return value !== undefined && !(Array.isArray(value) && value.length === 0)
 }

@@ -116,42 +116,13 @@ export class KafkaJsSerde<V = unknown, K = string> {
       timestamp?: string
     },
   ): Promise<OutgoingKafkaMessage> {
-    // One Promise per message: a key of a key type is written synchronously, and the value's Promise is the only one
-    // waited for. A key written by a serializer takes the path that awaits it first.
-    try {
-      if (!this.#writes) throw invalidConfigError('KafkaJsSerde: encodeMessage needs a serializer')
-      const given = message.headers
-      const headers: KafkaHeaders = given === undefined || given === null ? {} : { ...given }
-      const out: OutgoingKafkaMessage = { value: null, headers }
-      if (message.partition !== undefined) out.partition = message.partition
-      if (message.timestamp !== undefined) out.timestamp = message.timestamp
-      const key = message.key
-      if (key === null) out.key = null
-      else if (key !== undefined) {
-        if (this.#contract.keyType === undefined) return this.#encodeWithKey(topic, key, message.value, out)
-        out.key = this.#contract.encodeKeyNow(topic, key, headers)
-      }
-      if (message.value === null) return Promise.resolve(out)
-      return this.#contract.encodeValue(topic, message.value, headers).then((value) => {
-        out.value = value
-        return out
-      })
-    } catch (error) {
-      return Promise.reject(error)
-    }
-  }
-
-  /** {@link encodeMessage} of a key written by its serializer: the key first, then the value. */
-  async #encodeWithKey(
-    topic: string,
-    key: K | PlainKey,
-    value: V | null,
-    out: OutgoingKafkaMessage,
-  ): Promise<OutgoingKafkaMessage> {
-    const headers = out.headers as KafkaHeaders
-    out.key = await this.#contract.encodeKey(topic, key, headers)
-    if (value !== null) out.value = await this.#contract.encodeValue(topic, value, headers)
-    return out
+    if (!this.#writes)
+      return Promise.reject(invalidConfigError('KafkaJsSerde: encodeMessage needs a serializer'))
+    // The record's own fields; the contract writes its key, value and headers.
+    const out: Omit<OutgoingKafkaMessage, 'value'> = {}
+    if (message.partition !== undefined) out.partition = message.partition
+    if (message.timestamp !== undefined) out.timestamp = message.timestamp
+    return this.#contract.encodeMessage(topic, message, out)
   }
 
   /**

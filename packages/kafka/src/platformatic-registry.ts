@@ -196,12 +196,7 @@ export class ApicurioSchemaRegistry<V = unknown> {
     type: string = 'value',
   ): SchemaId | undefined {
     if (payload === null) return undefined
-    if (Buffer.isBuffer(payload)) return this.#contract.idToPrepare('', 'value', payload, undefined)?.id
-    const field: MessageField = type === 'key' ? 'key' : 'value'
-    const headers = headerRecord(payload.headers)
-    const written = this.#writes.writtenOf(payload, field)
-    if (written === undefined) return undefined
-    return this.#contract.idToPrepare(payload.topic, field, written, headers)?.id
+    return this.#writes.schemaIdOf(payload, type === 'key' ? 'key' : 'value')
   }
 
   /**
@@ -304,34 +299,7 @@ export class ApicurioSchemaRegistry<V = unknown> {
       message: PlatformaticMessageToProduce,
       callback: PlatformaticHookCallback,
     ): void => {
-      // Nothing to prepare (headers, a key of a key type, no data): called back in a microtask, without a Promise.
-      if (
-        (type !== 'key' && type !== 'value') ||
-        (message != null && !this.#writes.needsPreparing(type, payload))
-      ) {
-        queueMicrotask(() => callback(null))
-        return
-      }
-      let work: Promise<Record<string, Buffer> | undefined>
-      try {
-        work = this.#writes.prepare(message.topic, type, payload, message)
-      } catch (error) {
-        work = Promise.reject(error)
-      }
-      work.then(
-        (added) => {
-          if (added !== undefined) {
-            try {
-              addHeaders(message, added)
-            } catch (error) {
-              callback(asError(error))
-              return
-            }
-          }
-          callback(null)
-        },
-        (error: unknown) => callback(asError(error)),
-      )
+      this.#writes.prepareField(type, payload, message, callback)
     }
   }
 
@@ -384,19 +352,8 @@ export class ApicurioSchemaRegistry<V = unknown> {
 function settle(work: Promise<void>, callback: PlatformaticHookCallback): void {
   work.then(
     () => callback(null),
-    (error: unknown) => callback(asError(error)),
+    (error: unknown) => callback(error instanceof Error ? error : new Error(String(error))),
   )
-}
-
-function asError(error: unknown): Error {
-  return error instanceof Error ? error : new Error(String(error))
-}
-
-/** Adds the id headers of a value written in headers mode to the message about to be produced. */
-function addHeaders(message: PlatformaticMessageToProduce, added: Record<string, Buffer>): void {
-  if (message.headers instanceof Map) {
-    for (const [name, value] of Object.entries(added)) message.headers.set(name, value)
-  } else message.headers = { ...(message.headers ?? {}), ...added }
 }
 
 function textOrBytes(data: unknown, what: string): Buffer {

@@ -27,13 +27,15 @@ export type {
   MessageContractOptions,
   MessageDeserializer,
   MessageSerializer,
+  MessageToWrite,
   PlainKey,
   PreparedFrame,
+  WrittenMessage,
 } from './message-contract.js'
 export { MessageContract } from './message-contract.js'
 export { PoisonRecords } from './poison-records.js'
 export { PreparedReads } from './prepared-reads.js'
-export type { PreparedSerializer } from './prepared-writes.js'
+export type { MessageToPrepare, PreparedSerializer } from './prepared-writes.js'
 export { PreparedWrites } from './prepared-writes.js'
 export type { ReadErrorKind } from './read-errors.js'
 export { readErrorKind } from './read-errors.js'

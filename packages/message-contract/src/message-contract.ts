@@ -113,6 +113,26 @@ function loadFetch(): void {
   }
 }
 
+/** A message to write ({@link MessageContract.encodeMessage}). */
+export interface MessageToWrite<V, K, H extends Record<string, unknown> = Record<string, unknown>> {
+  /** The key, written as `keys` says; `null` is sent as no key. @default none: no key is set */
+  key?: K | PlainKey | null
+  /** The value; `null` is a tombstone. */
+  value: V | null
+  /** The message's headers (copied, never changed). @default none: `{}` */
+  headers?: H | null
+}
+
+/** A message written ({@link MessageContract.encodeMessage}): the bytes of its key and value, and its headers. */
+export interface WrittenMessage<H> {
+  /** The key's bytes; `null` when the message was given a `null` key, not set when it was given none. */
+  key?: Buffer | null
+  /** The value's bytes (a frame, or the bare payload in headers mode); `null` for a tombstone. */
+  value: Buffer | null
+  /** A copy of the message's headers, with the id headers of headers mode added. */
+  headers: H
+}
+
 /** A consumed message decoded: the same shape from every adapter and the CLI. */
 export interface DecodedRecord<V, K, H = MessageHeaders> {
   /** The key as `keys` reads it; `null` when the message has none. */
@@ -474,6 +494,56 @@ export class MessageContract<V = unknown, K = never> {
     } catch (error) {
       throw writeContext(error, topic, 'value')
     }
+  }
+
+  /**
+   * A message's key, value and headers written: the one writing every adapter binds to its client. The caller's
+   * headers are copied, never changed (the id headers of headers mode are added to the copy); the key is written by
+   * {@link encodeKey} (`null` stays no key, a key left out is not set); the value by {@link encodeValue} (`null`
+   * stays a tombstone). They are set on `into` (the client's own fields of the record, such as its partition,
+   * already there; a new object when left out), which the Promise resolves to. A key of a key type is written
+   * synchronously, so that the value's Promise is the only one waited for; a key written by its serializer is
+   * written first, then the value.
+   *
+   * @throws (rejects) what {@link encodeKey} and {@link encodeValue} reject with.
+   */
+  encodeMessage<H extends Record<string, unknown>, R extends object = object>(
+    topic: string,
+    message: MessageToWrite<V, K, H>,
+    into?: R,
+  ): Promise<R & WrittenMessage<H>> {
+    try {
+      const given = message.headers
+      const headers = (given === undefined || given === null ? {} : { ...given }) as H
+      const out = (into ?? {}) as R & WrittenMessage<H>
+      out.value = null
+      out.headers = headers
+      const key = message.key
+      if (key === null) out.key = null
+      else if (key !== undefined) {
+        if (this.#keyType === undefined) return this.#encodeWithKey(topic, key, message.value, out)
+        out.key = this.encodeKeyNow(topic, key, headers)
+      }
+      if (message.value === null) return Promise.resolve(out)
+      return this.encodeValue(topic, message.value, headers).then((value) => {
+        out.value = value
+        return out
+      })
+    } catch (error) {
+      return Promise.reject(error)
+    }
+  }
+
+  /** {@link encodeMessage} of a key written by its serializer: the key first, then the value. */
+  async #encodeWithKey<O extends WrittenMessage<Record<string, unknown>>>(
+    topic: string,
+    key: K | PlainKey,
+    value: V | null,
+    out: O,
+  ): Promise<O> {
+    out.key = await this.encodeKey(topic, key, out.headers)
+    if (value !== null) out.value = await this.encodeValue(topic, value, out.headers)
+    return out
   }
 
   /** The key type keys are written and read as, or `undefined` for keys of a serde of their own. */

@@ -52,3 +52,125 @@ describe('PreparedWrites', () => {
     await expect(prepared).rejects.toThrow(RangeError)
   })
 })
+
+/** A headers-mode serializer: writes `[n]` and the 8-byte globalId header of `id`. */
+function headersMode(id: number): PreparedSerializer<{ n: number }> {
+  const header = Buffer.alloc(8)
+  header.writeBigInt64BE(BigInt(id))
+  const written = (value: { n: number }) => ({
+    payload: Uint8Array.of(value.n),
+    headers: { 'apicurio.value.globalId': Uint8Array.from(header) },
+  })
+  return {
+    wireFormat: 'MESSAGE_HEADERS',
+    prepare: async () => {},
+    serializeSync: (value) => Uint8Array.of(value.n),
+    serializeMessageSync: written,
+    serializeMessage: async (value) => written(value),
+  }
+}
+
+/** Runs `prepareField` and says how many microtask turns it took to call back, and with what. */
+async function prepared(
+  writes: Pick<PreparedWrites<unknown>, 'prepareField'>,
+  field: string,
+  data: unknown,
+  message: Parameters<PreparedWrites<unknown>['prepareField']>[2],
+) {
+  let error: Error | null | undefined
+  let sync = false
+  let returned = false
+  writes.prepareField(field, data, message, (given) => {
+    error = given
+    sync = !returned
+  })
+  returned = true
+  let turns = 0
+  while (error === undefined && turns < 50) {
+    await null
+    turns++
+  }
+  return { error, sync, turns }
+}
+
+describe('PreparedWrites.prepareField', () => {
+  it('calls back for a header, a key of a key type and no data one microtask turn later, preparing nothing', async () => {
+    const value = framed()
+    const writes = new PreparedWrites(contract(), { value })
+    const message = { topic: 't', headers: new Map() }
+    const once = { error: null, sync: false, turns: 1 }
+    expect(await prepared(writes, 'headerKey', 'trace', message)).toEqual(once)
+    expect(await prepared(writes, 'key', 'k-1', message)).toEqual(once)
+    expect(await prepared(writes, 'value', null, message)).toEqual(once)
+    expect(value.prepared).toEqual([])
+    const framedValue = await prepared(writes, 'value', { n: 1 }, message)
+    expect(framedValue.error).toBeNull()
+    expect(framedValue.sync).toBe(false)
+    expect(framedValue.turns).toBeLessThanOrEqual(2)
+    expect(value.prepared).toEqual([new SerializationContext('t', 'value')])
+    expect(message.headers.size).toBe(0)
+  })
+
+  it('adds the id headers of headers mode to a Map of headers, or to a copy of a record, and writes that payload', async () => {
+    const writes = new PreparedWrites(contract(), { value: headersMode(9) })
+    const map = { topic: 't', headers: new Map<unknown, unknown>([['trace', 'x']]) }
+    expect((await prepared(writes, 'value', { n: 4 }, map)).error).toBeNull()
+    expect([...map.headers.keys()]).toEqual(['trace', 'apicurio.value.globalId'])
+    expect(map.headers.get('apicurio.value.globalId')).toEqual(Buffer.from([0, 0, 0, 0, 0, 0, 0, 9]))
+    expect(writes.writeNow('t', 'value', { n: 5 }, map)).toEqual(Buffer.of(4))
+    const given = { trace: 'y' }
+    const record: { topic: string; headers?: Record<string, unknown> } = { topic: 't', headers: given }
+    expect((await prepared(writes, 'value', { n: 6 }, record)).error).toBeNull()
+    expect(record.headers).toEqual({
+      trace: 'y',
+      'apicurio.value.globalId': Buffer.from([0, 0, 0, 0, 0, 0, 0, 9]),
+    })
+    expect(given).toEqual({ trace: 'y' })
+  })
+
+  it('calls back with the error when preparing fails or the id headers cannot be added, a thrown non-Error wrapped', async () => {
+    const failing = framed()
+    failing.prepare = () => Promise.reject('registry said no')
+    const refused = await prepared(
+      new PreparedWrites(contract(), { value: failing }),
+      'value',
+      { n: 1 },
+      { topic: 't' },
+    )
+    expect(refused.error).toBeInstanceOf(Error)
+    expect(refused.error?.message).toBe('registry said no')
+    expect(refused.sync).toBe(false)
+    const headers = new Map()
+    headers.set = () => {
+      throw new TypeError('frozen headers')
+    }
+    const frozen = await prepared(
+      new PreparedWrites(contract(), { value: headersMode(9) }),
+      'value',
+      { n: 1 },
+      { topic: 't', headers },
+    )
+    expect(frozen.error).toBeInstanceOf(TypeError)
+    expect(frozen.error?.message).toBe('frozen headers')
+    const none = await prepared(
+      new PreparedWrites(contract(), { value: framed() }),
+      'value',
+      { n: 1 },
+      null as never,
+    )
+    expect(none.error).toBeInstanceOf(TypeError)
+  })
+})
+
+describe('PreparedWrites.schemaIdOf', () => {
+  it('reads the id of a frame, or of a field it wrote in headers mode; none for a message it did not write', async () => {
+    const writes = new PreparedWrites(contract(), { value: headersMode(9) })
+    expect(writes.schemaIdOf(Buffer.from([0, 0, 0, 0, 42, 1]), 'key')).toBe(42)
+    expect(writes.schemaIdOf(Buffer.from([1, 2]), 'value')).toBeUndefined()
+    const message = { topic: 't', headers: new Map() }
+    expect(writes.schemaIdOf(message, 'value')).toBeUndefined()
+    await prepared(writes, 'value', { n: 3 }, message)
+    expect(writes.schemaIdOf(message, 'value')).toBe(9)
+    expect(writes.schemaIdOf(message, 'key')).toBeUndefined()
+  })
+})

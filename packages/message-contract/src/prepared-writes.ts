@@ -1,6 +1,7 @@
 import { invalidConfigError } from '@x/errors'
-import type { MessageField, SerializationContext } from '@x/wire-format'
+import type { MessageField, SchemaId, SerializationContext } from '@x/wire-format'
 import { contextFor } from './contexts.js'
+import { headerRecord } from './header-record.js'
 import type { MessageContract, MessageSerializer } from './message-contract.js'
 
 /**
@@ -82,6 +83,45 @@ export class PreparedWrites<V> {
   }
 
   /**
+   * {@link prepare} for a client that prepares each field of a message about to be produced and is called back
+   * (`@platformatic/kafka`'s before-serialization hook, whose `field` may also name a header): `done` gets `null`
+   * once the field is prepared and the id headers of headers mode are added to the message's `headers` (a `Map`, or a
+   * record replaced by a copy with them), else the error. Never called back synchronously: a field with nothing to
+   * prepare (a header, a key of a key type, no data) is called back in a microtask, without a Promise.
+   */
+  prepareField(
+    field: string,
+    data: unknown,
+    message: MessageToPrepare,
+    done: (error: Error | null) => void,
+  ): void {
+    if ((field !== 'key' && field !== 'value') || (message != null && !this.needsPreparing(field, data))) {
+      queueMicrotask(() => done(null))
+      return
+    }
+    let work: Promise<Record<string, Buffer> | undefined>
+    try {
+      work = this.prepare(message.topic, field, data, message)
+    } catch (error) {
+      work = Promise.reject(error)
+    }
+    work.then(
+      (added) => {
+        if (added !== undefined) {
+          try {
+            addHeaders(message, added)
+          } catch (error) {
+            done(asError(error))
+            return
+          }
+        }
+        done(null)
+      },
+      (error: unknown) => done(asError(error)),
+    )
+  }
+
+  /**
    * Whether {@link prepare} has anything to do for a field's data: `false` for a field without a serializer (a key of
    * a key type) or without data, which {@link prepare} resolves at once without a look-up.
    */
@@ -130,6 +170,38 @@ export class PreparedWrites<V> {
   writtenOf(message: object, field: MessageField): Buffer | undefined {
     return this.#written.get(message)?.[field]
   }
+
+  /**
+   * The schema id of a framed payload (read as the value deserializer reads ids), or of a message's field written in
+   * headers mode by {@link prepare}; `undefined` when there is none.
+   */
+  schemaIdOf(payload: Buffer | MessageToPrepare, field: MessageField): SchemaId | undefined {
+    if (Buffer.isBuffer(payload)) return this.#contract.idToPrepare('', 'value', payload, undefined)?.id
+    const headers = headerRecord(payload.headers)
+    const written = this.writtenOf(payload, field)
+    if (written === undefined) return undefined
+    return this.#contract.idToPrepare(payload.topic, field, written, headers)?.id
+  }
+}
+
+/** A message about to be produced, as {@link PreparedWrites.prepareField} sees it: its topic and headers. */
+export interface MessageToPrepare {
+  /** The topic it is produced to, whose artifact the serializer prepares. */
+  topic: string
+  /** Its headers, to which the id headers of headers mode are added. */
+  headers?: Map<unknown, unknown> | Record<string, unknown>
+}
+
+/** Adds the id headers of a field written in headers mode to the message about to be produced. */
+function addHeaders(message: MessageToPrepare, added: Record<string, Buffer>): void {
+  if (message.headers instanceof Map) {
+    for (const [name, value] of Object.entries(added)) message.headers.set(name, value)
+  } else message.headers = { ...(message.headers ?? {}), ...added }
+}
+
+/** An error to call back with: the thrown `Error` itself, anything else as the message of one. */
+function asError(error: unknown): Error {
+  return error instanceof Error ? error : new Error(String(error))
 }
 
 /** What `prepare` resolves to when no id header is to be added. */

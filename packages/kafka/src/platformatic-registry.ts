@@ -1,5 +1,6 @@
 import { invalidConfigError } from '@x/errors'
 import {
+  BoundedCallbacks,
   headerRecord,
   type KeyType,
   MessageContract,
@@ -116,13 +117,6 @@ interface SchemaLookups {
 }
 
 /**
- * How many warm hook callbacks may run inside one another before one is deferred to a microtask. Platformatic 2.x
- * runs its hooks in a loop that returns from a synchronous callback at once (depth 1); 1.35 calls the next hook from
- * inside the callback, so that a fetch of thousands of records would otherwise nest thousands of calls deep.
- */
-const MAX_SYNC_CALLBACKS = 32
-
-/**
  * A `SchemaRegistry` for `@platformatic/kafka`'s `Producer` and `Consumer` (`new Producer({ …, registry })`), on
  * Apicurio Registry 3: values (and keys, optionally) written by a serializer of any format with the artifact its
  * strategy picks from the topic, read in any format by an {@link AnyDeserializer}. A consumed message's
@@ -136,8 +130,12 @@ export class ApicurioSchemaRegistry<V = unknown> {
   readonly #writes: PreparedWrites<V>
   /** What the hook prepares and the deserializers read (the contract's prepare-then-read binding). */
   readonly #reads: PreparedReads<V, unknown>
-  /** How many warm hook callbacks are running inside one another now (see MAX_SYNC_CALLBACKS). */
-  #callbacks = 0
+  /**
+   * The deserialization hook's callbacks for what needs no lookup: at once, nested a bounded number of times.
+   * Platformatic 2.x runs its hooks in a loop that returns from a synchronous callback at once; 1.35 calls the next
+   * hook from inside the callback.
+   */
+  readonly #warm = new BoundedCallbacks()
 
   /** @param client - The registry client (`RegistryClient`) the serdes share. */
   constructor(client: unknown, options: ApicurioSchemaRegistryOptions<V> = {}) {
@@ -289,8 +287,9 @@ export class ApicurioSchemaRegistry<V = unknown> {
 
   /**
    * Before a message is produced: prepares its value's (and key's) serializer for the topic — the artifact looked
-   * up or registered once, then cached — and in headers mode writes the payload and adds its id header. Always
-   * calls back asynchronously (Platformatic 1.35 recurses on synchronous callbacks).
+   * up or registered once, then cached — and in headers mode writes the payload and adds its id header. Once the
+   * serializer is prepared for the topic it calls back at once, as Platformatic's own registry does (in a microtask
+   * when many such callbacks already run inside one another: Platformatic 1.35 calls the next hook from inside one).
    */
   getBeforeSerializationHook() {
     return (
@@ -319,31 +318,13 @@ export class ApicurioSchemaRegistry<V = unknown> {
     ): void => {
       // Warm (nothing to fetch): called back at once, without the Promises of a lookup.
       if ((type !== 'key' && type !== 'value') || payload === null || payload === undefined) {
-        this.#warmCallback(callback)
+        this.#warm.call(callback)
         return
       }
       const headers = headerRecord(message.headers)
       const found = this.#reads.needs(message.topic, type, payload, headers)
-      if (found === undefined) this.#warmCallback(callback)
+      if (found === undefined) this.#warm.call(callback)
       else settle(this.#reads.prepare(message.topic, type, found, payload), callback)
-    }
-  }
-
-  /**
-   * Calls a hook's callback for a message that needs nothing fetched: synchronously, as Platformatic's own registry
-   * does, unless MAX_SYNC_CALLBACKS such callbacks already run inside one another (a client that calls the next hook
-   * from inside the callback), then in a microtask, which ends the nesting.
-   */
-  #warmCallback(callback: PlatformaticHookCallback): void {
-    if (this.#callbacks >= MAX_SYNC_CALLBACKS) {
-      queueMicrotask(() => callback(null))
-      return
-    }
-    this.#callbacks++
-    try {
-      callback(null)
-    } finally {
-      this.#callbacks--
     }
   }
 }

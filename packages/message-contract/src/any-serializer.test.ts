@@ -61,7 +61,10 @@ describe('AnySerializer', () => {
     expect(() => writer.serializeMessageSync({ id: 1 }, ctx)).toThrow(
       expect.objectContaining({ code: 'NOT_PREPARED' }),
     )
+    expect(writer.isPrepared(ctx)).toBe(false)
     await writer.prepare(ctx)
+    expect(writer.isPrepared(ctx)).toBe(true)
+    expect(writer.isPrepared(new SerializationContext('notes'))).toBe(false)
     const message = writer.serializeMessageSync({ id: 1 }, ctx)
     expect(Buffer.from(message.payload).toString('hex')).toBe('02')
     expect(Object.keys(message.headers)).toEqual(['apicurio.value.globalId', 'apicurio.value.encoding'])

@@ -54,6 +54,7 @@ interface FormatWriter<T> {
   serializeSync(value: T, ctx: SerializationContext): Uint8Array
   serializeMessageSync(value: T, ctx: SerializationContext): SerializedMessage
   prepare(ctx?: SerializationContext): Promise<void>
+  isPrepared(ctx?: SerializationContext): boolean
 }
 
 /** The registry call AnySerializer makes itself (the format serializers make theirs through the same client). */
@@ -155,6 +156,22 @@ export class AnySerializer<T = unknown> {
   /** Learns the format of the artifact of `ctx` and caches its schema, so that the `…Sync` methods write it. */
   async prepare(ctx: SerializationContext): Promise<void> {
     await (await this.#writerOf(ctx)).prepare(ctx)
+  }
+
+  /**
+   * Whether the `…Sync` methods can write for the artifact of `ctx` now: its format is known and its serializer
+   * prepared, so that {@link prepare} would make no request.
+   */
+  isPrepared(ctx: SerializationContext): boolean {
+    let artifactId: string
+    try {
+      artifactId = this.#resolve(ctx)
+    } catch {
+      return false
+    }
+    const kind = this.#kinds.get(artifactId)
+    const writer = kind === undefined ? undefined : this.#writers[kind]
+    return writer?.isPrepared(ctx) === true
   }
 
   /**

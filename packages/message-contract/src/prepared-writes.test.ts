@@ -94,14 +94,14 @@ async function prepared(
 }
 
 describe('PreparedWrites.prepareField', () => {
-  it('calls back for a header, a key of a key type and no data one microtask turn later, preparing nothing', async () => {
+  it('calls back for a header, a key of a key type and no data at once, preparing nothing, and for a cold value later', async () => {
     const value = framed()
     const writes = new PreparedWrites(contract(), { value })
     const message = { topic: 't', headers: new Map() }
-    const once = { error: null, sync: false, turns: 1 }
-    expect(await prepared(writes, 'headerKey', 'trace', message)).toEqual(once)
-    expect(await prepared(writes, 'key', 'k-1', message)).toEqual(once)
-    expect(await prepared(writes, 'value', null, message)).toEqual(once)
+    const atOnce = { error: null, sync: true, turns: 0 }
+    expect(await prepared(writes, 'headerKey', 'trace', message)).toEqual(atOnce)
+    expect(await prepared(writes, 'key', 'k-1', message)).toEqual(atOnce)
+    expect(await prepared(writes, 'value', null, message)).toEqual(atOnce)
     expect(value.prepared).toEqual([])
     const framedValue = await prepared(writes, 'value', { n: 1 }, message)
     expect(framedValue.error).toBeNull()
@@ -109,6 +109,59 @@ describe('PreparedWrites.prepareField', () => {
     expect(framedValue.turns).toBeLessThanOrEqual(2)
     expect(value.prepared).toEqual([new SerializationContext('t', 'value')])
     expect(message.headers.size).toBe(0)
+  })
+
+  it('calls back for a value whose serializer is prepared at once, without preparing it again', async () => {
+    const value = framed()
+    const ready = new Set<string>()
+    value.isPrepared = (ctx) => ready.has(ctx!.topic)
+    const prepare = value.prepare
+    value.prepare = async (ctx) => {
+      await prepare(ctx)
+      ready.add(ctx!.topic)
+    }
+    const writes = new PreparedWrites(contract(), { value })
+    const message = { topic: 't', headers: new Map() }
+    expect((await prepared(writes, 'value', { n: 1 }, message)).sync).toBe(false)
+    expect(await prepared(writes, 'value', { n: 2 }, message)).toEqual({ error: null, sync: true, turns: 0 })
+    expect(value.prepared).toEqual([new SerializationContext('t', 'value')])
+    // Another topic is not prepared yet.
+    expect((await prepared(writes, 'value', { n: 3 }, { topic: 'u' })).sync).toBe(false)
+  })
+
+  it('writes a prepared headers-mode value at once and adds its id header; its error comes in a microtask', async () => {
+    const value = headersMode(9)
+    value.isPrepared = () => true
+    const writes = new PreparedWrites(contract(), { value })
+    const message = { topic: 't', headers: new Map<unknown, unknown>() }
+    expect(await prepared(writes, 'value', { n: 4 }, message)).toEqual({ error: null, sync: true, turns: 0 })
+    expect(message.headers.get('apicurio.value.globalId')).toEqual(Buffer.from([0, 0, 0, 0, 0, 0, 0, 9]))
+    expect(writes.writeNow('t', 'value', { n: 5 }, message)).toEqual(Buffer.of(4))
+    value.serializeMessageSync = () => {
+      throw new RangeError('not a record')
+    }
+    const refused = await prepared(writes, 'value', { n: 6 }, { topic: 't' })
+    expect([refused.sync, refused.turns, refused.error?.message]).toEqual([false, 1, 'not a record'])
+  })
+
+  it('nests at most 32 callbacks at once: a client that calls the next hook from inside one is deferred past that', async () => {
+    const writes = new PreparedWrites(contract(), { value: framed() })
+    let depth = 0
+    let deepest = 0
+    await new Promise<void>((resolve) => {
+      const next = (index: number): void => {
+        if (index === 1000) {
+          resolve()
+          return
+        }
+        depth++
+        deepest = Math.max(deepest, depth)
+        writes.prepareField('headerKey', 'trace', { topic: 't' }, () => next(index + 1))
+        depth--
+      }
+      next(0)
+    })
+    expect(deepest).toBe(33)
   })
 
   it('adds the id headers of headers mode to a Map of headers, or to a copy of a record, and writes that payload', async () => {

@@ -1,5 +1,6 @@
 import { invalidConfigError } from '@x/errors'
 import type { MessageField, SchemaId, SerializationContext } from '@x/wire-format'
+import { BoundedCallbacks } from './bounded-callbacks.js'
 import { contextFor } from './contexts.js'
 import { headerRecord } from './header-record.js'
 import type { MessageContract, MessageSerializer } from './message-contract.js'
@@ -15,6 +16,11 @@ export interface PreparedSerializer<V> extends MessageSerializer<V> {
     value: V,
     ctx: SerializationContext,
   ): { payload: Uint8Array; headers: Record<string, Uint8Array> }
+  /**
+   * Whether the `…Sync` methods can write for `ctx` now, with nothing to look up (every serializer of this family
+   * says it); a serializer without it is prepared through `prepare` each time.
+   */
+  isPrepared?(ctx?: SerializationContext): boolean
   readonly wireFormat: string
 }
 
@@ -32,6 +38,8 @@ export class PreparedWrites<V> {
   readonly #written = new WeakMap<object, Partial<Record<MessageField, Buffer>>>()
   /** Whether `prepare` has written any payload in headers mode (until then `writeNow` looks none up). */
   #wroteAny = false
+  /** The callbacks of fields that need no lookup: at once, nested a bounded number of times. */
+  readonly #warm = new BoundedCallbacks()
 
   /**
    * @throws TypeError (code `INVALID_CONFIG`) for a serializer without the prepared path (`prepare`), naming it
@@ -86,8 +94,10 @@ export class PreparedWrites<V> {
    * {@link prepare} for a client that prepares each field of a message about to be produced and is called back
    * (`@platformatic/kafka`'s before-serialization hook, whose `field` may also name a header): `done` gets `null`
    * once the field is prepared and the id headers of headers mode are added to the message's `headers` (a `Map`, or a
-   * record replaced by a copy with them), else the error. Never called back synchronously: a field with nothing to
-   * prepare (a header, a key of a key type, no data) is called back in a microtask, without a Promise.
+   * record replaced by a copy with them), else the error. A field that needs no lookup (a header, a key of a key
+   * type, no data, a serializer already prepared for the topic) is called back at once, as a client's own registry
+   * does, unless many such callbacks already run inside one another (then in a microtask); an error always comes in
+   * a microtask or later, never from inside this call.
    */
   prepareField(
     field: string,
@@ -96,8 +106,27 @@ export class PreparedWrites<V> {
     done: (error: Error | null) => void,
   ): void {
     if ((field !== 'key' && field !== 'value') || (message != null && !this.needsPreparing(field, data))) {
-      queueMicrotask(() => done(null))
+      this.#warm.call(done)
       return
+    }
+    const serializer = (field === 'value' ? this.#value : this.#key) as PreparedSerializer<unknown>
+    if (message != null && serializer.isPrepared !== undefined) {
+      let warm = false
+      try {
+        const ctx = contextFor(message.topic, field)
+        if (serializer.isPrepared(ctx)) {
+          if (serializer.wireFormat === 'MESSAGE_HEADERS')
+            addHeaders(message, this.#writeHeadersMode(serializer, ctx, field, data, message))
+          warm = true
+        }
+      } catch (error) {
+        queueMicrotask(() => done(asError(error)))
+        return
+      }
+      if (warm) {
+        this.#warm.call(done)
+        return
+      }
     }
     let work: Promise<Record<string, Buffer> | undefined>
     try {

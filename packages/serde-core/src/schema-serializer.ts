@@ -213,6 +213,22 @@ export class SchemaSerializer<T = unknown> {
     await this.#load(artifactId)
   }
 
+  /**
+   * Whether the `…Sync` methods can write for the artifact of `ctx` now: its schema is cached (and its data-contract
+   * rules, when they are on), so that {@link prepare} would make no request. With a fixed artifact id, `ctx` may be
+   * left out; `false` when the artifact cannot be told.
+   */
+  isPrepared(ctx?: SerializationContext): boolean {
+    let artifactId: string
+    try {
+      artifactId = this.#options.artifactId ?? this.#artifactIdOf(ctx as SerializationContext)
+    } catch {
+      return false
+    }
+    const entry = this.#cached(artifactId)
+    return entry !== undefined && this.#ready(entry)
+  }
+
   /** Whether the artifact's data-contract rules (when on) are cached too. */
   #ready(entry: WriterArtifact): boolean {
     return this.#rules === undefined || this.#rules.isReady(entry.coordinates, false)

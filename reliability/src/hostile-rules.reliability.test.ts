@@ -13,6 +13,7 @@ import {
   hostileRecord,
   hostileValue,
   KIB64,
+  measuredOnce,
   ownObject,
   PROTOTYPE_NAMES,
   sameValue,
@@ -135,6 +136,8 @@ function expression(type: 'CEL' | 'JSONATA'): fc.Arbitrary<string> {
   )
 }
 
+const EXPRESSIONS = { CEL: expression('CEL'), JSONATA: expression('JSONATA') }
+
 const rule: fc.Arbitrary<Rule> = fc
   .record({
     name: fc.oneof(fc.constantFrom('r', ...PROTOTYPE_NAMES), fc.string({ maxLength: 6 })),
@@ -145,12 +148,19 @@ const rule: fc.Arbitrary<Rule> = fc
     disabled: fc.boolean().map((b) => (b ? undefined : false)),
   })
   .chain((base) =>
-    expression(base.type === 'JSONATA' ? 'JSONATA' : 'CEL').map((expr) => {
+    EXPRESSIONS[base.type === 'JSONATA' ? 'JSONATA' : 'CEL'].map((expr) => {
       const out: Rule = { name: base.name, kind: base.kind, type: base.type, mode: base.mode, expr }
       if (base.onFailure !== undefined) out.onFailure = base.onFailure
       return out
     }),
   )
+
+/** Records nested far beyond the stack, three of each depth (built once, not for every input drawn). */
+const DEEP_RECORDS = DEPTHS.flatMap((depth) => [
+  ownObject([['a', deepObject(depth)]]),
+  ownObject([['__proto__', deepObject(depth, '__proto__')]]),
+  ownObject([['items', deepArray(depth)]]),
+]).map((deep) => measuredOnce(deep))
 
 /** A record: from the corpus, one with hostile fields added, a hostile record, or nesting beyond the stack. */
 const record: fc.Arbitrary<Record<string, unknown>> = fc.oneof(
@@ -164,23 +174,12 @@ const record: fc.Arbitrary<Record<string, unknown>> = fc.oneof(
   { weight: 2, arbitrary: hostileRecord },
   {
     weight: 1,
-    arbitrary: fc
-      .constantFrom(...DEPTHS)
-      .chain((depth) =>
-        fc.constantFrom(
-          ownObject([['a', deepObject(depth)]]),
-          ownObject([['__proto__', deepObject(depth, '__proto__')]]),
-          ownObject([['items', deepArray(depth)]]),
-        ),
-      ),
+    arbitrary: fc.constantFrom(...DEPTHS).chain((depth) => {
+      const at = 3 * DEPTHS.indexOf(depth)
+      return fc.constantFrom(...DEEP_RECORDS.slice(at, at + 3))
+    }),
   },
 )
-
-const DEEP_RECORDS = DEPTHS.flatMap((depth) => [
-  ownObject([['a', deepObject(depth)]]),
-  ownObject([['__proto__', deepObject(depth, '__proto__')]]),
-  ownObject([['items', deepArray(depth)]]),
-])
 
 const engine = new RulesEngine()
 const entries = new Map<string, EntryPoint>()

@@ -49,6 +49,12 @@ export const HOSTILE_BIGINTS = [
 /** 64 KiB of text: the largest input whose time is held to the event-loop bound. */
 export const KIB64 = 64 * 1024
 
+/**
+ * The sizes ({@link sizeOf}, up to 64 KiB) of the values built once and drawn again and again, which no entry point
+ * may change: they are measured once, not at every input that holds them.
+ */
+const measured = new WeakMap<object, number>()
+
 /** A table with `entries` as own enumerable properties, `__proto__` included (never a prototype change). */
 export function ownObject(entries: readonly (readonly [string, unknown])[]): Record<string, unknown> {
   const out: Record<string, unknown> = {}
@@ -145,15 +151,31 @@ const structures = fc.letrec((tie) => ({
   array: fc.array(tie('value'), { maxLength: 5 }),
 }))
 
-/** Nesting beyond the stack, huge arrays, cycles: the values a generator of small trees never reaches. */
+/**
+ * For each depth of {@link DEPTHS}: an object nested that deep, one nested under `__proto__` keys, an array. Built
+ * once: building 10^5 levels for every input drawn would cost more than most calls under test.
+ */
+const DEEP_VALUES = new Map(
+  DEPTHS.map((depth) => [
+    depth,
+    fc.constantFrom(
+      measuredOnce(deepObject(depth)),
+      measuredOnce(deepObject(depth, '__proto__')),
+      measuredOnce(deepArray(depth)),
+    ),
+  ]),
+)
+
+/**
+ * Nesting beyond the stack, huge arrays, cycles: the values a generator of small trees never reaches. These are the
+ * same objects every time they are drawn (an entry point must not change its input).
+ */
 export const extremeValue: fc.Arbitrary<unknown> = fc.oneof(
-  fc
-    .constantFrom(...DEPTHS)
-    .chain((depth) => fc.constantFrom(deepObject(depth), deepObject(depth, '__proto__'), deepArray(depth))),
+  fc.constantFrom(...DEPTHS).chain((depth) => DEEP_VALUES.get(depth) as fc.Arbitrary<unknown>),
   fc.constantFrom(
-    new Array(100_000).fill(0),
-    new Array(KIB64 / 8).fill('x'),
-    Object.fromEntries(Array.from({ length: 10_000 }, (_, i) => [`k${i}`, i])),
+    measuredOnce(new Array(100_000).fill(0)),
+    measuredOnce(new Array(KIB64 / 8).fill('x')),
+    measuredOnce(Object.fromEntries(Array.from({ length: 10_000 }, (_, i) => [`k${i}`, i]))),
   ),
   fc.constantFrom(...cycles()),
 )
@@ -168,6 +190,12 @@ export const hostileValue: fc.Arbitrary<unknown> = fc.oneof(
 export const hostileRecord: fc.Arbitrary<Record<string, unknown>> = fc
   .array(fc.tuple(hostileKey, hostileValue), { maxLength: 6 })
   .map((entries) => ownObject(entries))
+
+/** `value`, its size measured once for {@link sizeOf}. */
+export function measuredOnce<T>(value: T): T {
+  if (typeof value === 'object' && value !== null) measured.set(value, sizeOf(value))
+  return value
+}
 
 /**
  * An estimate of a value's size in bytes, stopping once it passes `limit`, cycles and depth counted: the time bound
@@ -185,8 +213,15 @@ export function sizeOf(value: unknown, limit = KIB64): number {
     else if (typeof item === 'object' && item !== null) {
       if (seen.has(item)) continue
       seen.add(item)
+      const known = measured.get(item)
+      // a size measured once: exact up to 64 KiB, beyond it only known to be over (then walked if the limit is higher)
+      if (known !== undefined && (known <= KIB64 || limit <= KIB64)) {
+        size += known - 8
+        continue
+      }
       if (item instanceof Map || item instanceof Set || item instanceof Date) continue
       for (const key of Reflect.ownKeys(item)) {
+        if (size > limit) break
         size += typeof key === 'string' ? key.length * 2 : 8
         const descriptor = Reflect.getOwnPropertyDescriptor(item, key)
         if (descriptor !== undefined && 'value' in descriptor) stack.push(descriptor.value)

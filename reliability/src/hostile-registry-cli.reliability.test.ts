@@ -23,7 +23,7 @@ import {
   samples,
 } from './support/hostile.js'
 import { ANY_JSON_SCHEMA, EDGE_PROTO, EDGE_SCHEMA } from './support/hostile-schemas.js'
-import { EntryPoint } from './support/probe.js'
+import { EntryPoint, type Outcome, type PropertyName } from './support/probe.js'
 import { count, recordFigures } from './support/scale.js'
 
 // Hostile input at InMemoryRegistry's HTTP routes (random methods, paths, bodies, artifact names) and at the CLI's
@@ -35,6 +35,8 @@ import { count, recordFigures } from './support/scale.js'
 const SEED = Number(process.env.RELIABILITY_SEED ?? 20_261_207)
 const N_REGISTRY = count('hostileRegistry')
 const N_CLI = count('hostileCli')
+/** The JSON lines one `produce` run is given (see its test). */
+const PRODUCE_LINES = 40
 const figures: Record<string, string | number> = {}
 let registry: InMemoryRegistry
 let client: RegistryClient
@@ -314,29 +316,58 @@ async function cli(
 }
 
 /** Messages of JavaScript itself: a CLI that prints one let an error from deep inside through. */
-const FOREIGN =
-  /Maximum call stack|Cannot read propert|is not a function|is not iterable|Cannot convert a|Converting circular|Invalid array length|Invalid string length|out of memory|undefined \(reading/
+const FOREIGN = [
+  'Maximum call stack',
+  'Cannot read propert',
+  'is not a function',
+  'is not iterable',
+  'Cannot convert a',
+  'Converting circular',
+  'Invalid array length',
+  'Invalid string length',
+  'out of memory',
+  'undefined (reading',
+]
 
-/** Checks a CLI run: a documented exit code other than "unreachable" (bad data is no outage), no foreign message. */
+/** Where the first of the {@link FOREIGN} messages is in `text`, or -1 (plain searches: a run's output can be long). */
+function foreignAt(text: string): number {
+  let first = -1
+  for (const message of FOREIGN) {
+    const at = text.indexOf(message)
+    if (at >= 0 && (first < 0 || at < first)) first = at
+  }
+  return first
+}
+
+/**
+ * What is wrong with a CLI run, property by property: an exit code it does not document, "unreachable" (bad data is
+ * no outage), a foreign message. A run that rejected is the probe's to judge.
+ */
+function runProblems(outcome: Outcome<unknown>, allowed: readonly number[]): [PropertyName, string][] {
+  if (!outcome.ok) return []
+  const result = outcome.value as { code: number; stderr: string }
+  const problems: [PropertyName, string][] = []
+  if (result.code === 3)
+    problems.push(['poison', `exit 3 (unreachable) for bad data: ${result.stderr.slice(0, 160)}`])
+  else if (!allowed.includes(result.code))
+    problems.push(['error', `exit ${result.code}: ${result.stderr.slice(0, 160)}`])
+  const foreign = foreignAt(result.stderr)
+  if (foreign >= 0)
+    problems.push([
+      'error',
+      `a foreign message: ${result.stderr.slice(Math.max(0, foreign - 60), foreign + 80)}`,
+    ])
+  return problems
+}
+
+/** Checks a CLI run (see {@link runProblems}). */
 function checkRun(
   entry: EntryPoint,
   input: unknown,
-  outcome: Awaited<ReturnType<EntryPoint['probe']>>,
+  outcome: Outcome<unknown>,
   allowed: readonly number[],
 ): void {
-  if (!outcome.ok) return
-  const result = outcome.value as { code: number; stderr: string }
-  if (result.code === 3)
-    entry.find('poison', input, `exit 3 (unreachable) for bad data: ${result.stderr.slice(0, 160)}`)
-  else if (!allowed.includes(result.code))
-    entry.find('error', input, `exit ${result.code}: ${result.stderr.slice(0, 160)}`)
-  const foreign = FOREIGN.exec(result.stderr)
-  if (foreign !== null)
-    entry.find(
-      'error',
-      input,
-      `a foreign message: ${result.stderr.slice(Math.max(0, foreign.index - 60), foreign.index + 80)}`,
-    )
+  for (const [property, text] of runProblems(outcome, allowed)) entry.find(property, input, text)
 }
 
 /** JSON texts of hostile values (bigints as integer text), hostile JSON documents, and texts that are not JSON. */
@@ -441,13 +472,43 @@ describe('x-serde produce, with JSON lines on standard input', () => {
       line: jsonText,
       topic: fc.constantFrom('hostile-edge', 'hostile-json', 'hostile-proto'),
     })
-    for (const input of samples(inputs, N_CLI, SEED + 330)) {
-      // a last line that is not JSON: whatever the first line is, nothing is sent
-      const stdin = Buffer.from(`${input.line.replace(/\n/g, ' ')}\nnot json\n`)
-      const shown = { ...input, line: input.line.slice(0, 200) }
-      const outcome = await entry.probe(shown, stdin.length, () => cli(['produce', input.topic], stdin))
-      checkRun(entry, shown, outcome, [1])
+    type Input = { line: string; topic: string }
+    // a last line that is not JSON: whatever the lines before it are, nothing is sent
+    const stdinOf = (lines: readonly Input[]) =>
+      Buffer.from(`${lines.map((input) => input.line.replace(/\n/g, ' ')).join('\n')}\nnot json\n`)
+    const shown = (input: Input) => ({ ...input, line: input.line.slice(0, 200) })
+    /** One run of `produce` for one line, as a user's file of one line. */
+    const alone = async (input: Input) => {
+      const stdin = stdinOf([input])
+      const outcome = await entry.probe(shown(input), stdin.length, () =>
+        cli(['produce', input.topic], stdin),
+      )
+      checkRun(entry, shown(input), outcome, [1])
     }
+    // Lines of one topic go in runs of up to PRODUCE_LINES (each line is encoded and reported on its own, and a line
+    // that fails is named by its number), so that the CLI's start is not paid for every line; lines over 64 KiB go in
+    // runs of their own, as the time bound is only for inputs up to 64 KiB.
+    const pending = new Map<string, { bounded: boolean; lines: Input[] }>()
+    const flush = async ({ bounded, lines }: { bounded: boolean; lines: Input[] }) => {
+      if (lines.length === 0) return
+      await entry.probeMany(
+        lines.map(shown),
+        bounded,
+        () => cli(['produce', (lines[0] as Input).topic], stdinOf(lines)),
+        (outcome) => runProblems(outcome, [1])[0],
+        (index) => alone(lines[index] as Input),
+      )
+      lines.length = 0
+    }
+    for (const input of samples(inputs, N_CLI, SEED + 330)) {
+      const bounded = stdinOf([input]).length <= KIB64
+      const key = `${input.topic}${bounded ? '' : ' over 64 KiB'}`
+      const group = pending.get(key) ?? { bounded, lines: [] }
+      pending.set(key, group)
+      group.lines.push(input)
+      if (group.lines.length === PRODUCE_LINES) await flush(group)
+    }
+    for (const group of pending.values()) await flush(group)
     Object.assign(figures, entry.figures())
   })
   propertyTests(get('x-serde produce'), ['error', 'poison', 'time', 'prototype'], {})

@@ -60,6 +60,9 @@ export class EntryPoint {
   values = 0
   errors = 0
   slowestMs = 0
+  /** The slowest call that ran several inputs together ({@link probeMany}), and the most inputs one such call held. */
+  slowestGroupMs = 0
+  largestGroup = 0
   readonly findings: Record<PropertyName, Finding[]> = {
     error: [],
     poison: [],
@@ -69,6 +72,8 @@ export class EntryPoint {
   }
 
   readonly #excuse: ((error: unknown) => boolean) | undefined
+  /** How many findings were made, kept or not. */
+  #found = 0
 
   /** `excuse`: errors of a read path that are not about the data (misuse the caller answers), left out of poison. */
   constructor(name: string, options: { read: boolean; excuse?: (error: unknown) => boolean }) {
@@ -79,6 +84,7 @@ export class EntryPoint {
 
   /** Keeps the shortest five findings of `property` (the shortest input is the one to reproduce). */
   find(property: PropertyName, input: unknown, outcome: string): void {
+    this.#found += 1
     const list = this.findings[property]
     const text = typeof input === 'string' ? input : preview(input)
     if (list.some((finding) => finding.outcome === outcome && finding.input.length <= text.length)) return
@@ -123,11 +129,61 @@ export class EntryPoint {
     return outcome
   }
 
+  /**
+   * Runs `inputs` in one call, each counted as an input: one CLI run over many JSON lines, say, where each line is
+   * judged on its own. When the call settles in a way `problem` finds nothing wrong with, within the time bound (if
+   * `bounded`: every input is up to 64 KiB), and leaves Object.prototype alone, each input kept every property (its
+   * part of the call did less work than the whole call, so it took less time). Otherwise each input runs alone
+   * through `alone`, which probes it as {@link probe} does, so that a finding names the input that caused it; a call
+   * with a problem while every input alone had none is itself a finding.
+   */
+  async probeMany<T>(
+    inputs: readonly unknown[],
+    bounded: boolean,
+    call: () => T | Promise<T>,
+    problem: (outcome: Outcome<T>) => [PropertyName, string] | undefined,
+    alone: (index: number) => Promise<void>,
+  ): Promise<void> {
+    let settled: Outcome<T> | undefined
+    const elapsed = await timed(call, (result) => {
+      settled = result
+    })
+    const outcome: Outcome<T> = settled ?? { ok: false, error: new Error('not settled') }
+    const intact = prototypeIntact()
+    if (!intact) restorePrototype()
+    const found: [PropertyName, string] | undefined = intact
+      ? problem(outcome)
+      : ['prototype', 'Object.prototype changed']
+    if (found === undefined && (!bounded || elapsed <= TIME_LIMIT_MS)) {
+      this.inputs += inputs.length
+      if (outcome.ok) this.values += inputs.length
+      else this.errors += inputs.length
+      if (bounded) {
+        this.slowestGroupMs = Math.max(this.slowestGroupMs, elapsed)
+        this.largestGroup = Math.max(this.largestGroup, inputs.length)
+      }
+      return
+    }
+    const before = this.#found
+    for (let index = 0; index < inputs.length; index++) await alone(index)
+    if (found !== undefined && this.#found === before) {
+      this.find(found[0], `${inputs.length} inputs together, from ${preview(inputs.slice(0, 3))}`, found[1])
+    }
+  }
+
   /** A summary line for the figures: inputs, values / errors, the slowest call. */
   figures(): Record<string, string | number> {
+    const slowest =
+      this.largestGroup > 0
+        ? {
+            // a call of several inputs took longer than any of them would alone
+            [`${this.name}: slowest call, of up to ${this.largestGroup} inputs up to 64 KiB each (ms)`]:
+              Number(Math.max(this.slowestMs, this.slowestGroupMs).toFixed(1)),
+          }
+        : { [`${this.name}: slowest input up to 64 KiB (ms)`]: Number(this.slowestMs.toFixed(1)) }
     return {
       [`${this.name}: inputs (values / library errors)`]: `${this.inputs.toLocaleString('en-US')} (${this.values} / ${this.errors})`,
-      [`${this.name}: slowest input up to 64 KiB (ms)`]: Number(this.slowestMs.toFixed(1)),
+      ...slowest,
     }
   }
 

@@ -6,7 +6,7 @@ import { type AvroField, type AvroProps, AvroSchemaError, type AvroType } from '
 /**
  * Apicurio's `EnhancedAvroContentCanonicalizer`: every `doc` becomes `""`, aliases and enum defaults go, a union
  * field whose first branch is `null` gets `"default":null`; field order, defaults, `order` and custom properties stay.
- * Throws an {@link AvroSchemaError} for a schema nested deeper than {@link MAX_SCHEMA_DEPTH} levels, references followed.
+ * Throws an {@link AvroSchemaError} for a schema nested deeper than 128 levels, references followed.
  */
 export function normalizeAvro(schema: AvroType, seen = new Set<AvroType>()): AvroType {
   return normalize(schema, seen, 0)
@@ -53,7 +53,7 @@ function normalize(schema: AvroType, seen: Set<AvroType>, depth: number): AvroTy
 
 /**
  * Writes a schema as Avro's `Schema.toString()` does: compact, each named type defined at its first use. Throws an
- * {@link AvroSchemaError} for a schema nested deeper than {@link MAX_SCHEMA_DEPTH} levels, references followed.
+ * {@link AvroSchemaError} for a schema nested deeper than 128 levels, references followed.
  */
 export function writeAvro(schema: AvroType): string {
   return write(schema, null, new Set<string>(), 0)

@@ -94,8 +94,8 @@ const FIELD_RESERVED = new Set(['default', 'doc', 'name', 'order', 'type', 'alia
 /**
  * Parses `text` with the types of `referenced` (schema texts, dependencies first) already known, as Apicurio seeds
  * one `Schema.Parser` with the referenced schemas before the main one. Throws an {@link AvroSchemaError} for a text
- * Avro 1.12's parser refuses, and for one that nests deeper than {@link MAX_JSON_NESTING} levels of JSON or
- * {@link MAX_SCHEMA_DEPTH} levels of schemas.
+ * Avro 1.12's parser refuses, and for one that nests deeper than 1 000 levels of JSON or
+ * 128 levels of schemas.
  */
 export function parseAvro(text: string, referenced: readonly string[] = []): AvroType {
   const names = new Map<string, AvroType>()
@@ -297,7 +297,7 @@ function optionalText(value: unknown): string | undefined {
 
 /**
  * Avro 1.12's `Schema.isValidValue`: whether a JSON default fits `type` (a union: any of its branches). Throws an
- * {@link AvroSchemaError} when the default nests values deeper than {@link MAX_SCHEMA_DEPTH} levels of the schema.
+ * {@link AvroSchemaError} when the default nests values deeper than 128 levels of the schema.
  */
 export function isValidDefault(type: AvroType, value: unknown, depth = 0): boolean {
   if (depth >= MAX_SCHEMA_DEPTH)

@@ -479,8 +479,11 @@ describe('InMemoryRegistry under hostile artifact and group names', () => {
     entries.set(entry.name, entry)
     // Apicurio takes printable ASCII but for % in group and artifact ids (and refuses the rest with 400)
     const idName = urlName.filter((name) => /^[\x20-\x7e]+$/.test(name) && !name.includes('%'))
+    // a group named `.` or `..` cannot be addressed in a path: URLs (and Apicurio's HTTP server) remove dot
+    // segments, `%2E` included, so `/groups/./artifacts` is `/groups/artifacts` (405) in any registry
+    const groupName = idName.filter((name) => name !== '.' && name !== '..')
     const artifacts = fc.record({
-      groupId: fc.oneof(fc.constant('default'), idName),
+      groupId: fc.oneof(fc.constant('default'), groupName),
       artifactId: idName,
       content: fc.string({ unit: 'binary', maxLength: 30 }),
     })

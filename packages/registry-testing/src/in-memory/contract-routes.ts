@@ -1,7 +1,7 @@
 import { type ExecuteMode, type ExecuteResult, type RuleSet, RulesEngine } from '@x/rules'
 import { type Answer, jsonAnswer, noContent } from './answer.js'
 import { resolveVersion } from './artifact-routes.js'
-import { getAnswer, putAnswer, readRuleSet, type StoredRuleSet } from './contracts.js'
+import { EMPTY_RULESET, getAnswer, putAnswer, readRuleSet, type StoredRuleSet } from './contracts.js'
 import type { JsonText } from './json-text.js'
 import { checkIdLengths, rawGroupId } from './params.js'
 import { artifactNotFound, badRequest } from './problems.js'
@@ -12,14 +12,12 @@ import type { RouteContext } from './route-context.js'
 // `/groups/{g}/artifacts/{a}/contract/ruleset` and `/groups/{g}/artifacts/{a}/versions/{v}/contract/ruleset`, and the
 // execute and migrate endpoints, evaluated by `@x/rules`.
 
+/**
+ * The ruleset of a `PUT` body. A body that is not JSON, not a JSON object or empty is the registry's 400 (as for
+ * every JSON body, see `parseBody`), as is a rule without a required field (see `readRuleSet`).
+ */
 function body(ctx: RouteContext): StoredRuleSet {
-  let value: unknown
-  try {
-    value = ctx.body.trim() === '' ? null : JSON.parse(ctx.body)
-  } catch {
-    value = null
-  }
-  return readRuleSet(value)
+  return readRuleSet(parseBody(ctx.body))
 }
 
 function artifactOf(ctx: RouteContext): { groupId: string | null; artifactId: string } {
@@ -41,7 +39,7 @@ export function putGlobalRuleset(ctx: RouteContext): Answer {
 
 /** `DELETE /admin/contracts/ruleset` */
 export function deleteGlobalRuleset(ctx: RouteContext): Answer {
-  ctx.storage.contracts.setGlobal(readRuleSet({}))
+  ctx.storage.contracts.setGlobal(EMPTY_RULESET)
   return noContent()
 }
 
@@ -62,7 +60,7 @@ export function putArtifactRuleset(ctx: RouteContext): Answer {
 /** `DELETE …/artifacts/{a}/contract/ruleset`: 204 whether or not there was one. */
 export function deleteArtifactRuleset(ctx: RouteContext): Answer {
   const { groupId, artifactId } = artifactOf(ctx)
-  ctx.storage.contracts.setArtifact(groupId, artifactId, readRuleSet({}))
+  ctx.storage.contracts.setArtifact(groupId, artifactId, EMPTY_RULESET)
   return noContent()
 }
 
@@ -83,7 +81,7 @@ export function putVersionRuleset(ctx: RouteContext): Answer {
 /** `DELETE …/versions/{v}/contract/ruleset`: 204 whether or not there was one; 404 when the version does not exist. */
 export function deleteVersionRuleset(ctx: RouteContext): Answer {
   const { version } = resolveVersion(ctx)
-  ctx.storage.contracts.setVersion(version.globalId, readRuleSet({}))
+  ctx.storage.contracts.setVersion(version.globalId, EMPTY_RULESET)
   return noContent()
 }
 

@@ -1,6 +1,6 @@
 import { mergeRuleSets, type RuleSet } from '@x/rules'
 import type { JsonText } from './json-text.js'
-import { RegistryProblem } from './problems.js'
+import { missingParameter } from './problems.js'
 
 /** One data-contract rule as stored: the fields Apicurio 3.3 keeps, in the order it writes them. */
 export interface StoredContractRule {
@@ -30,24 +30,15 @@ function text(value: unknown): string | undefined {
 }
 
 /**
- * A rule of a `PUT …/contract/ruleset` body. Apicurio 3.3 stores rules in a table whose `kind`, `ruleType`, `mode`
- * and `ruleName` columns are `NOT NULL`: a rule without one is a 500 naming the column, as there.
+ * A rule of a `PUT …/contract/ruleset` body. `name`, `kind`, `type` and `mode` are required (`ContractRule` in the
+ * registry's OpenAPI document): a rule without one, or a rule that is not an object, is a 400
+ * `MissingRequiredParameterException` naming the field (`body.domainRules[0].name`), never a 500.
  */
-function readRule(value: unknown): StoredContractRule {
-  const rule = (typeof value === 'object' && value !== null ? value : {}) as Record<string, unknown>
-  for (const [field, column] of [
-    ['name', 'RULENAME'],
-    ['kind', 'KIND'],
-    ['type', 'RULETYPE'],
-    ['mode', 'MODE'],
-  ] as const) {
-    if (typeof rule[field] !== 'string') {
-      throw new RegistryProblem(
-        500,
-        'RuntimeSqlException',
-        `org.h2.jdbc.JdbcSQLIntegrityConstraintViolationException: NULL not allowed for column "${column}"`,
-      )
-    }
+function readRule(value: unknown, path: string): StoredContractRule {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw missingParameter(path)
+  const rule = value as Record<string, unknown>
+  for (const field of ['name', 'kind', 'type', 'mode'] as const) {
+    if (typeof rule[field] !== 'string') throw missingParameter(`${path}.${field}`)
   }
   const stored: Record<string, unknown> = {
     name: rule.name,
@@ -64,18 +55,17 @@ function readRule(value: unknown): StoredContractRule {
   return Object.freeze(stored) as unknown as StoredContractRule
 }
 
-/** The ruleset of a `PUT …/contract/ruleset` body; a missing list is empty, a missing body a 500 as in Apicurio. */
-export function readRuleSet(body: unknown): StoredRuleSet {
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
-    throw new RegistryProblem(
-      500,
-      'NullPointerException',
-      'Cannot invoke "io.apicurio.registry.rest.v3.beans.ContractRuleSet.getDomainRules()" because "bean" is null',
-    )
-  }
-  const set = body as { domainRules?: unknown; migrationRules?: unknown }
-  const list = (value: unknown) => (Array.isArray(value) ? value.map(readRule) : [])
-  return Object.freeze({ domainRules: list(set.domainRules), migrationRules: list(set.migrationRules) })
+/**
+ * The ruleset of a `PUT …/contract/ruleset` body, already read as a JSON object (see `parseBody`); a missing list is
+ * empty.
+ */
+export function readRuleSet(body: Readonly<Record<string, unknown>>): StoredRuleSet {
+  const list = (value: unknown, path: string) =>
+    Array.isArray(value) ? value.map((rule, i) => readRule(rule, `${path}[${i}]`)) : []
+  return Object.freeze({
+    domainRules: list(body.domainRules, 'body.domainRules'),
+    migrationRules: list(body.migrationRules, 'body.migrationRules'),
+  })
 }
 
 /** The answer to a `PUT`: the rules as given, `tags` always present (Apicurio 3.3 echoes the body so). */

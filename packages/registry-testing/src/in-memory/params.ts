@@ -37,7 +37,10 @@ export function booleanQuery(query: URLSearchParams, name: string): boolean {
   return query.get(name)?.toLowerCase() === 'true'
 }
 
-/** A paging parameter (`offset`, `limit`), a Java `BigInteger`; a negative one fails in the database, as there. */
+/**
+ * A paging parameter (`offset`, `limit`), a Java `BigInteger`. A negative one is a 400 `InvalidParameterValueException`
+ * (Apicurio 3.3 fails it in the database, a 500; a malformed request is never a 500 here); a huge one is capped.
+ */
 export function pagingQuery(query: URLSearchParams, name: 'offset' | 'limit', fallback: number): number {
   const value = query.get(name)
   if (value === null || value === '') return fallback
@@ -51,11 +54,10 @@ export function pagingQuery(query: URLSearchParams, name: 'offset' | 'limit', fa
   }
   const number = Number(value)
   if (number < 0) {
-    const parameter = name === 'limit' ? 'result FETCH' : 'result OFFSET'
-    const message = `Invalid value "${value}" for parameter "${parameter}"`
-    throw new RegistryProblem(500, 'RuntimeSqlException', message, {
-      detail: `JdbcSQLDataException: ${message}`,
-    })
+    throw badRequest(
+      'InvalidParameterValueException',
+      `Invalid value '${value}' for parameter '${name}': it must be 0 or more.`,
+    )
   }
   return Math.min(number, 2 ** 31 - 1)
 }

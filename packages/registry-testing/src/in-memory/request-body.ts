@@ -96,16 +96,20 @@ export function readVersionRequest(body: Json, path: string): VersionRequest {
     version: text(body.version),
     content: decoded,
     contentType,
-    references: references(body.content.references),
+    references: references(body.content.references, `${path}.content.references`),
     name: text(body.name),
     description: text(body.description),
     labels: labels(body.labels),
   }
 }
 
-function references(value: unknown): StoredReference[] {
+/**
+ * The references of a version. Apicurio 3.3 fails a reference without `artifactId`, `version` or `name` only when it
+ * stores it (a 500 `Invalid reference`); InMemoryRegistry refuses it up front with a 400 naming the field.
+ */
+function references(value: unknown, path: string): StoredReference[] {
   if (!Array.isArray(value)) return []
-  return value.filter(isObject).map((r) => {
+  return value.filter(isObject).map((r, i) => {
     const groupId = text(r.groupId)
     const reference = {
       groupId: groupId === undefined ? null : rawGroupId(groupId),
@@ -113,30 +117,25 @@ function references(value: unknown): StoredReference[] {
       version: text(r.version),
       name: text(r.name),
     }
-    if (
-      reference.artifactId === undefined ||
-      reference.version === undefined ||
-      reference.name === undefined
-    ) {
-      const dto = `ArtifactReferenceDto(groupId=${reference.groupId}, artifactId=${reference.artifactId ?? null}, version=${reference.version ?? null}, name=${reference.name ?? null})`
-      throw new RegistryProblem(500, 'IllegalStateException', `Invalid reference: ${dto}`)
+    for (const field of ['artifactId', 'version', 'name'] as const) {
+      if (reference[field] === undefined) throw missingParameter(`${path}[${i}].${field}`)
     }
     return reference as StoredReference
   })
 }
 
 /**
- * The artifact type of a request: the given one (an unknown one is Apicurio's 500 `No such artifact type
- * provider`), else one discovered from the content (InMemoryRegistry discovers AVRO, JSON, OPENAPI, ASYNCAPI and
- * PROTOBUF), else 400.
+ * The artifact type of a request: the given one, else one discovered from the content (InMemoryRegistry discovers
+ * AVRO, JSON, OPENAPI, ASYNCAPI and PROTOBUF), else 400. A type the registry does not know is a 400
+ * `InvalidArtifactTypeException` naming the known ones (Apicurio 3.3 answers it with a 500 `No such artifact type
+ * provider`; a malformed request is never a 500 here).
  */
 export function artifactTypeOf(request: ArtifactRequest): string {
   if (request.artifactType !== undefined && request.artifactType !== '') {
     if (!ARTIFACT_TYPES.includes(request.artifactType)) {
-      throw new RegistryProblem(
-        500,
-        'IllegalStateException',
-        `No such artifact type provider: ${request.artifactType}`,
+      throw badRequest(
+        'InvalidArtifactTypeException',
+        `Unknown artifact type '${request.artifactType}': expected one of ${ARTIFACT_TYPES.join(', ')}.`,
       )
     }
     return request.artifactType

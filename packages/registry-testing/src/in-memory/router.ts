@@ -2,6 +2,7 @@ import { type Answer, problemAnswer } from './answer.js'
 import * as artifacts from './artifact-routes.js'
 import * as contracts from './contract-routes.js'
 import * as ids from './id-routes.js'
+import { normalizePath } from './path-normalization.js'
 import { methodNotAllowed, noResource, RegistryProblem } from './problems.js'
 import type { RouteContext } from './route-context.js'
 import * as rules from './rule-routes.js'
@@ -109,12 +110,14 @@ export interface MatchedRoute {
 }
 
 /**
- * Finds the route of a raw request path (still percent-encoded). Each segment is decoded on its own, so `%2F`
- * inside an id stays part of the id, as in Apicurio.
+ * Finds the route of a raw request path (still percent-encoded), once its dot segments are removed as the
+ * registry's HTTP server removes them (see `normalizePath`). Each segment is decoded on its own, so `%2F` inside an
+ * id stays part of the id, as in Apicurio.
  */
 export function matchRoute(rawPath: string): MatchedRoute | undefined {
-  if (!rawPath.startsWith(`${API_BASE}/`)) return undefined
-  const segments = rawPath.slice(API_BASE.length + 1).split('/')
+  const path = normalizePath(rawPath)
+  if (!path.startsWith(`${API_BASE}/`)) return undefined
+  const segments = path.slice(API_BASE.length + 1).split('/')
   for (const route of ROUTES) {
     if (route.pattern.length !== segments.length) continue
     const params: Record<string, string> = {}

@@ -8,6 +8,8 @@ import { RICH_SCHEMA, richValue } from './support/schemas.js'
 
 // A soak: many round trips on one serializer/deserializer pair, and many distinct schema ids through bounded caches.
 // The heap is measured after full collections: what stays must be bounded by the caches, not by the traffic.
+// V8's own cache of compiled `new Function` sources is off in this stage (vitest.reliability.config.ts says why), so
+// the growth measured is what the library retains.
 
 const ctx = new SerializationContext('soak')
 const figures: Record<string, string | number> = {}

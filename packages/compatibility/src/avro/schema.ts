@@ -1,10 +1,4 @@
-import {
-  jsonNestsTooDeep,
-  jsonTooDeep,
-  type MAX_JSON_NESTING,
-  MAX_SCHEMA_DEPTH,
-  schemasTooDeep,
-} from '../nesting.js'
+import { jsonNestsTooDeep, jsonTooDeep, MAX_SCHEMA_DEPTH, schemasTooDeep } from '../nesting.js'
 
 /**
  * Apache Avro 1.12's schema parser (`Schema.Parser`): named types, references to names, fields with their defaults

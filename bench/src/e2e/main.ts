@@ -1,4 +1,3 @@
-import { type ChildProcess, fork } from 'node:child_process'
 import { writeFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { cpus, loadavg } from 'node:os'
@@ -10,6 +9,7 @@ import { renderConsumers } from './consumer-report.js'
 import { produceConsumerTopics, runConsumerJobs } from './consumer-runs.js'
 import { consumerSchedule } from './consumer-schedule.js'
 import { CONSUMER_FORMATS, type ConsumerResult } from './consumer-types.js'
+import { forkOnce } from './fork-once.js'
 import { SCHEMAS } from './formats.js'
 import { type Infra, openInfra } from './infra.js'
 import { renderProducers } from './producer-report.js'
@@ -18,7 +18,7 @@ import { producerSchedule } from './producer-schedule.js'
 import { PRODUCER_FORMATS } from './producer-types.js'
 import { type ConsumersRun, type E2eRun, type ProducersRun, renderE2e } from './report.js'
 import { loadE2e, saveE2e } from './results.js'
-import { FORMATS, type Format, ROWS, type RowResult, type WorkerMessage, type WorkerSetup } from './types.js'
+import { FORMATS, type Format, ROWS, type RowResult, type WorkerSetup } from './types.js'
 import { writeE2eOutputs } from './write.js'
 
 /**
@@ -68,37 +68,8 @@ async function registerSchemas(
 }
 
 function runWorker(setup: WorkerSetup): Promise<RowResult> {
-  // --no-warnings: Platformatic warns on every registry it makes that the API is experimental, KafkaJS about timers.
-  const child: ChildProcess = fork(WORKER, [], {
-    execArgv: ['--no-warnings'],
-    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-  })
   const limit = 60_000 + ((setup.messages * 3 + setup.warmup * 3) / 1000) * WORKER_MS_PER_1000
-  return new Promise((resolve, reject) => {
-    let settled = false
-    const finish = (error: Error | undefined, result?: RowResult) => {
-      if (settled) return
-      settled = true
-      clearTimeout(timer)
-      if (error !== undefined) {
-        child.kill()
-        reject(error)
-      } else resolve(result!)
-    }
-    const timer = setTimeout(
-      () => finish(new Error(`${setup.format}/${setup.row} took over ${limit} ms`)),
-      limit,
-    )
-    child.on('message', (message: WorkerMessage) => {
-      if (message.type === 'result') finish(undefined, message.result)
-      else finish(new Error(`${setup.format}/${setup.row} failed:\n${message.message}`))
-    })
-    child.on('error', (error) => finish(error))
-    child.on('exit', (code, signal) =>
-      finish(new Error(`${setup.format}/${setup.row} exited early (${signal ?? code})`)),
-    )
-    child.send(setup)
-  })
+  return forkOnce<WorkerSetup, RowResult>(WORKER, setup, limit, `${setup.format}/${setup.row}`)
 }
 
 /** The rows that produce and consume in one process after a warm-up, `rounds` rounds; their results. */

@@ -1,16 +1,9 @@
 import { CONSUMER_ROWS, type ConsumerResult, STARTS } from './consumer-types.js'
-import { type MedianInterval, medianInterval } from './median-interval.js'
+import type { MedianInterval } from './median-interval.js'
+import { median, roundFigures } from './round-figures.js'
 import { FORMAT_TITLES, FORMATS } from './types.js'
 
-/** The median of `values` (the mean of the middle two for an even count); `NaN` for none. */
-export function median(values: readonly number[]): number {
-  if (values.length === 0) return Number.NaN
-  const sorted = [...values].sort((a, b) => a - b)
-  const mid = sorted.length >> 1
-  return sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2
-}
-
-const rate = (r: ConsumerResult) => r.messages / r.seconds
+export { median } from './round-figures.js'
 
 /** One pair of rows, a format and a start: each side's median messages/s and the median of the per-round ratios. */
 export interface PairFigures {
@@ -38,26 +31,13 @@ export function pairFigures(
   const ours = CONSUMER_ROWS.find((row) => row.pair === pair && row.support === 'ours')
   const theirs = CONSUMER_ROWS.find((row) => row.pair === pair && row.support === 'theirs')
   if (ours === undefined || theirs === undefined) throw new TypeError(`no consumer pair named '${pair}'`)
-  const of = (name: string) =>
-    results.filter((r) => r.row === name && r.format === format && r.start === start)
-  const mine = of(ours.name)
-  const peer = of(theirs.name)
-  if (mine.length === 0 || peer.length === 0) return undefined
-  const ratios: number[] = []
-  for (const o of [...mine].sort((a, b) => a.round - b.round)) {
-    const t = peer.find((r) => r.round === o.round)
-    if (t !== undefined) ratios.push(rate(o) / rate(t))
-  }
+  const figures = roundFigures(results, ours.name, theirs.name, format, start)
+  if (figures === undefined) return undefined
+  const { mine, peer, ...common } = figures
   return {
-    oursRate: median(mine.map(rate)),
-    theirsRate: median(peer.map(rate)),
-    oursCpu: median(mine.map((r) => r.cpuMicros / r.messages)),
-    theirsCpu: median(peer.map((r) => r.cpuMicros / r.messages)),
+    ...common,
     oursFirstMs: median(mine.map((r) => r.firstMs)),
     theirsFirstMs: median(peer.map((r) => r.firstMs)),
-    ratio: median(ratios),
-    ratios,
-    interval: medianInterval(ratios),
   }
 }
 

@@ -1,11 +1,9 @@
-import { median } from './consumer-report.js'
 import { STARTS } from './consumer-types.js'
-import { type MedianInterval, medianInterval } from './median-interval.js'
+import type { MedianInterval } from './median-interval.js'
 import type { ProducerResult } from './producer-types.js'
 import { PRODUCER_PAIRS } from './producer-types.js'
+import { roundFigures } from './round-figures.js'
 import { FORMAT_TITLES, FORMATS } from './types.js'
-
-const rate = (r: ProducerResult) => r.messages / r.seconds
 
 /** One client's pair, a format and a start: each side's median messages/s and the median of the per-round ratios. */
 export interface ProducerPairFigures {
@@ -31,25 +29,10 @@ export function producerPairFigures(
   const pair = PRODUCER_PAIRS.find(([ours]) => ours.client === client)
   if (pair === undefined) throw new TypeError(`no producer pair of the client '${client}'`)
   const [ours, theirs] = pair
-  const of = (name: string) =>
-    results.filter((r) => r.row === name && r.format === format && r.start === start)
-  const mine = of(ours.name)
-  const peer = of(theirs.name)
-  if (mine.length === 0 || peer.length === 0) return undefined
-  const ratios: number[] = []
-  for (const o of [...mine].sort((a, b) => a.round - b.round)) {
-    const t = peer.find((r) => r.round === o.round)
-    if (t !== undefined) ratios.push(rate(o) / rate(t))
-  }
-  return {
-    oursRate: median(mine.map(rate)),
-    theirsRate: median(peer.map(rate)),
-    oursCpu: median(mine.map((r) => r.cpuMicros / r.messages)),
-    theirsCpu: median(peer.map((r) => r.cpuMicros / r.messages)),
-    ratio: median(ratios),
-    ratios,
-    interval: medianInterval(ratios),
-  }
+  const figures = roundFigures(results, ours.name, theirs.name, format, start)
+  if (figures === undefined) return undefined
+  const { mine: _mine, peer: _peer, ...common } = figures
+  return common
 }
 
 const integer = new Intl.NumberFormat('en-US', { maximumFractionDigits: 0 })

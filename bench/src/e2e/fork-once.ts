@@ -40,3 +40,27 @@ export function forkOnce<S, R>(
     child.send(setup as object)
   })
 }
+
+/**
+ * The forked side of {@link forkOnce}: takes the one setup the parent sends, runs `run` on it, sends back its result
+ * or the error's stack (then exits with 1), and disconnects.
+ */
+export function answerOnce<S, R>(run: (setup: S) => Promise<R>): void {
+  const send = (answer: ForkAnswer<R>) =>
+    new Promise<void>((resolve, reject) => {
+      process.send!(answer, undefined, {}, (error) => (error ? reject(error) : resolve()))
+    })
+  process.once('message', async (setup: S) => {
+    try {
+      await send({ type: 'result', result: await run(setup) })
+    } catch (error) {
+      await send({
+        type: 'error',
+        message: error instanceof Error ? (error.stack ?? error.message) : String(error),
+      })
+      process.exitCode = 1
+    } finally {
+      process.disconnect()
+    }
+  })
+}

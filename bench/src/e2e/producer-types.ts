@@ -46,5 +46,3 @@ export interface ProducerResult {
   seconds: number
   cpuMicros: number
 }
-
-export type ProducerMessage = { type: 'result'; result: ProducerResult } | { type: 'error'; message: string }

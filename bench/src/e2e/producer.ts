@@ -1,6 +1,7 @@
+import { answerOnce } from './fork-once.js'
 import { kafkajsRun } from './kafkajs-client.js'
 import { type ClientRun, platformaticRun } from './platformatic-client.js'
-import type { ProducerMessage, ProducerResult, ProducerSetup } from './producer-types.js'
+import type { ProducerResult, ProducerSetup } from './producer-types.js'
 import { ROWS } from './types.js'
 
 /**
@@ -10,12 +11,6 @@ import { ROWS } from './types.js'
  * the first batch's encoding to the last send acknowledged. What a cold start costs the support (lazy loading, the
  * schema's lookup, preparing its writer, compiling) falls inside that window.
  */
-
-function send(message: ProducerMessage): Promise<void> {
-  return new Promise((resolve, reject) => {
-    process.send!(message, undefined, {}, (error) => (error ? reject(error) : resolve()))
-  })
-}
 
 async function run(setup: ProducerSetup): Promise<ProducerResult> {
   const row = ROWS.find((r) => r.name === setup.row)
@@ -33,16 +28,4 @@ async function run(setup: ProducerSetup): Promise<ProducerResult> {
   }
 }
 
-process.once('message', async (setup: ProducerSetup) => {
-  try {
-    await send({ type: 'result', result: await run(setup) })
-  } catch (error) {
-    await send({
-      type: 'error',
-      message: error instanceof Error ? (error.stack ?? error.message) : String(error),
-    })
-    process.exitCode = 1
-  } finally {
-    process.disconnect()
-  }
-})
+answerOnce(run)

@@ -90,5 +90,3 @@ export type RowResult =
       lastSeq: number
     }
   | { row: string; format: Format; unsupported: string }
-
-export type WorkerMessage = { type: 'result'; result: RowResult } | { type: 'error'; message: string }

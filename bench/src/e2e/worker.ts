@@ -1,6 +1,7 @@
+import { answerOnce } from './fork-once.js'
 import { kafkajsRun } from './kafkajs-client.js'
 import { type ClientRun, type ConsumeMode, platformaticRun } from './platformatic-client.js'
-import { ROWS, type RowResult, type WorkerMessage, type WorkerSetup } from './types.js'
+import { ROWS, type RowResult, type WorkerSetup } from './types.js'
 
 /**
  * One row and format of the end-to-end bench in a fresh process (forked by e2e/main.ts): warm up (produce and consume
@@ -8,12 +9,6 @@ import { ROWS, type RowResult, type WorkerMessage, type WorkerSetup } from './ty
  * (timed), consume them with the registry support (timed from the first message to the last), and consume them again
  * without decoding in a new group (the baseline of the serde's share).
  */
-
-function send(message: WorkerMessage): Promise<void> {
-  return new Promise((resolve, reject) => {
-    process.send!(message, undefined, {}, (error) => (error ? reject(error) : resolve()))
-  })
-}
 
 async function run(setup: WorkerSetup): Promise<RowResult> {
   const row = ROWS.find((r) => r.name === setup.row)
@@ -56,16 +51,4 @@ async function run(setup: WorkerSetup): Promise<RowResult> {
   }
 }
 
-process.once('message', async (setup: WorkerSetup) => {
-  try {
-    await send({ type: 'result', result: await run(setup) })
-  } catch (error) {
-    await send({
-      type: 'error',
-      message: error instanceof Error ? (error.stack ?? error.message) : String(error),
-    })
-    process.exitCode = 1
-  } finally {
-    process.disconnect()
-  }
-})
+answerOnce(run)

@@ -199,15 +199,13 @@ export function searchVersions(ctx: RouteContext): Answer {
   const contentId = ctx.query.get('contentId')
   const groupId = ctx.query.get('groupId')
   const artifactId = ctx.query.get('artifactId')
-  const found = ctx.storage
-    .allVersions()
-    .filter(
-      (v) =>
-        (globalId === null || v.globalId.toString() === globalId) &&
-        (contentId === null || v.contentId.toString() === contentId) &&
-        (groupId === null || v.groupId === rawGroupId(groupId)) &&
-        (artifactId === null || v.artifactId === artifactId),
-    )
+  const found = ctx.storage.findVersions(
+    (v) =>
+      (globalId === null || v.globalId.toString() === globalId) &&
+      (contentId === null || v.contentId.toString() === contentId) &&
+      (groupId === null || v.groupId === rawGroupId(groupId)) &&
+      (artifactId === null || v.artifactId === artifactId),
+  )
   return jsonAnswer({
     count: found.length,
     versions: found.slice(offset, offset + limit).map(searchedVersion),

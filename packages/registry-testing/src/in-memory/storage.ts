@@ -198,9 +198,14 @@ export class RegistryStorage {
     this.#versions.set(version.globalId, version)
   }
 
-  /** Every version of every artifact, in creation (globalId) order. */
-  allVersions(): StoredVersion[] {
-    return [...this.#versions.values()].sort((a, b) => (a.globalId < b.globalId ? -1 : 1))
+  /**
+   * The versions of every artifact that match, in globalId order. Only the matches are sorted, so a search that
+   * names one artifact costs one pass over the versions however many artifacts the registry holds.
+   */
+  findVersions(matches: (version: StoredVersion) => boolean): StoredVersion[] {
+    const found: StoredVersion[] = []
+    for (const version of this.#versions.values()) if (matches(version)) found.push(version)
+    return found.sort((a, b) => (a.globalId < b.globalId ? -1 : 1))
   }
 
   versionByGlobalId(globalId: bigint): StoredVersion | undefined {

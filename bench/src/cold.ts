@@ -6,9 +6,9 @@ import type { InMemoryRegistry } from '@x/registry-testing'
 import { MessageField, SerializationContext } from '@x/wire-format'
 import type { BenchEnv } from './cases.js'
 import { EVENT_RECORD, EVENT_SCHEMA, GROUP_ID } from './fixtures.js'
+import { median } from './median.js'
 import { PEER_TOPIC } from './peer-cases.js'
 import type { ConfluentStub } from './peers/confluent-registry.js'
-import { median } from './report.js'
 
 /** One library's cold start: requests sent and the time until all concurrent calls resolved. */
 export interface ColdResult {

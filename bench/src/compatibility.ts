@@ -1,5 +1,5 @@
 import { type CompatibilityLevel, checkCompatibility, type SchemaFormat } from '@x/compatibility'
-import { median } from './report.js'
+import { median } from './median.js'
 
 /** One format's transitive check against many versions: how long it took, and its verdict. */
 export interface CompatibilityTiming {

@@ -13,6 +13,7 @@ import { measureCompatibility, renderCompatibility } from './compatibility.js'
 import { type BenchConfig, readConfig, USAGE } from './config.js'
 import { loadE2e } from './e2e/results.js'
 import { EVENT_ARTIFACT, EVENT_SCHEMA, GROUP_ID, PAYMENT_ARTIFACT, PAYMENT_SCHEMA } from './fixtures.js'
+import { median } from './median.js'
 import { loadRuns, runOf, saveRun } from './node-runs.js'
 import { bufbuildEvent, JSON_TOPIC, PEER_TOPIC, PROTO_TOPIC } from './peer-cases.js'
 import { checkPeers } from './peer-checks.js'
@@ -24,7 +25,6 @@ import { checkPlatformatic } from './platformatic-checks.js'
 import { casesToRepeat, renderSpreads } from './repeat.js'
 import {
   busyWarning,
-  median,
   type RoundResult,
   renderPeers,
   renderRuleCosts,

@@ -1,5 +1,6 @@
 import type { CaseDef } from './cases.js'
-import { median, type RoundResult } from './report.js'
+import { median } from './median.js'
+import type { RoundResult } from './report.js'
 
 /**
  * `--repeat`: which cases need more paired rounds before their ratio can be compared. A ratio is taken per round

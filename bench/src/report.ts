@@ -1,4 +1,5 @@
 import type { CaseDef, Group } from './cases.js'
+import { median } from './median.js'
 
 /** One measured run of one case in one round. */
 export interface RoundResult {
@@ -41,12 +42,6 @@ const GROUP_TITLES: Record<Group, string> = {
   'proto-decode': 'Protobuf decode: `bench.Event` from its Protobuf frame',
   rules:
     'Data-contract rules through the `rules` option: `bench.Event`, each call beside the same call with rules off (ratio: ops/s with the rule ÷ ops/s without)',
-}
-
-export function median(values: readonly number[]): number {
-  const sorted = [...values].sort((a, b) => a - b)
-  const mid = sorted.length >> 1
-  return sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2
 }
 
 export function summarize(cases: readonly CaseDef[], results: readonly RoundResult[]): Row[] {

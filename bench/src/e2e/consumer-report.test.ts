@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { median, pairFigures, renderConsumers } from './consumer-report.js'
+import { median } from '../median.js'
+import { pairFigures, renderConsumers } from './consumer-report.js'
 import type { ConsumerResult } from './consumer-types.js'
 
 function result(

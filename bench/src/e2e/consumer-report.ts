@@ -1,9 +1,8 @@
+import { median } from '../median.js'
 import { CONSUMER_ROWS, type ConsumerResult, STARTS } from './consumer-types.js'
 import type { MedianInterval } from './median-interval.js'
-import { median, roundFigures } from './round-figures.js'
+import { roundFigures } from './round-figures.js'
 import { FORMAT_TITLES, FORMATS } from './types.js'
-
-export { median } from './round-figures.js'
 
 /** One pair of rows, a format and a start: each side's median messages/s and the median of the per-round ratios. */
 export interface PairFigures {

@@ -1,3 +1,4 @@
+import { median } from '../median.js'
 import type { ConsumerResult } from './consumer-types.js'
 import type { ProducerResult } from './producer-types.js'
 import { FORMAT_TITLES, FORMATS, type Phase, ROWS, type RowResult } from './types.js'
@@ -43,12 +44,6 @@ export interface E2eRun {
 }
 
 const integer = new Intl.NumberFormat('en-US', { maximumFractionDigits: 0 })
-
-function median(values: readonly number[]): number {
-  const sorted = [...values].sort((a, b) => a - b)
-  const mid = sorted.length >> 1
-  return sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2
-}
 
 const rate = (p: Phase) => p.messages / p.seconds
 const cpuPer = (p: Phase) => p.cpuMicros / p.messages

@@ -1,12 +1,5 @@
+import { median } from '../median.js'
 import { type MedianInterval, medianInterval } from './median-interval.js'
-
-/** The median of `values` (the mean of the middle two for an even count); `NaN` for none. */
-export function median(values: readonly number[]): number {
-  if (values.length === 0) return Number.NaN
-  const sorted = [...values].sort((a, b) => a - b)
-  const mid = sorted.length >> 1
-  return sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2
-}
 
 /** What one process of a round measured, as the producer and consumer rounds both record it. */
 export interface RoundResult {

@@ -1,6 +1,6 @@
 import { execFile } from 'node:child_process'
 import { promisify } from 'node:util'
-import { median } from '../report.js'
+import { median } from '../median.js'
 import type { StartupSample } from './child.js'
 
 const run = promisify(execFile)

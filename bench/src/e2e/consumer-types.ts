@@ -90,5 +90,3 @@ export interface ConsumerResult {
   /** The `seq` of the last value read (N − 1), proving it was decoded. */
   lastSeq: number
 }
-
-export type ConsumerMessage = { type: 'result'; result: ConsumerResult } | { type: 'error'; message: string }

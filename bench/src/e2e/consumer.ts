@@ -1,13 +1,8 @@
 import { createRequire } from 'node:module'
 import type { EachBatchPayload, EachMessagePayload } from 'kafkajs'
 import type { PlatformaticRegistry } from '../peers/platformatic.js'
-import {
-  CONSUMER_ROWS,
-  type ConsumerMessage,
-  type ConsumerResult,
-  type ConsumerRow,
-  type ConsumerSetup,
-} from './consumer-types.js'
+import { CONSUMER_ROWS, type ConsumerResult, type ConsumerRow, type ConsumerSetup } from './consumer-types.js'
+import { answerOnce } from './fork-once.js'
 import { Meter } from './meter.js'
 import type { Phase } from './types.js'
 
@@ -254,16 +249,4 @@ async function run(setup: ConsumerSetup): Promise<ConsumerResult> {
   }
 }
 
-process.once('message', async (setup: ConsumerSetup) => {
-  let message: ConsumerMessage
-  try {
-    message = { type: 'result', result: await run(setup) }
-  } catch (error) {
-    message = {
-      type: 'error',
-      message: error instanceof Error ? (error.stack ?? error.message) : String(error),
-    }
-    process.exitCode = 1
-  }
-  process.send!(message, undefined, {}, () => process.disconnect())
-})
+answerOnce(run)

@@ -222,7 +222,11 @@ export async function run(argv: readonly string[], io: Io): Promise<ExitCode> {
         collect,
       )
       .option('--lockfile <file>', 'offline: the lockfile of --against lockfile (default: x-serde.lock.json)')
-      .option('--json', 'offline: print each verdict as one JSON document per line'),
+      .option('--json', 'offline: print each verdict as one JSON document per line')
+      .option(
+        '--strict',
+        'offline, beyond the registry: also compare the referenced schemas of each earlier version (at git:REF, or locked) with the ones given',
+      ),
   )
     .addHelpText(
       'after',
@@ -233,7 +237,9 @@ only, their _TRANSITIVE forms with every one. With --against lockfile the level 
 x-serde pull recorded. A schema's references are given by the name it uses for them (a Protobuf import path, a JSON
 Schema $ref, an Avro full name): --reference NAME=FILE, or --reference-dir DIR, where every file under DIR is named
 by its path relative to DIR (an Avro file also by the full name of the type it defines). One line per FILE, then
-one per issue; with --json one JSON document per line.
+one per issue; with --json one JSON document per line. The registry reads every version with the proposed
+version's references, so it never sees a referenced type change; --strict compares them too (an issue in a
+referenced schema names it).
 Offline exit codes: 0 every FILE compatible, 1 one is not, 2 bad usage, or a schema or reference that cannot be
 read (the file is named) or a reference that no --reference or --reference-dir gives.
 
@@ -244,7 +250,15 @@ Example (a CI gate):
     .action(async (files: string[], flags) => {
       const config = await loadConfig(io, flags.config)
       if (flags.offline) return checkOffline(files, flags, config, io)
-      for (const offlineOnly of ['level', 'against', 'reference', 'reference-dir', 'lockfile', 'json']) {
+      for (const offlineOnly of [
+        'level',
+        'against',
+        'reference',
+        'reference-dir',
+        'lockfile',
+        'json',
+        'strict',
+      ]) {
         const key = offlineOnly.replace(/-(\w)/g, (_, letter: string) => letter.toUpperCase())
         if (flags[key] !== undefined) throw new UsageError(`--${offlineOnly} goes with --offline`)
       }

@@ -173,6 +173,41 @@ describe('check --offline in CI: references', () => {
   })
 })
 
+describe('check --offline --strict', () => {
+  it('also compares a Protobuf import as it was at the git ref, which the registry never compares', async () => {
+    const git = (...args: string[]) => execFileSync('git', args, { cwd: folder.path, stdio: 'pipe' })
+    git('init', '-q')
+    git('config', 'user.email', 'ci@example.invalid')
+    git('config', 'user.name', 'CI')
+    write('schemas/order.proto', PROTO_ORDER)
+    write('schemas/common/address.proto', PROTO_ADDRESS.replace('string street', 'int32 street'))
+    git('add', '.')
+    git('commit', '-q', '-m', 'v1')
+    write('schemas/common/address.proto', PROTO_ADDRESS)
+    const args = [
+      'schemas/order.proto',
+      '--level',
+      'FULL',
+      '--against',
+      'git:HEAD',
+      '--reference-dir',
+      'schemas',
+    ]
+    expect(await offline(...args)).toEqual({
+      code: 0,
+      stdout: 'compatible   schemas/order.proto under FULL against git:HEAD\n',
+      stderr: '',
+    })
+    const changed = (from: string, to: string) =>
+      `  - Address.street: In the referenced schema "common/address.proto": The field street of Address changed its type from ${from} to ${to}.\n`
+    expect(await offline(...args, '--strict')).toEqual({
+      code: 1,
+      stdout: `incompatible schemas/order.proto under FULL against git:HEAD\n${changed('int32', 'string')}${changed('string', 'int32')}`,
+      stderr: 'x-serde: schemas/order.proto is not FULL compatible with git:HEAD\n',
+    })
+  })
+})
+
 describe('check --offline in CI: levels, several schemas, many versions, help', () => {
   it('takes --level in any case, and an unknown one is one line, not the help', async () => {
     write('v1.avsc', V1)

@@ -9,6 +9,7 @@ import {
 } from '@x/compatibility'
 import type { Config } from '../config.js'
 import type { Io } from '../io.js'
+import { setOwn } from '../own-property.js'
 import { CheckFailed, UsageError } from '../usage-error.js'
 import {
   type GivenReferences,
@@ -37,6 +38,7 @@ export interface OfflineCheckFlags {
   type?: string
   lockfile?: string
   json?: boolean
+  strict?: boolean
 }
 
 const EXTENSIONS: Readonly<Record<string, SchemaFormat>> = {
@@ -169,6 +171,9 @@ async function checkOne(
     existing: earlier.map((e) => e.text),
     proposed: proposed.text,
     references: used.references,
+    ...(flags.strict === true
+      ? { strict: true, existingReferences: await earlierReferences(io, against, used.used, lock) }
+      : {}),
   })
   const fault =
     result.unreadable !== undefined
@@ -178,6 +183,40 @@ async function checkOne(
         })
       : faultOf(format, [], used.used, used.references)
   return fault === undefined ? outcome(result) : outcome(unreadable(fault), fault)
+}
+
+/**
+ * With `--strict`, the references of each earlier version, to compare with the proposed version's: at `git:REF` the
+ * same reference files as they are at that ref (one missing there is left out), for `lockfile` the locked ones, for
+ * a FILE the proposed version's (nothing to compare).
+ */
+async function earlierReferences(
+  io: Io,
+  against: readonly string[],
+  used: ReadonlyMap<string, SourcedText>,
+  lock: LockedSchema | undefined,
+): Promise<(Record<string, string> | undefined)[]> {
+  const out: (Record<string, string> | undefined)[] = []
+  for (const source of against) {
+    if (source.startsWith('git:')) {
+      const references: Record<string, string> = {}
+      for (const [name, file] of used) {
+        try {
+          setOwn(references, name, await gitShow(io, source.slice(4), file.source))
+        } catch (error) {
+          if (!(error instanceof UsageError)) throw error
+        }
+      }
+      out.push(references)
+    } else if (source === 'lockfile' && lock !== undefined) {
+      const locked: GivenReferences = new Map()
+      await lockedReferences(io, lock, locked)
+      out.push(Object.fromEntries([...locked].map(([name, { text }]) => [name, text])))
+    } else {
+      out.push(undefined)
+    }
+  }
+  return out
 }
 
 /** The verdict on a schema nothing could be compared for: one issue naming the file at fault. */

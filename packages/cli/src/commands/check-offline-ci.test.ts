@@ -59,6 +59,20 @@ describe('check --offline in CI: a schema or reference that cannot be read', () 
       stdout: `unreadable   order.avsc: v1.avsc cannot be read as AVRO: ${NOT_JSON}\n`,
       stderr: `x-serde: v1.avsc cannot be read as AVRO: ${NOT_JSON}\n`,
     })
+    const json = await offline('order.avsc', '--level', 'BACKWARD', '--against', 'v1.avsc', '--json')
+    expect([json.code, JSON.parse(json.stdout)]).toEqual([
+      2,
+      {
+        file: 'order.avsc',
+        format: 'AVRO',
+        level: 'BACKWARD',
+        against: ['v1.avsc'],
+        compatible: false,
+        issues: [{ path: '', message: `v1.avsc cannot be read as AVRO: ${NOT_JSON}.` }],
+        unreadable: `cannot be read as AVRO: ${NOT_JSON}`,
+        unreadableFile: 'v1.avsc',
+      },
+    ])
   })
 
   it('exits 2 for Protobuf text in an .avsc file and for an unknown Avro type, naming the file', async () => {

@@ -202,44 +202,65 @@ export async function run(argv: readonly string[], io: Io): Promise<ExitCode> {
       )
       .addOption(new Option('--type <type>', 'the schema type').choices(['AVRO', 'JSON', 'PROTOBUF']))
       .option('--offline', 'decide with no registry, as Apicurio 3.3.3 would, against --against versions')
-      .addOption(
-        new Option('--level <level>', 'offline: the compatibility level').choices([
-          'BACKWARD',
-          'BACKWARD_TRANSITIVE',
-          'FORWARD',
-          'FORWARD_TRANSITIVE',
-          'FULL',
-          'FULL_TRANSITIVE',
-          'NONE',
-        ]),
+      .option(
+        '--level <level>',
+        'offline: the compatibility level, in any case: BACKWARD, BACKWARD_TRANSITIVE, FORWARD, FORWARD_TRANSITIVE, FULL, FULL_TRANSITIVE or NONE',
       )
       .option(
         '--against <source>',
-        'offline: an earlier version, oldest first (repeat): a FILE, git:REF (the same file at that ref) or lockfile',
+        'offline: an earlier version, oldest first (repeat): a FILE (one schema only), git:REF (each file at that ref) or lockfile',
         collect,
       )
       .option(
         '--reference <name=file>',
-        'offline: a referenced schema by the name the file uses (repeat)',
+        'offline: a referenced schema by the name the schemas use for it (repeat)',
+        collect,
+      )
+      .option(
+        '--reference-dir <dir>',
+        'offline: every file under DIR as a reference named by its path relative to DIR (repeat)',
         collect,
       )
       .option('--lockfile <file>', 'offline: the lockfile of --against lockfile (default: x-serde.lock.json)')
-      .option('--json', 'offline: print the verdict as one JSON document'),
+      .option('--json', 'offline: print each verdict as one JSON document per line')
+      .option(
+        '--strict',
+        'offline, beyond the registry: also compare the referenced schemas of each earlier version (at git:REF, or locked) with the ones given',
+      ),
   )
     .addHelpText(
       'after',
       `
-Offline (no registry): exit 0 compatible, 1 not, 2 bad usage.
+Offline (--offline, no registry): each FILE is compared with its earlier versions (--against, oldest first) under
+--level as Apicurio Registry 3.3.3's COMPATIBILITY rule compares them: BACKWARD, FORWARD and FULL with the latest
+only, their _TRANSITIVE forms with every one. With --against lockfile the level defaults to the artifact's rule that
+x-serde pull recorded. A schema's references are given by the name it uses for them (a Protobuf import path, a JSON
+Schema $ref, an Avro full name): --reference NAME=FILE, or --reference-dir DIR, where every file under DIR is named
+by its path relative to DIR (an Avro file also by the full name of the type it defines). One line per FILE, then
+one per issue; with --json one JSON document per line. The registry reads every version with the proposed
+version's references, so it never sees a referenced type change; --strict compares them too (an issue in a
+referenced schema names it).
+Offline exit codes: 0 every FILE compatible, 1 one is not, 2 bad usage, or a schema or reference that cannot be
+read (the file is named) or a reference that no --reference or --reference-dir gives.
 
 Example (a CI gate):
   x-serde check schemas/order.avsc --artifact orders-value || exit 1
-  x-serde check --offline schemas/order.avsc --level BACKWARD_TRANSITIVE --against git:origin/main`,
+  x-serde check --offline schemas/*.avsc --level backward_transitive --against git:origin/main --reference-dir schemas`,
     )
     .action(async (files: string[], flags) => {
       const config = await loadConfig(io, flags.config)
       if (flags.offline) return checkOffline(files, flags, config, io)
-      for (const offlineOnly of ['level', 'against', 'reference', 'lockfile', 'json']) {
-        if (flags[offlineOnly] !== undefined) throw new UsageError(`--${offlineOnly} goes with --offline`)
+      for (const offlineOnly of [
+        'level',
+        'against',
+        'reference',
+        'reference-dir',
+        'lockfile',
+        'json',
+        'strict',
+      ]) {
+        const key = offlineOnly.replace(/-(\w)/g, (_, letter: string) => letter.toUpperCase())
+        if (flags[key] !== undefined) throw new UsageError(`--${offlineOnly} goes with --offline`)
       }
       return check(files, flags, config, io)
     })

@@ -1,6 +1,7 @@
 import type { CompatibilityIssue } from './format-checker.js'
 import { checkerOf, isSchemaFormat, type SchemaFormat } from './formats.js'
 import { type CompatibilityLevel, isCompatibilityLevel } from './levels.js'
+import { referenceIssues } from './strict-references.js'
 
 /** What `checkCompatibility` compares. */
 export interface CompatibilityCheck {
@@ -18,6 +19,21 @@ export interface CompatibilityCheck {
    * @default {}
    */
   references?: Readonly<Record<string, string>>
+  /**
+   * Beyond the registry: also compare what the registry never compares, the schemas each version references. Each
+   * existing version's references (`existingReferences`) are compared, name by name, with the proposed version's
+   * (`references`) in the level's directions; a difference is an issue naming the reference. The registry reads
+   * every version with the proposed version's references, so it never sees a referenced type (an Avro named type, a
+   * `$ref`'d document, a Protobuf import) change.
+   * @default false
+   */
+  strict?: boolean
+  /**
+   * With `strict`: the references of each existing version, in the order of `existing` (an entry left out or
+   * `undefined`: that version's references are the proposed version's, so nothing of them is compared).
+   * @default []
+   */
+  existingReferences?: readonly (Readonly<Record<string, string>> | undefined)[]
 }
 
 /** The verdict: compatible, or every difference that breaks the rule. */
@@ -38,7 +54,8 @@ export interface CompatibilityResult {
  * decides it: `BACKWARD` (the proposed schema reads data written with the latest one), `FORWARD` (the latest reads
  * data written with the proposed one), `FULL` (both), each against the latest version only, or against every
  * version with `…_TRANSITIVE`; `NONE` and no existing version are always compatible. A schema that cannot be read
- * (Apicurio answers 422 for it) is an issue at the path `''`.
+ * (Apicurio answers 422 for it) is an issue at the path `''`. With `strict`, the referenced schemas of each version
+ * compared are compared too, which the registry never does.
  */
 export function checkCompatibility(check: CompatibilityCheck): CompatibilityResult {
   const { format, level, existing, proposed } = check
@@ -53,16 +70,33 @@ export function checkCompatibility(check: CompatibilityCheck): CompatibilityResu
   }
   if (typeof proposed !== 'string') throw new TypeError('proposed must be a schema text')
   const references = { ...(check.references ?? {}) }
+  if (check.existingReferences !== undefined && !Array.isArray(check.existingReferences))
+    throw new TypeError('existingReferences must be an array, in the order of existing')
   if (level === 'NONE' || existing.length === 0) return { compatible: true, issues: [] }
   const checker = checkerOf(format)
-  const against = level.endsWith('_TRANSITIVE') ? [...existing].reverse() : existing.slice(-1)
+  const indexes = existing.map((_, index) => index)
+  const against = level.endsWith('_TRANSITIVE') ? indexes.reverse() : indexes.slice(-1)
+  const strict = check.strict === true
+  const ownReferences = (index: number) => check.existingReferences?.[index] ?? references
   const found = new IssueSet()
   try {
     if (!level.startsWith('FORWARD')) {
-      for (const old of against) found.addAll(checker.backwardIssues(old, proposed, references))
+      for (const index of against) {
+        found.addAll(checker.backwardIssues(existing[index] as string, proposed, references))
+        if (strict)
+          found.addAll(
+            referenceIssues(checker, ownReferences(index), references, 'newer-reads-older', references),
+          )
+      }
     }
     if (!level.startsWith('BACKWARD')) {
-      for (const old of against) found.addAll(checker.backwardIssues(proposed, old, references))
+      for (const index of against) {
+        found.addAll(checker.backwardIssues(proposed, existing[index] as string, references))
+        if (strict)
+          found.addAll(
+            referenceIssues(checker, ownReferences(index), references, 'older-reads-newer', references),
+          )
+      }
     }
   } catch (error) {
     if (error instanceof TypeError && 'code' in error && error.code === 'INVALID_CONFIG') throw error

@@ -14,6 +14,11 @@ export interface CompatibilityIssue {
    * the checker knows it: its `description` and its `context` (`/fields/1/type`).
    */
   cause?: RegistryCause
+  /**
+   * Set only with `strict`, for a difference in a referenced schema (which the registry never compares): the name of
+   * the reference; `path` is then a path in that schema.
+   */
+  reference?: string
 }
 
 /** One entry of the `causes` of Apicurio's `RuleViolationException` answer. */

@@ -1,7 +1,4 @@
-import { execFile } from 'node:child_process'
-import { createHash } from 'node:crypto'
-import { basename, extname, relative, resolve } from 'node:path'
-import { promisify } from 'node:util'
+import { extname, relative, resolve } from 'node:path'
 import {
   type CompatibilityLevel,
   type CompatibilityResult,
@@ -11,29 +8,37 @@ import {
   type SchemaFormat,
 } from '@x/compatibility'
 import type { Config } from '../config.js'
-import { type Io, readText } from '../io.js'
-import { toJsonText } from '../json-output.js'
+import type { Io } from '../io.js'
 import { setOwn } from '../own-property.js'
 import { CheckFailed, UsageError } from '../usage-error.js'
-import type { LockedVersion, Lockfile } from './pull.js'
-
-const run = promisify(execFile)
+import {
+  type GivenReferences,
+  givenReferences,
+  lockedReferences,
+  usedReferences,
+} from './offline-references.js'
+import { describeAgainst, faultText, type OfflineOutcome, printOutcome } from './offline-report.js'
+import {
+  artifactOf,
+  gitShow,
+  type LockedSchema,
+  lockedEntry,
+  lockedText,
+  readFileText,
+  type SourcedText,
+} from './offline-sources.js'
 
 export interface OfflineCheckFlags {
   level?: string
   against?: string[]
   reference?: string[]
+  referenceDir?: string[]
   artifact?: string
   group?: string
   type?: string
   lockfile?: string
   json?: boolean
-}
-
-/** One earlier version: where it came from and its text. */
-interface Earlier {
-  source: string
-  text: string
+  strict?: boolean
 }
 
 const EXTENSIONS: Readonly<Record<string, SchemaFormat>> = {
@@ -44,12 +49,13 @@ const EXTENSIONS: Readonly<Record<string, SchemaFormat>> = {
 }
 
 /**
- * `x-serde check --offline FILE --level LEVEL --against SOURCE…`: whether FILE may follow the earlier versions
- * (oldest first) under the compatibility level, decided as Apicurio Registry 3.3.3 decides it, with no registry.
- * A source is a file, `git:REF` (FILE as it is at that git ref), or `lockfile` (the version `x-serde pull` wrote
- * for FILE's artifact, checked against its SHA-256; the level defaults to the rule `pull` recorded for it). Prints
- * the verdict and each issue (or one JSON document with `--json`); exits 1 when FILE is not compatible, 2 on bad
- * usage.
+ * `x-serde check --offline FILE… --level LEVEL --against SOURCE…`: whether each FILE may follow its earlier
+ * versions (oldest first) under the compatibility level, decided as Apicurio Registry 3.3.3 decides it, with no
+ * registry. A source is a file (one FILE only), `git:REF` (each FILE as it is at that git ref), or `lockfile` (the
+ * version `x-serde pull` wrote for each FILE's artifact, checked against its SHA-256; the level defaults to the rule
+ * `pull` recorded for it). Prints one line per FILE and each issue (or one JSON document per line with `--json`).
+ * Exits 2 on bad usage and when a schema or reference cannot be read or a name a schema uses is not given (naming
+ * the file), else 1 when a FILE is not compatible.
  */
 export async function checkOffline(
   paths: readonly string[],
@@ -57,23 +63,80 @@ export async function checkOffline(
   config: Config,
   io: Io,
 ): Promise<void> {
-  if (paths.length !== 1) throw new UsageError(`--offline checks one file, got ${paths.length}`)
-  const path = paths[0] as string
   const against = flags.against ?? []
   if (against.length === 0) {
     throw new UsageError(
       '--offline needs at least one --against FILE|git:REF|lockfile (the earlier versions)',
     )
   }
-  const proposed = await readFileText(io, path)
+  if (paths.length > 1) {
+    const file = against.find((source) => !source.startsWith('git:') && source !== 'lockfile')
+    if (file !== undefined)
+      throw new UsageError(
+        `--against ${file} is the earlier version of one FILE, got ${paths.length}: check them one by one, or give git:REF or lockfile`,
+      )
+    if (flags.artifact !== undefined)
+      throw new UsageError(`--artifact names one FILE's artifact, got ${paths.length}`)
+  }
+  if (flags.level !== undefined) levelOf(flags.level, false)
+  if (flags.type !== undefined) formatOf(flags.type, paths[0] as string)
+  const given = await givenReferences(io, flags.referenceDir ?? [], flags.reference ?? [])
+  const outcomes: OfflineOutcome[] = []
+  for (const path of paths) {
+    const outcome = await checkOne(path, against, flags, config, io, given)
+    printOutcome(io, outcome, flags.json === true)
+    outcomes.push(outcome)
+  }
+  const faulty = outcomes.filter((outcome) => outcome.fault !== undefined)
+  if (faulty.length > 0) {
+    const only = faulty.length === 1 ? (faulty[0] as OfflineOutcome) : undefined
+    throw new UsageError(
+      only?.fault !== undefined
+        ? faultText(only.fault)
+        : `${faulty.length} of ${paths.length} schemas could not be checked: ${faulty.map((o) => o.file).join(', ')}`,
+    )
+  }
+  const refused = outcomes.filter((outcome) => !outcome.result.compatible)
+  if (refused.length === 1 && paths.length === 1) {
+    const [{ file, level, against: earlier }] = refused as [OfflineOutcome]
+    throw new CheckFailed(`${file} is not ${level} compatible with ${describeEarlier(earlier)}`)
+  }
+  if (refused.length > 0) {
+    throw new CheckFailed(
+      `${refused.length} of ${paths.length} schemas are not compatible: ${refused.map((o) => o.file).join(', ')}`,
+    )
+  }
+}
+
+function describeEarlier(earlier: readonly SourcedText[]): string {
+  return earlier.length === 1 ? describeAgainst(earlier) : `${earlier.length} earlier versions`
+}
+
+async function checkOne(
+  path: string,
+  against: readonly string[],
+  flags: OfflineCheckFlags,
+  config: Config,
+  io: Io,
+  shared: GivenReferences,
+): Promise<OfflineOutcome> {
+  const proposed: SourcedText = { source: path, text: await readFileText(io, path) }
   const configured = config.files?.[relative(io.cwd, resolve(io.cwd, path))]
-  let lock: { path: string; file: Lockfile; entry: LockedVersion } | undefined
-  const earlier: Earlier[] = []
+  let lock: LockedSchema | undefined
+  const earlier: SourcedText[] = []
   for (const source of against) {
     if (source.startsWith('git:')) {
       earlier.push({ source, text: await gitShow(io, source.slice(4), path) })
     } else if (source === 'lockfile') {
-      lock ??= await lockedEntry(io, flags, config, path, configured?.artifactId, configured?.groupId)
+      const artifactId = artifactOf(path, flags.artifact, configured?.artifactId)
+      lock ??= await lockedEntry(
+        io,
+        flags.lockfile,
+        config,
+        path,
+        artifactId,
+        flags.group ?? configured?.groupId,
+      )
       earlier.push({ source: `${lock.entry.file} (lockfile)`, text: await lockedText(io, lock.entry) })
     } else {
       earlier.push({ source, text: await readFileText(io, source) })
@@ -81,27 +144,142 @@ export async function checkOffline(
   }
   const level = levelOf(flags.level ?? lock?.entry.compatibility, lock !== undefined)
   const format = formatOf(flags.type ?? configured?.type ?? lock?.entry.artifactType, path)
-  const references = await referencesOf(io, flags.reference ?? [], lock)
+  const given = new Map(shared)
+  if (lock !== undefined) {
+    const locked: GivenReferences = new Map()
+    await lockedReferences(io, lock, locked)
+    for (const [name, text] of locked) if (!given.has(name)) given.set(name, text)
+  }
+  const outcome = (result: CompatibilityResult, fault?: OfflineOutcome['fault']): OfflineOutcome => ({
+    file: path,
+    format,
+    level,
+    against: earlier,
+    result,
+    ...(fault === undefined ? {} : { fault }),
+  })
+  // the versions the level compares: the latest only, or every one under a transitive level
+  const compared = level === 'NONE' ? [] : level.endsWith('_TRANSITIVE') ? earlier : earlier.slice(-1)
+  const used = usedReferences(format, [proposed, ...compared], given)
+  if ('name' in used) {
+    const fault = { source: used.source, reason: missingWords(format, used.name) }
+    return outcome(unreadable(fault), fault)
+  }
   const result = checkCompatibility({
     format,
     level,
     existing: earlier.map((e) => e.text),
-    proposed,
-    references,
+    proposed: proposed.text,
+    references: used.references,
+    ...(flags.strict === true
+      ? { strict: true, existingReferences: await earlierReferences(io, against, used.used, lock) }
+      : {}),
   })
-  if (flags.json) {
-    io.stdout(
-      `${toJsonText({ file: path, format, level, against: earlier.map((e) => e.source), ...result })}\n`,
-    )
-  } else {
-    printHuman(io, path, level, earlier, result)
+  const fault =
+    result.unreadable !== undefined
+      ? (faultOf(format, [proposed, ...[...compared].reverse()], used.used, used.references) ?? {
+          source: path,
+          reason: `cannot be compared: ${result.unreadable}`,
+        })
+      : faultOf(format, [], used.used, used.references)
+  return fault === undefined ? outcome(result) : outcome(unreadable(fault), fault)
+}
+
+/**
+ * With `--strict`, the references of each earlier version, to compare with the proposed version's: at `git:REF` the
+ * same reference files as they are at that ref (one missing there is left out), for `lockfile` the locked ones, for
+ * a FILE the proposed version's (nothing to compare).
+ */
+async function earlierReferences(
+  io: Io,
+  against: readonly string[],
+  used: ReadonlyMap<string, SourcedText>,
+  lock: LockedSchema | undefined,
+): Promise<(Record<string, string> | undefined)[]> {
+  const out: (Record<string, string> | undefined)[] = []
+  for (const source of against) {
+    if (source.startsWith('git:')) {
+      const references: Record<string, string> = {}
+      for (const [name, file] of used) {
+        try {
+          setOwn(references, name, await gitShow(io, source.slice(4), file.source))
+        } catch (error) {
+          if (!(error instanceof UsageError)) throw error
+        }
+      }
+      out.push(references)
+    } else if (source === 'lockfile' && lock !== undefined) {
+      const locked: GivenReferences = new Map()
+      await lockedReferences(io, lock, locked)
+      out.push(Object.fromEntries([...locked].map(([name, { text }]) => [name, text])))
+    } else {
+      out.push(undefined)
+    }
   }
-  if (!result.compatible) {
-    throw new CheckFailed(`${path} is not ${level} compatible with ${describeAgainst(earlier)}`)
+  return out
+}
+
+/** The verdict on a schema nothing could be compared for: one issue naming the file at fault. */
+function unreadable(fault: { source: string; reason: string }): CompatibilityResult {
+  return {
+    compatible: false,
+    issues: [{ path: '', message: faultText(fault).replace(/\.?$/, '.') }],
+    unreadable: fault.reason,
   }
 }
 
-/** `--level`, else the lockfile's level for the artifact. */
+function missingWords(format: SchemaFormat, name: string): string {
+  const quoted = JSON.stringify(name)
+  const unmapped = 'no --reference or --reference-dir gives'
+  if (format === 'PROTOBUF') return `imports ${quoted}, which ${unmapped}`
+  if (format === 'JSON') return `refers to ${quoted} ($ref), which ${unmapped}`
+  return `uses the type ${quoted}, which it does not define and ${unmapped}`
+}
+
+/**
+ * The first schema, then the first referenced schema, that cannot be read on its own (compared with itself, as the
+ * checker reads it), and why. A referenced schema is read even when the comparison did not need it, so a broken
+ * reference is found before it is used.
+ */
+function faultOf(
+  format: SchemaFormat,
+  schemas: readonly SourcedText[],
+  used: ReadonlyMap<string, SourcedText>,
+  references: Readonly<Record<string, string>>,
+): { source: string; reason: string } | undefined {
+  for (const schema of schemas) {
+    const reason = reasonUnreadable(format, schema.text, references)
+    if (reason !== undefined)
+      return { source: schema.source, reason: `cannot be read as ${format}: ${reason}` }
+  }
+  for (const [name, schema] of used) {
+    const others = Object.fromEntries(Object.entries(references).filter(([other]) => other !== name))
+    const reason = reasonUnreadable(format, schema.text, others)
+    if (reason !== undefined)
+      return {
+        source: schema.source,
+        reason: `cannot be read as ${format} (reference ${JSON.stringify(name)}): ${reason}`,
+      }
+  }
+  return undefined
+}
+
+function reasonUnreadable(
+  format: SchemaFormat,
+  text: string,
+  references: Readonly<Record<string, string>>,
+): string | undefined {
+  const { unreadable: reason } = checkCompatibility({
+    format,
+    level: 'BACKWARD',
+    existing: [text],
+    proposed: text,
+    references,
+  })
+  return reason?.replace(/^The (existing|proposed) schema /, 'the schema ')
+}
+
+/** `--level` in any case, else the lockfile's level for the artifact. */
 function levelOf(given: string | undefined, fromLockfile: boolean): CompatibilityLevel {
   if (given === undefined) {
     throw new UsageError(
@@ -113,28 +291,10 @@ function levelOf(given: string | undefined, fromLockfile: boolean): Compatibilit
   const level = given.toUpperCase()
   if (!isCompatibilityLevel(level)) {
     throw new UsageError(
-      `--level must be one of BACKWARD, BACKWARD_TRANSITIVE, FORWARD, FORWARD_TRANSITIVE, FULL, FULL_TRANSITIVE, NONE, got ${given}`,
+      `--level must be one of BACKWARD, BACKWARD_TRANSITIVE, FORWARD, FORWARD_TRANSITIVE, FULL, FULL_TRANSITIVE, NONE (any case), got ${given}`,
     )
   }
   return level
-}
-
-function describeAgainst(earlier: readonly Earlier[]): string {
-  return earlier.length === 1 ? (earlier[0] as Earlier).source : `${earlier.length} earlier versions`
-}
-
-function printHuman(
-  io: Io,
-  path: string,
-  level: CompatibilityLevel,
-  earlier: readonly Earlier[],
-  result: CompatibilityResult,
-): void {
-  const verdict = result.compatible ? 'compatible  ' : 'incompatible'
-  io.stdout(`${verdict} ${path} under ${level} against ${earlier.map((e) => e.source).join(', ')}\n`)
-  for (const issue of result.issues) {
-    io.stdout(`  - ${issue.path === '' ? '(schema)' : issue.path}: ${issue.message}\n`)
-  }
 }
 
 function formatOf(type: string | undefined, path: string): SchemaFormat {
@@ -150,106 +310,4 @@ function formatOf(type: string | undefined, path: string): SchemaFormat {
     )
   }
   return format
-}
-
-async function readFileText(io: Io, path: string): Promise<string> {
-  try {
-    return await readText(io, path)
-  } catch (error) {
-    throw new UsageError(`Cannot read ${path}: ${(error as Error).message}`)
-  }
-}
-
-/** FILE as it is at the git ref `ref`, read with `git show REF:./FILE` in the working folder. */
-async function gitShow(io: Io, ref: string, path: string): Promise<string> {
-  if (ref === '' || ref.startsWith('-')) throw new UsageError(`git:${ref} names no git ref`)
-  const relativePath = relative(io.cwd, resolve(io.cwd, path))
-  try {
-    const { stdout } = await run('git', ['show', `${ref}:./${relativePath}`], {
-      cwd: io.cwd,
-      maxBuffer: 64 * 1024 * 1024,
-      encoding: 'utf8',
-    })
-    return stdout
-  } catch (error) {
-    const said = ((error as { stderr?: string }).stderr ?? (error as Error).message).trim().split('\n')[0]
-    throw new UsageError(`Cannot read ${relativePath} at git:${ref}: ${said}`)
-  }
-}
-
-/** The lockfile entry of FILE's artifact: `--artifact`, the config's files entry, else FILE's name. */
-async function lockedEntry(
-  io: Io,
-  flags: OfflineCheckFlags,
-  config: Config,
-  path: string,
-  configuredArtifact: string | undefined,
-  configuredGroup: string | undefined,
-): Promise<{ path: string; file: Lockfile; entry: LockedVersion }> {
-  const lockPath = resolve(io.cwd, flags.lockfile ?? config.lockfile ?? 'x-serde.lock.json')
-  let file: Lockfile
-  try {
-    file = JSON.parse(await readText(io, lockPath)) as Lockfile
-  } catch (error) {
-    throw new UsageError(
-      `Cannot read the lockfile ${lockPath}: ${(error as Error).message} (run x-serde pull first)`,
-    )
-  }
-  const artifactId = flags.artifact ?? configuredArtifact ?? basename(path, extname(path))
-  const groupId = flags.group ?? configuredGroup
-  const matches = (file.artifacts ?? []).filter(
-    (v) => v.artifactId === artifactId && (groupId === undefined || v.groupId === groupId),
-  )
-  if (matches.length !== 1) {
-    throw new UsageError(
-      matches.length === 0
-        ? `The lockfile has no artifact ${artifactId}: give --artifact (and --group) or pull it first`
-        : `The lockfile has ${artifactId} in several groups: give --group`,
-    )
-  }
-  return { path: lockPath, file, entry: matches[0] as LockedVersion }
-}
-
-/** The text `x-serde pull` wrote for a locked version; refused when it no longer has the locked SHA-256. */
-async function lockedText(io: Io, entry: LockedVersion): Promise<string> {
-  const text = await readFileText(io, entry.file)
-  if (createHash('sha256').update(text, 'utf8').digest('hex') !== entry.sha256) {
-    throw new UsageError(
-      `${entry.file} no longer matches the lockfile (changed since x-serde pull?): run x-serde pull again`,
-    )
-  }
-  return text
-}
-
-/** `--reference NAME=FILE`, and the references of the locked version (each locked too) by their names. */
-async function referencesOf(
-  io: Io,
-  given: readonly string[],
-  lock: { file: Lockfile; entry: LockedVersion } | undefined,
-): Promise<Record<string, string>> {
-  const out: Record<string, string> = {}
-  if (lock !== undefined) {
-    const seen = new Set<LockedVersion>()
-    const visit = async (entry: LockedVersion) => {
-      for (const reference of entry.references) {
-        const target = lock.file.artifacts.find(
-          (v) =>
-            v.groupId === reference.groupId &&
-            v.artifactId === reference.artifactId &&
-            (v.version === reference.version || reference.version === 'branch=latest'),
-        )
-        if (target === undefined || seen.has(target)) continue
-        seen.add(target)
-        await visit(target)
-        if (!Object.hasOwn(out, reference.name)) setOwn(out, reference.name, await lockedText(io, target))
-      }
-    }
-    await visit(lock.entry)
-  }
-  for (const item of given) {
-    const at = item.indexOf('=')
-    if (at <= 0) throw new UsageError(`--reference must be NAME=FILE, got ${item}`)
-    setOwn(out, item.slice(0, at), await readFileText(io, item.slice(at + 1)))
-  }
-  return out
 }

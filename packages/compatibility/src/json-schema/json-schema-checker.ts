@@ -14,18 +14,35 @@ import { idKeyword, type SpecVersion, specVersionOf } from './spec-version.js'
 
 type Document = Record<string, unknown>
 
-function parseDocument(text: string, role: string): Document {
+function parseJson(text: string, role: string): unknown {
   if (jsonNestsTooDeep(text)) throw new SchemaLoadError(jsonTooDeep(`The ${role} schema`))
-  let parsed: unknown
   try {
-    parsed = JSON.parse(text)
+    return JSON.parse(text)
   } catch (error) {
     throw new SchemaLoadError(`The ${role} schema is not JSON: ${(error as Error).message}`)
   }
-  if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
-    throw new SchemaLoadError(`The ${role} schema is not a JSON object`)
-  }
-  return parsed as Document
+}
+
+function isDocument(parsed: unknown): parsed is Document {
+  return parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed)
+}
+
+/** A referenced document: Apicurio reads it as a JSON object, and refuses anything else. */
+function parseReferenced(text: string, role: string): Document {
+  const parsed = parseJson(text, role)
+  if (!isDocument(parsed)) throw new SchemaLoadError(`The ${role} schema is not a JSON object`)
+  return parsed
+}
+
+/**
+ * A compared version as Apicurio reads it into an object before loading it: any JSON that is not an object (`true`,
+ * `false`, a number, a string, an array) reads as the empty object, the schema that accepts everything; `null`
+ * cannot be read.
+ */
+function parseCompared(text: string, role: string): Document {
+  const parsed = parseJson(text, role)
+  if (parsed === null) throw new SchemaLoadError(`The ${role} schema is null, not a schema`)
+  return isDocument(parsed) ? parsed : {}
 }
 
 /**
@@ -43,7 +60,10 @@ function documentsFor(root: Document, references: Readonly<Record<string, string
     if (isInternalFragment(reference, id)) continue
     const name = Object.keys(references).find((candidate) => resolveUri(id, candidate) === reference)
     if (name === undefined) throw new SchemaLoadError(`Unresolved JSON Schema reference: ${reference}`)
-    documents.set(reference, parseDocument(references[name] as string, `referenced ${JSON.stringify(name)}`))
+    documents.set(
+      reference,
+      parseReferenced(references[name] as string, `referenced ${JSON.stringify(name)}`),
+    )
   }
   return documents
 }
@@ -72,7 +92,7 @@ function loadForComparison(
 }
 
 function loadFresh(text: string, role: string, references: Readonly<Record<string, string>>): LoadedSchema {
-  const root = parseDocument(text, role)
+  const root = parseCompared(text, role)
   // no `$ref` in the text: no reference to resolve
   const documents =
     text.includes('$ref') || text.includes('\\u')

@@ -1,6 +1,7 @@
 import { MAX_SCHEMA_DEPTH, schemasTooDeep } from '../nesting.js'
 import { canonicalJson } from './canonical-json.js'
 import { evaluatePointer, fragmentOf, PointerError, resolveUri, withoutFragment } from './references.js'
+import { schemaWithId } from './schema-ids.js'
 import type {
   ArrayNode,
   CombinedNode,
@@ -542,6 +543,15 @@ class Loader {
   }
 
   #target(ref: string, absolute: string, where: Where): () => LoadedSchema {
+    const identified = schemaWithId(where.document, idKeyword(this.#options.version), absolute)
+    if (identified !== undefined) {
+      // everit looks a reference up among the document's ids before reading it as a pointer
+      let loaded: LoadedSchema | undefined
+      return () => {
+        loaded ??= this.load(identified.value, { ...where, pointer: identified.pointer })
+        return loaded
+      }
+    }
     let found: { document: unknown; scope: string | undefined; documentName: string; fragment: string }
     if (ref.startsWith('#')) {
       found = {

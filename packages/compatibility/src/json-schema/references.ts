@@ -68,13 +68,18 @@ export class PointerError extends Error {
   }
 }
 
-/** The value a JSON pointer fragment (`#/definitions/a`) names in `document`, or a {@link PointerError}. */
+/**
+ * The value a JSON pointer fragment (`#/definitions/a`) names in `document`, or a {@link PointerError}, read as everit
+ * reads it: the fragment is split at each `/`, the first piece (the `#` and anything before the first `/`) is dropped
+ * and so are empty pieces at the end, so `#`, `#/` and a plain name such as `#Address` (when no subschema has it as
+ * its id) all name the whole document.
+ */
 export function evaluatePointer(document: unknown, fragment: string): { value: unknown; pointer: string } {
-  const pointer = fragment.startsWith('#') ? fragment.slice(1) : fragment
-  if (pointer === '') return { value: document, pointer: '' }
+  const pieces = fragment.split('/')
+  while (pieces.length > 1 && pieces.at(-1) === '') pieces.pop()
   let value: unknown = document
   let parent = ''
-  for (const raw of pointer.slice(1).split('/')) {
+  for (const raw of pieces.slice(1)) {
     const step = decodeURIComponent(raw).replaceAll('~1', '/').replaceAll('~0', '~')
     if (Array.isArray(value) && /^\d+$/.test(step)) value = value[Number(step)]
     else if (value !== null && typeof value === 'object' && Object.hasOwn(value, step)) {
@@ -84,5 +89,5 @@ export function evaluatePointer(document: unknown, fragment: string): { value: u
     }
     parent += `/${raw}`
   }
-  return { value, pointer }
+  return { value, pointer: parent }
 }

@@ -137,7 +137,7 @@ export async function run(argv: readonly string[], io: Io): Promise<ExitCode> {
         '--artifact <id>',
         "the artifact id (one file; default: the config's files entry, or the file name)",
       )
-      .addOption(new Option('--type <type>', 'the schema type').choices(['AVRO', 'JSON', 'PROTOBUF']))
+      .addOption(schemaTypeOption())
       .addOption(
         new Option('--if-exists <mode>', 'when the artifact exists')
           .choices(['FAIL', 'CREATE_VERSION', 'FIND_OR_CREATE_VERSION'])
@@ -200,7 +200,7 @@ export async function run(argv: readonly string[], io: Io): Promise<ExitCode> {
         '--artifact <id>',
         "the artifact id (one file; default: the config's files entry, or the file name)",
       )
-      .addOption(new Option('--type <type>', 'the schema type').choices(['AVRO', 'JSON', 'PROTOBUF']))
+      .addOption(schemaTypeOption())
       .option('--offline', 'decide with no registry, as Apicurio 3.3.3 would, against --against versions')
       .option(
         '--level <level>',
@@ -272,7 +272,7 @@ Example (a CI gate):
       .argument('[files...]', 'schema files (.avsc, .json, .proto)')
       .option('--artifact <id>', 'generate from a registry artifact instead')
       .option('--version <version>', 'its version (default: the latest)')
-      .addOption(new Option('--type <type>', 'the schema type').choices(['AVRO', 'JSON', 'PROTOBUF']))
+      .addOption(schemaTypeOption())
       .option('--out <file>', 'write here instead of standard output')
       .option(
         '--proto-path <dir...>',
@@ -421,6 +421,14 @@ function report(error: unknown, io: Io, verbose: boolean): ExitCode {
     return EXIT.unreachable
   if ((error as { code?: unknown })?.code === 'INVALID_CONFIG') return EXIT.usage
   return EXIT.checkFailed
+}
+
+/**
+ * `--type`: the schema type in any case (`avro`, `Json`). The command reads it (one line naming what it takes when it
+ * is another word), rather than the option parser, which would print the whole help after it.
+ */
+function schemaTypeOption(): Option {
+  return new Option('--type <type>', 'the schema type, in any case: AVRO, JSON or PROTOBUF')
 }
 
 /** Collects a repeatable option's values in the order given. */

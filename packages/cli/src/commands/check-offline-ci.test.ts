@@ -240,6 +240,17 @@ describe('check --offline in CI: levels, several schemas, many versions, help', 
     })
   })
 
+  it('takes --type in any case, and an unknown one is one line, not the help', async () => {
+    write('v1.schema', V1)
+    write('order.schema', V2)
+    expect(
+      await offline('order.schema', '--type', 'avro', '--level', 'BACKWARD', '--against', 'v1.schema'),
+    ).toEqual({ code: 0, stdout: 'compatible   order.schema under BACKWARD against v1.schema\n', stderr: '' })
+    expect(
+      await offline('order.schema', '--type', 'xml', '--level', 'BACKWARD', '--against', 'v1.schema'),
+    ).toEqual({ code: 2, stdout: '', stderr: 'x-serde: --type must be AVRO, JSON or PROTOBUF, got xml\n' })
+  })
+
   it('checks several schemas against a git ref, one line each (one JSON document each with --json)', async () => {
     const git = (...args: string[]) => execFileSync('git', args, { cwd: folder.path, stdio: 'pipe' })
     git('init', '-q')

@@ -20,13 +20,19 @@ const repo = resolve(here, '../..')
 const itDir = join(repo, '.it')
 const logFile = join(itDir, 'apicurio.log')
 
-const MODERN = { version: '3.3.3', packaging: 'tar.gz', minJava: 21 }
+/** The release the integration stage runs (exported for tests that start a registry of their own, e.g. over TLS). */
+export const MODERN = { version: '3.3.3', packaging: 'tar.gz', minJava: 21 }
 const FALLBACK = { version: '3.0.9', packaging: 'zip', minJava: 17 }
 const MAVEN_TIMEOUT_MS = 600_000
 const READY_TIMEOUT_MS = 120_000
 const STOP_GRACE_MS = 10_000
 // Start-up speed on two cores: a small heap, the serial collector and the C1 compiler only.
-const JVM_FLAGS = ['-Xmx512m', '-XX:+UseSerialGC', '-XX:TieredStopAtLevel=1', '-Djava.awt.headless=true']
+export const JVM_FLAGS = [
+  '-Xmx512m',
+  '-XX:+UseSerialGC',
+  '-XX:TieredStopAtLevel=1',
+  '-Djava.awt.headless=true',
+]
 
 export default async function setup(project: TestProject): Promise<(() => Promise<void>) | undefined> {
   // biome-ignore lint/suspicious/noUndeclaredEnvVars: read by vitest's global setup, which runs outside any turbo task
@@ -96,7 +102,7 @@ export default async function setup(project: TestProject): Promise<(() => Promis
 }
 
 /** The `java` of JAVA_HOME if it is at least `minimum`, else of the newest such JDK under /usr/lib/jvm, else on PATH. */
-async function findJava(minimum: number): Promise<string | undefined> {
+export async function findJava(minimum: number): Promise<string | undefined> {
   // biome-ignore lint/suspicious/noUndeclaredEnvVars: read by vitest's global setup, which runs outside any turbo task
   const javaHome = process.env.JAVA_HOME
   if (javaHome) {
@@ -130,7 +136,7 @@ function javaMajor(java: string): Promise<number | undefined> {
 }
 
 /** Fetches (Maven, cached in ~/.m2) and extracts the release once; returns its directory under .it/. */
-async function installRelease(release: { version: string; packaging: string }): Promise<string> {
+export async function installRelease(release: { version: string; packaging: string }): Promise<string> {
   const home = join(itDir, `apicurio-${release.version}`)
   const marker = join(home, '.extracted')
   if (existsSync(marker)) return home
@@ -162,7 +168,7 @@ async function installRelease(release: { version: string; packaging: string }): 
 }
 
 /** The jar to run: `quarkus-run.jar` (fast-jar, at the root or under quarkus-app/) or the legacy `*-runner.jar`. */
-function findLauncher(home: string): string {
+export function findLauncher(home: string): string {
   for (const candidate of ['quarkus-run.jar', 'quarkus-app/quarkus-run.jar']) {
     if (existsSync(join(home, candidate))) return join(home, candidate)
   }

@@ -1,6 +1,10 @@
+import { readFileSync } from 'node:fs'
+import { resolve } from 'node:path'
+import { rootCertificates } from 'node:tls'
 import { RegistryConnectionError, redactUrl } from '@x/errors'
 import { IdpAuth } from '@x/idp-auth'
-import { RegistryClient } from '@x/registry-client'
+import { RegistryClient, type TlsOptions } from '@x/registry-client'
+import { createTlsTransport, type TlsTransport, tlsFailureHint } from '@x/registry-client/tls'
 import type { Config } from './config.js'
 import type { Io } from './io.js'
 import { RegistryRefused, UsageError } from './usage-error.js'
@@ -12,6 +16,10 @@ export interface ConnectionFlags {
   tokenUrl?: string | undefined
   clientId?: string | undefined
   scope?: string | undefined
+  /** Files (PEM): the CA of the registry's certificate, a client certificate and its key. */
+  ca?: string | undefined
+  cert?: string | undefined
+  key?: string | undefined
 }
 
 /** One answer of the registry's REST API, as the CLI reads it. */
@@ -24,8 +32,10 @@ export interface RestAnswer {
  * The registry a command talks to, from flags or the environment (flags win): `--registry` / `REGISTRY_URL`,
  * `--group` / `REGISTRY_GROUP` (default `default`), and, for OAuth2, `--token-url` / `REGISTRY_TOKEN_URL`,
  * `--client-id` / `REGISTRY_CLIENT_ID`, `REGISTRY_CLIENT_SECRET` (environment only, so it stays out of shell
- * history and process lists), `--scope` / `REGISTRY_SCOPE`. A password in the URL is HTTP Basic. Nothing here ever
- * prints a secret.
+ * history and process lists), `--scope` / `REGISTRY_SCOPE`. A password in the URL is HTTP Basic. For an `https:`
+ * registry behind a private CA or mutual TLS: `--ca`, `--cert`, `--key` (PEM files; a key passphrase from
+ * `REGISTRY_TLS_KEY_PASSWORD` only). The token endpoint trusts the `--ca` besides the public CAs and gets no client
+ * certificate. Nothing here ever prints a secret.
  */
 export class Connection implements AsyncDisposable {
   readonly client: RegistryClient
@@ -35,6 +45,10 @@ export class Connection implements AsyncDisposable {
   readonly #basic: string | undefined
   readonly #registryUrl: string
   readonly #clients = new Map<string, RegistryClient>()
+  /** The registry's TLS settings from `--ca`, `--cert`, `--key`, when any is given. */
+  readonly #tls: TlsOptions | undefined
+  /** The transport of {@link rest} with those settings (the clients make their own). */
+  readonly #transport: TlsTransport | undefined
 
   constructor(flags: ConnectionFlags, io: Io) {
     const url = flags.registry ?? io.env.REGISTRY_URL
@@ -44,6 +58,7 @@ export class Connection implements AsyncDisposable {
       )
     }
     this.groupId = flags.group ?? io.env.REGISTRY_GROUP ?? 'default'
+    this.#tls = tlsOf(flags, io)
     const tokenUrl = flags.tokenUrl ?? io.env.REGISTRY_TOKEN_URL
     if (tokenUrl !== undefined && tokenUrl !== '') {
       const clientId = flags.clientId ?? io.env.REGISTRY_CLIENT_ID
@@ -54,10 +69,24 @@ export class Connection implements AsyncDisposable {
         )
       }
       const scope = flags.scope ?? io.env.REGISTRY_SCOPE
-      this.#auth = new IdpAuth({ tokenUrl, clientId, clientSecret, ...(scope ? { scope } : {}) })
+      const ca = this.#tls?.ca
+      this.#auth = new IdpAuth({
+        tokenUrl,
+        clientId,
+        clientSecret,
+        ...(scope ? { scope } : {}),
+        // A public identity provider stays trusted beside a private registry CA.
+        ...(ca !== undefined && tokenUrl.startsWith('https:')
+          ? { tls: { ca: [...rootCertificates, ca as string] } }
+          : {}),
+      })
     }
     this.#registryUrl = url
+    if (this.#tls !== undefined && !url.startsWith('https:')) {
+      throw new UsageError('--ca, --cert and --key apply to an https: registry URL')
+    }
     this.client = this.clientFor(this.groupId)
+    this.#transport = this.#tls === undefined ? undefined : createTlsTransport('x-serde', this.#tls, true)
     const parsed = new URL(url)
     if (parsed.username !== '' && this.#auth === undefined) {
       this.#basic = `Basic ${Buffer.from(`${decodeURIComponent(parsed.username)}:${decodeURIComponent(parsed.password)}`).toString('base64')}`
@@ -77,6 +106,7 @@ export class Connection implements AsyncDisposable {
         maxRetries: 2,
         retryBackoffMs: 200,
         ...(this.#auth ? { auth: this.#auth } : {}),
+        ...(this.#tls ? { tls: this.#tls } : {}),
       })
       this.#clients.set(groupId, client)
     }
@@ -107,17 +137,18 @@ export class Connection implements AsyncDisposable {
     if (this.#auth !== undefined) headers.Authorization = `Bearer ${await this.#auth.getToken()}`
     let response: Response
     try {
-      response = await fetch(`${this.#url}${path}`, {
+      response = await (this.#transport?.fetch ?? fetch)(`${this.#url}${path}`, {
         method,
         headers,
         ...(body === undefined ? {} : { body: JSON.stringify(body) }),
         signal: AbortSignal.timeout(30_000),
       })
     } catch (cause) {
-      throw new RegistryConnectionError(`Unable to reach the registry at ${this.displayUrl}`, {
-        url: this.displayUrl,
-        cause,
-      })
+      const tls = tlsFailureHint(errorCodes(cause), 'the registry')
+      throw new RegistryConnectionError(
+        `Unable to reach the registry at ${this.displayUrl}${tls === undefined ? '' : `: ${tls}`}`,
+        { url: this.displayUrl, cause },
+      )
     }
     const text = await response.text()
     // A 500 with the registry's own report: it was reached and refused. 502/503/504 mean it was not (a gateway, an
@@ -140,11 +171,51 @@ export class Connection implements AsyncDisposable {
 
   async close(): Promise<void> {
     for (const client of this.#clients.values()) await client.close()
+    this.#transport?.close()
   }
 
   [Symbol.asyncDispose](): Promise<void> {
     return this.close()
   }
+}
+
+/** The registry's TLS settings from `--ca`, `--cert`, `--key` and `REGISTRY_TLS_KEY_PASSWORD`, when any is given. */
+function tlsOf(flags: ConnectionFlags, io: Io): TlsOptions | undefined {
+  const { ca, cert, key } = flags
+  if (ca === undefined && cert === undefined && key === undefined) return undefined
+  if ((cert === undefined) !== (key === undefined)) {
+    throw new UsageError('--cert and --key go together (a client certificate and its private key)')
+  }
+  const read = (flag: string, file: string): string => {
+    try {
+      return readFileSync(resolve(io.cwd, file), 'utf8')
+    } catch (error) {
+      throw new UsageError(
+        `Cannot read the ${flag} file ${file}: ${(error as NodeJS.ErrnoException).code ?? 'unreadable'}`,
+      )
+    }
+  }
+  const tls: TlsOptions = {}
+  if (ca !== undefined) tls.ca = read('--ca', ca)
+  if (cert !== undefined && key !== undefined) {
+    tls.cert = read('--cert', cert)
+    tls.key = read('--key', key)
+    const passphrase = io.env.REGISTRY_TLS_KEY_PASSWORD
+    if (passphrase !== undefined && passphrase !== '') tls.passphrase = passphrase
+  }
+  return tls
+}
+
+/** The error codes of a failed `fetch` and its causes, outermost first. */
+function errorCodes(error: unknown): string[] {
+  const codes: string[] = []
+  let current: unknown = error
+  for (let depth = 0; depth < 4 && typeof current === 'object' && current !== null; depth++) {
+    const code = (current as { code?: unknown }).code
+    if (typeof code === 'string') codes.push(code)
+    current = (current as { cause?: unknown }).cause
+  }
+  return codes
 }
 
 /** The file extension and artifact type of a schema file. */

@@ -22,7 +22,8 @@ const VERSION = (createRequire(import.meta.url)('../package.json') as { version:
 const EXIT_HELP = `
 Registry and auth come from flags or the environment: REGISTRY_URL (the v3 API root, …/apis/registry/v3; a
 password in it is HTTP Basic), REGISTRY_GROUP (default: default), and for OAuth2 REGISTRY_TOKEN_URL,
-REGISTRY_CLIENT_ID, REGISTRY_CLIENT_SECRET (environment only), REGISTRY_SCOPE. No secret is ever printed.
+REGISTRY_CLIENT_ID, REGISTRY_CLIENT_SECRET (environment only), REGISTRY_SCOPE; TLS with --ca, --cert, --key
+(files; a key passphrase from REGISTRY_TLS_KEY_PASSWORD only). No secret is ever printed.
 
 Brokers (consume, produce): --brokers or KAFKA_BROKERS; SASL with --sasl-mechanism (plain, scram-sha-256,
 scram-sha-512) or KAFKA_SASL_MECHANISM, --sasl-username or KAFKA_SASL_USERNAME, and KAFKA_SASL_PASSWORD (environment
@@ -32,7 +33,11 @@ KAFKA_TLS_KEY_PASSWORD only).
 Exit codes: 0 ok, 1 a check failed (or a message/schema was refused, or a consumed message did not decode),
 2 usage, 3 registry or brokers unreachable.`
 
-function connectionOptions(command: Command, registryGroup = true): Command {
+/**
+ * The registry and auth options. `keyFlag`: the flag of the client certificate's key file, `--key` except where
+ * `--key` already means something else (`produce`: the message key), which takes `--cert-key`.
+ */
+function connectionOptions(command: Command, registryGroup = true, keyFlag = '--key'): Command {
   command.option('--registry <url>', 'registry v3 API root (default: $REGISTRY_URL)')
   if (registryGroup)
     command.option('--group <id>', 'group of the artifacts (default: $REGISTRY_GROUP or "default")')
@@ -43,6 +48,9 @@ function connectionOptions(command: Command, registryGroup = true): Command {
       'OAuth2 client id (default: $REGISTRY_CLIENT_ID; the secret: $REGISTRY_CLIENT_SECRET)',
     )
     .option('--scope <scope>', 'OAuth2 scope (default: $REGISTRY_SCOPE)')
+    .option('--ca <file>', 'CA certificate (PEM) of an https: registry behind a private CA')
+    .option('--cert <file>', 'client certificate (PEM) for a registry behind mutual TLS')
+    .option(`${keyFlag} <file>`, 'its key (PEM; a passphrase from $REGISTRY_TLS_KEY_PASSWORD)')
     .option('--config <file>', 'config file (default: x-serde.config.json when present)')
     .option('--verbose', 'print stack traces of errors')
 }
@@ -375,6 +383,8 @@ Example:
             .default('globalId'),
         )
         .option('--message-type <name>', "Protobuf: the message written (default: the file's first)"),
+      true,
+      '--cert-key',
     ),
   )
     .addHelpText(

@@ -1,4 +1,5 @@
 import { describeKind, invalidConfigError, redactUrl } from '@x/errors'
+import { createTlsTransport, type TlsOptions } from '@x/registry-client/tls'
 import { type ResolvedTokenRetry, resolveTokenRetry, type TokenRetryOptions } from './token-retry.js'
 
 /**
@@ -35,8 +36,20 @@ export interface IdpAuthOptions {
    * @default { limit: 2, delayMs: 200, maxDelayMs: 2000 }
    */
   retry?: TokenRetryOptions
-  /** The `fetch` implementation used for the token request. @default globalThis.fetch */
+  /**
+   * The `fetch` implementation used for the token request. Not together with `tls`.
+   * @default globalThis.fetch (or, with `tls`, a transport over `node:https` with those settings)
+   */
   fetch?: typeof globalThis.fetch
+  /**
+   * TLS settings for an `https:` token endpoint: `ca` (PEM) to trust a private CA, `cert` + `key` (+ `passphrase`)
+   * to present a client certificate, `rejectUnauthorized: false` for tests only; the same shape as the registry
+   * client's `tls`. Token requests then go through `node:https` (Node's `fetch` takes no TLS settings). A TLS
+   * failure is an `AuthenticationError` at once, not retried, naming the setting to look at. The key and passphrase
+   * never appear in a message, `String(auth)`, `JSON.stringify(auth)` or `util.inspect`.
+   * @default undefined (Node's TLS defaults: the public CAs, no client certificate)
+   */
+  tls?: TlsOptions
   /**
    * How the client authenticates at the token endpoint: `client_id` and `client_secret` in the form body
    * (`client_secret_post`), or HTTP Basic with both form-encoded first (`client_secret_basic`).
@@ -113,6 +126,21 @@ function requireNonEmptyString(name: string, value: unknown): string {
   return value
 }
 
+/** The `fetch` of a `node:https` transport with the `tls` settings, when there are some. */
+function tlsTransport(options: IdpAuthOptions, tokenUrl: URL): typeof globalThis.fetch | undefined {
+  if (options.tls === undefined) return undefined
+  if (tokenUrl.protocol !== 'https:') {
+    throw invalidConfigError(`IdpAuth: tls applies to an https: tokenUrl, got ${redactUrl(tokenUrl)}`)
+  }
+  if (options.fetch !== undefined) {
+    throw invalidConfigError(
+      'IdpAuth: tls and fetch cannot be used together: a fetch of your own makes its own connections (configure TLS in it, or leave fetch out)',
+    )
+  }
+  // Token requests are few: no connection is kept open between them (IdpAuth has nothing to close).
+  return createTlsTransport('IdpAuth', options.tls, false).fetch
+}
+
 /**
  * Validates `options` and applies the defaults. Every problem is a `TypeError` with code `INVALID_CONFIG`; no
  * message ever repeats the client secret (nor, for `clientId`, anything but its type).
@@ -158,6 +186,7 @@ export function resolveIdpAuthOptions(options: IdpAuthOptions): ResolvedIdpAuthO
   if (typeof fetchImpl !== 'function') {
     throw invalidConfigError(`IdpAuth: fetch must be a function, got ${describeKind(fetchImpl)}`)
   }
+  const tlsFetch = tlsTransport(options, tokenUrl)
   const now = orDefault(options.now, () => performance.now())
   if (typeof now !== 'function') {
     throw invalidConfigError(
@@ -173,7 +202,7 @@ export function resolveIdpAuthOptions(options: IdpAuthOptions): ResolvedIdpAuthO
     scope: scope?.trim().split(/\s+/).join(' '),
     timeoutMs,
     retry,
-    fetch: fetchImpl,
+    fetch: tlsFetch ?? fetchImpl,
     tokenEndpointAuthMethod: method,
     now,
   }

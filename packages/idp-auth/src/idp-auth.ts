@@ -1,4 +1,5 @@
 import { AuthenticationError } from '@x/errors'
+import { tlsFailureHint } from '@x/registry-client/tls'
 import type { HTTPError as KyHTTPError } from 'ky'
 import {
   type IdpAuthOptions,
@@ -14,8 +15,7 @@ import { isRetryableStatus, RETRYABLE_STATUSES, retryAfterMs } from './token-ret
  * One token request shared by every caller that asked while it ran.
  *
  * Hand-written on purpose, beside `@x/registry-client`'s `SingleFlightCache` (the one single flight of the client
- * and the serdes): this package depends on `@x/errors` alone, so that an application can fetch tokens without the
- * registry client, and it holds one slot (the token), not a keyed cache. The waiting logic (each caller may give up
+ * and the serdes): it holds one slot (the token), not a keyed cache. The waiting logic (each caller may give up
  * with its own signal; the request is aborted when the last one has) is the same as the cache's.
  */
 interface Flight {
@@ -39,13 +39,24 @@ function loadKy(): Promise<typeof import('ky')> {
 
 /** A system error code such as `ECONNREFUSED` or `UND_ERR_CONNECT_TIMEOUT` from an error or its causes. */
 function transportCode(error: unknown): string | undefined {
+  return transportCodes(error)[0]
+}
+
+/** Every error code of a transport failure and its causes, outermost first. */
+function transportCodes(error: unknown): string[] {
+  const codes: string[] = []
   let current: unknown = error
   for (let depth = 0; depth < 4 && typeof current === 'object' && current !== null; depth++) {
     const code = (current as { code?: unknown }).code
-    if (typeof code === 'string' && /^[A-Z][A-Z0-9_]{1,40}$/.test(code)) return code
+    if (typeof code === 'string' && /^[A-Z][A-Z0-9_]{1,60}$/.test(code)) codes.push(code)
     current = (current as { cause?: unknown }).cause
   }
-  return undefined
+  return codes
+}
+
+/** What a TLS failure means for the user (`undefined` for any other failure): it would fail again on a retry. */
+function tlsHint(error: unknown): string | undefined {
+  return tlsFailureHint(transportCodes(error), 'the token endpoint')
 }
 
 /**
@@ -264,7 +275,7 @@ export class IdpAuth {
           retryOnTimeout: false,
           shouldRetry: ({ error }) => {
             if (signal.aborted || error instanceof TimeoutError) return false
-            if (!isHttpError(error)) return undefined
+            if (!isHttpError(error)) return tlsHint(error) === undefined ? undefined : false
             if (!isRetryableStatus(error.response.status)) return false
             const wait = retryAfterMs(error.response.headers.get('retry-after'), Date.now())
             return wait !== undefined && wait > o.retry.maxDelayMs ? false : undefined
@@ -296,10 +307,12 @@ export class IdpAuth {
         )
       } else {
         const code = transportCode(error)
-        throw new AuthenticationError(
-          `Could not reach the token endpoint ${url}${code === undefined ? '' : ` (${code})`}`,
-          { url, cause: error },
-        )
+        const tls = tlsHint(error)
+        const why = tls === undefined ? (code === undefined ? '' : ` (${code})`) : `: ${tls}`
+        throw new AuthenticationError(`Could not reach the token endpoint ${url}${why}`, {
+          url,
+          cause: error,
+        })
       }
     }
     const status = response.status

@@ -11,8 +11,10 @@ import {
   PreparedWrites,
   routeDeadLetter,
 } from '@x/message-contract'
-import type { RegisteredSchema } from '@x/registry-client'
+import type { RegisteredSchema, RegistryOperation } from '@x/registry-client'
 import type { IdType, MessageField, SchemaId } from '@x/wire-format'
+
+const DESERIALIZING = Object.freeze({ operation: 'DESERIALIZE' as const })
 
 /**
  * `@platformatic/kafka`'s `SchemaRegistry` (1.35 and 2.x share it), implemented on this family's serdes: its
@@ -111,8 +113,8 @@ export interface PlatformaticProducer {
 
 /** The client calls `get` and `fetch` make. */
 interface SchemaLookups {
-  getSchemaByGlobalId(id: SchemaId): Promise<RegisteredSchema>
-  getSchemaByContentId(id: SchemaId): Promise<RegisteredSchema>
+  getSchemaByGlobalId(id: SchemaId, options?: { operation?: RegistryOperation }): Promise<RegisteredSchema>
+  getSchemaByContentId(id: SchemaId, options?: { operation?: RegistryOperation }): Promise<RegisteredSchema>
   peekSchemaById?(idType: IdType, id: SchemaId): RegisteredSchema | undefined
 }
 
@@ -177,7 +179,8 @@ export class ApicurioSchemaRegistry<V = unknown> {
    * error: Platformatic's `fetch` callback takes no `null`), else returns a Promise.
    */
   fetch(id: SchemaId, callback?: (error?: Error) => void): void | Promise<void> {
-    const done = this.#client.getSchemaByGlobalId(id).then(() => undefined)
+    // Platformatic fetches a schema it has not got to read a message: a deserialization, for the usage telemetry.
+    const done = this.#client.getSchemaByGlobalId(id, DESERIALIZING).then(() => undefined)
     if (callback === undefined) return done
     done.then(
       () => callback(),

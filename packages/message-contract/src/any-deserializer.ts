@@ -17,6 +17,7 @@ import {
   type DeserializerOptions,
   type FramedDecoder,
   type IncomingMessage,
+  type LookupOptions,
   type MessageHeaders,
   messageSchemaId,
   normalizeRulesOptions,
@@ -99,8 +100,8 @@ export interface DeserializedNow<T> {
 
 /** The registry calls AnyDeserializer makes itself (the format readers make theirs through the same client). */
 interface IdLookups {
-  getSchemaByGlobalId(id: SchemaId): Promise<RegisteredSchema>
-  getSchemaByContentId(id: SchemaId): Promise<RegisteredSchema>
+  getSchemaByGlobalId(id: SchemaId, options?: LookupOptions): Promise<RegisteredSchema>
+  getSchemaByContentId(id: SchemaId, options?: LookupOptions): Promise<RegisteredSchema>
   readonly cacheMaxSize?: number
 }
 

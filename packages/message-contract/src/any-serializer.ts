@@ -6,6 +6,7 @@ import {
   type ArtifactResolver,
   checkKnownKeys,
   checkOptionsObject,
+  type LookupOptions,
   normalizeRulesOptions,
   type RegistryPort,
   type RulesOptions,
@@ -15,6 +16,9 @@ import {
 } from '@x/serde-core'
 import { type SerializationContext, WireFormat } from '@x/wire-format'
 import { type SchemaKind, schemaKindOf } from './schema-kind.js'
+
+/** The latest-version lookup is made to write a message: the registry's usage telemetry counts it so. */
+const SERIALIZING: LookupOptions = Object.freeze({ operation: 'SERIALIZE' })
 
 /**
  * Options of {@link AnySerializer}: those every serializer shares that make sense whatever the format, and each
@@ -58,7 +62,9 @@ interface FormatWriter<T> {
 }
 
 /** The registry call AnySerializer makes itself (the format serializers make theirs through the same client). */
-type LatestLookup = RegistryPort & { getSchema(artifactId: string): Promise<RegisteredSchema> }
+type LatestLookup = RegistryPort & {
+  getSchema(artifactId: string, options?: LookupOptions): Promise<RegisteredSchema>
+}
 
 const OWNER = 'AnySerializer'
 const OPTION_NAMES = [
@@ -209,7 +215,7 @@ export class AnySerializer<T = unknown> {
   async #writerOf(ctx: SerializationContext): Promise<FormatWriter<T>> {
     const artifactId = this.#resolve(ctx)
     const kind = await this.#kinds.load(artifactId, async () => {
-      const latest = await this.#client.getSchema(artifactId)
+      const latest = await this.#client.getSchema(artifactId, SERIALIZING)
       const found = schemaKindOf(latest.artifactType)
       if (found !== undefined) return found
       throw new SerializationError(

@@ -10,6 +10,7 @@ export type {
 } from './contract-types.js'
 export { AsyncRegistryClient, RegistryClient } from './registry-client.js'
 export type { RegistryClientOptions, RegistryClientTiming } from './registry-client-options.js'
+export type { PemInput, TlsOptions } from './tls-options.js'
 export type {
   ArtifactCoordinates,
   ArtifactReference,
@@ -17,6 +18,7 @@ export type {
   IfExists,
   RegisteredSchema,
   RegisterSchemaOptions,
+  RegistryOperation,
   SchemaVersionOptions,
   TokenProvider,
 } from './types.js'

@@ -1,5 +1,7 @@
 import { describeValue, invalidConfigError, redactUrl } from '@x/errors'
 import { type ClientTelemetry, LazyTelemetry } from './telemetry.js'
+import { createTlsTransport, type TlsTransport } from './tls-fetch.js'
+import type { TlsOptions } from './tls-options.js'
 import type { TokenProvider } from './types.js'
 
 /**
@@ -41,8 +43,28 @@ export interface RegistryClientOptions {
   auth?: TokenProvider
   /** Extra headers on every request. An `Authorization` here is replaced by `auth` or the URL's userinfo. @default {} */
   headers?: Record<string, string>
-  /** The `fetch` implementation. @default globalThis.fetch */
+  /**
+   * The `fetch` implementation. Not together with `tls` (a `fetch` of your own makes its own connections).
+   * @default globalThis.fetch (or, with `tls`, a transport over `node:https` with those settings)
+   */
   fetch?: typeof globalThis.fetch
+  /**
+   * TLS settings for an `https:` registry: `ca` (PEM) to trust a private CA, `cert` + `key` (+ `passphrase`) to
+   * present a client certificate (mutual TLS), `rejectUnauthorized: false` for tests only. Requests then go through
+   * `node:https` (Node's `fetch` takes no TLS settings), with connections kept open until `close()`. A TLS failure
+   * (untrusted certificate, client certificate refused) is a `RegistryConnectionError` at once, without retries,
+   * whose message says which setting to look at. The key and passphrase never appear in a message or a log.
+   * @default undefined (Node's TLS defaults: the public CAs, no client certificate)
+   */
+  tls?: TlsOptions
+  /**
+   * Names this application to the registry's usage telemetry (Apicurio Registry 3.3 and newer, with
+   * `apicurio.usage.telemetry.enabled`): id lookups then carry `X-Registry-Client-Id: <clientId>` and, when the
+   * lookup is made to serialize or deserialize a message, `X-Registry-Operation: SERIALIZE` or `DESERIALIZE`, as
+   * Apicurio's Java serdes send them. Letters, digits, `.`, `_` and `-`, at most 256 characters (the registry ignores
+   * any other name). @default undefined (no telemetry headers)
+   */
+  clientId?: string
   /** Most entries of each cache (schemas by globalId, by contentId, by artifact version, references). @default 1000 */
   cacheMaxSize?: number
   /**
@@ -87,6 +109,10 @@ export interface ResolvedOptions {
    */
   secrets: readonly string[]
   fetch: typeof globalThis.fetch
+  /** The `node:https` transport made for `tls`; the client closes it with itself. */
+  transport: TlsTransport | undefined
+  /** The usage-telemetry name sent as `X-Registry-Client-Id` on id lookups. */
+  clientId: string | undefined
   cacheMaxSize: number
   cacheTtlMs: number | undefined
   random: () => number
@@ -242,6 +268,32 @@ function defaultSleep(ms: number, signal: AbortSignal): Promise<void> {
   })
 }
 
+/** What the registry accepts as a client id in its usage telemetry. */
+const CLIENT_ID = /^[a-zA-Z0-9._-]{1,256}$/
+
+function parseClientId(value: unknown): string | undefined {
+  if (value === undefined) return undefined
+  if (typeof value !== 'string' || !CLIENT_ID.test(value)) {
+    throw invalidConfigError(
+      `clientId must be 1 to 256 letters, digits, '.', '_' or '-' (the names Apicurio's usage telemetry records), got ${describeValue(value)}`,
+    )
+  }
+  return value
+}
+
+function tlsTransport(options: RegistryClientOptions, baseUrl: string): TlsTransport | undefined {
+  if (options.tls === undefined) return undefined
+  if (!baseUrl.startsWith('https:')) {
+    throw invalidConfigError(`tls applies to an https: registry, but url is ${redactUrl(baseUrl)}`)
+  }
+  if (options.fetch !== undefined) {
+    throw invalidConfigError(
+      'tls and fetch cannot be used together: a fetch of your own makes its own connections (configure TLS in it, or leave fetch out)',
+    )
+  }
+  return createTlsTransport('RegistryClient', options.tls, true)
+}
+
 /**
  * Validates the options and fills in the defaults.
  *
@@ -273,12 +325,15 @@ export function resolveOptions(options: RegistryClientOptions): ResolvedOptions 
   if (options.telemetry !== undefined && typeof options.telemetry !== 'boolean') {
     throw invalidConfigError(`telemetry must be true or false, got ${describeValue(options.telemetry)}`)
   }
+  const clientId = parseClientId(options.clientId)
   const timing = options.timing ?? {}
   for (const name of ['random', 'sleep', 'now'] as const) {
     if (timing[name] !== undefined && typeof timing[name] !== 'function') {
       throw invalidConfigError(`timing.${name} must be a function, got ${describeValue(timing[name])}`)
     }
   }
+  // Last: the transport opens nothing yet, but there is no point in making it for options that are wrong.
+  const transport = tlsTransport(options, baseUrl)
   return {
     baseUrl,
     displayUrl,
@@ -296,7 +351,9 @@ export function resolveOptions(options: RegistryClientOptions): ResolvedOptions 
     basicAuthorization: auth === undefined ? basic : undefined,
     headers,
     secrets: [...secrets, ...headerSecrets(headers)],
-    fetch: options.fetch ?? globalThis.fetch.bind(globalThis),
+    fetch: transport?.fetch ?? options.fetch ?? globalThis.fetch.bind(globalThis),
+    transport,
+    clientId,
     cacheMaxSize: integerOption('cacheMaxSize', options.cacheMaxSize, DEFAULTS.cacheMaxSize, 1),
     cacheTtlMs:
       options.cacheTtlMs === undefined

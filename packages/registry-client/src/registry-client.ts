@@ -69,6 +69,7 @@ import type {
   IfExists,
   RegisteredSchema,
   RegisterSchemaOptions,
+  RegistryOperation,
   SchemaVersionOptions,
 } from './types.js'
 
@@ -121,6 +122,8 @@ export class RegistryClient {
   readonly #referencesByContentId: SingleFlightCache<readonly ArtifactReference[]>
   /** Where each id lives (`null`: the search found no version), by `globalId:…` / `contentId:…`. */
   readonly #versionOfId: SingleFlightCache<{ readonly found: ArtifactCoordinates | null }>
+  /** The usage-telemetry headers of id lookups by operation, when `clientId` is set. */
+  readonly #usageHeaders: UsageHeaders | undefined
 
   /**
    * @throws TypeError (code `INVALID_CONFIG`) for a missing or invalid option: `url` (an absolute http(s) URL
@@ -152,6 +155,7 @@ export class RegistryClient {
     this.#referencesByGlobalId = new SingleFlightCache(cacheOptions('references'))
     this.#referencesByContentId = new SingleFlightCache(cacheOptions('references'))
     this.#versionOfId = new SingleFlightCache(cacheOptions('versionOfId'))
+    this.#usageHeaders = usageHeaders(this.#options.clientId)
   }
 
   /** The registry base URL, without credentials. */
@@ -191,7 +195,7 @@ export class RegistryClient {
   async getSchema(artifactId: string, options: CallOptions = {}): Promise<RegisteredSchema> {
     this.#assertOpen()
     requireText('artifactId', artifactId)
-    return this.#loadVersion(this.#options.groupId, artifactId, LATEST, options.signal)
+    return this.#loadVersion(this.#options.groupId, artifactId, LATEST, options.signal, operationOf(options))
   }
 
   /**
@@ -212,7 +216,7 @@ export class RegistryClient {
     requireText('version', version)
     const groupId =
       options.groupId === undefined ? this.#options.groupId : requireText('groupId', options.groupId)
-    return this.#loadVersion(groupId, artifactId, version, options.signal)
+    return this.#loadVersion(groupId, artifactId, version, options.signal, operationOf(options))
   }
 
   /**
@@ -224,7 +228,7 @@ export class RegistryClient {
    */
   async getSchemaByGlobalId(id: SchemaId, options: CallOptions = {}): Promise<RegisteredSchema> {
     this.#assertOpen()
-    return this.#loadById('globalId', toSchemaId(id, 'globalId'), options.signal)
+    return this.#loadById('globalId', toSchemaId(id, 'globalId'), options.signal, operationOf(options))
   }
 
   /**
@@ -234,7 +238,7 @@ export class RegistryClient {
    */
   async getSchemaByContentId(id: SchemaId, options: CallOptions = {}): Promise<RegisteredSchema> {
     this.#assertOpen()
-    return this.#loadById('contentId', toSchemaId(id, 'contentId'), options.signal)
+    return this.#loadById('contentId', toSchemaId(id, 'contentId'), options.signal, operationOf(options))
   }
 
   /**
@@ -640,6 +644,7 @@ export class RegistryClient {
     if (this.closed) return
     this.#closing.abort(new ClientClosedError('The registry client is closed'))
     for (const cache of this.#caches()) cache.clear()
+    this.#options.transport?.close()
   }
 
   /** `await using client = new RegistryClient(…)` closes it at the end of the block. */
@@ -779,17 +784,28 @@ export class RegistryClient {
     }
   }
 
-  async #loadById(idType: IdType, id: SchemaId, signal: AbortSignal | undefined): Promise<RegisteredSchema> {
+  async #loadById(
+    idType: IdType,
+    id: SchemaId,
+    signal: AbortSignal | undefined,
+    operation: RegistryOperation | undefined,
+  ): Promise<RegisteredSchema> {
     const cache = idType === 'globalId' ? this.#byGlobalId : this.#byContentId
     return cache.load(
       idKey(id),
-      (flight) => this.#withFlightSignal(flight, (linked) => this.#fetchById(idType, id, linked)),
+      (flight) => this.#withFlightSignal(flight, (linked) => this.#fetchById(idType, id, linked, operation)),
       signal,
     )
   }
 
-  async #fetchById(idType: IdType, id: SchemaId, signal: AbortSignal): Promise<RegisteredSchema> {
-    const answer = await this.#http.send(contentRequest(idType, id), signal)
+  async #fetchById(
+    idType: IdType,
+    id: SchemaId,
+    signal: AbortSignal,
+    operation: RegistryOperation | undefined,
+  ): Promise<RegisteredSchema> {
+    const headers = this.#usageHeaders?.[operation ?? 'NONE']
+    const answer = await this.#http.send(contentRequest(idType, id, headers), signal)
     if (!isSuccess(answer))
       throw lookupFailure(this.#place, answer, { idType, idValue: id }, `${idType} ${idKey(id)}`)
     if (answer.text.trim() === '')
@@ -844,12 +860,15 @@ export class RegistryClient {
     artifactId: string,
     version: string,
     signal: AbortSignal | undefined,
+    operation: RegistryOperation | undefined,
   ): Promise<RegisteredSchema> {
     const ttl = version.startsWith('branch=') ? this.#options.cacheTtlMs : undefined
     return this.#byVersion.load(
       versionKey(groupId, artifactId, version),
       (flight) =>
-        this.#withFlightSignal(flight, (linked) => this.#fetchVersion(groupId, artifactId, version, linked)),
+        this.#withFlightSignal(flight, (linked) =>
+          this.#fetchVersion(groupId, artifactId, version, linked, operation),
+        ),
       signal,
       ttl,
     )
@@ -860,6 +879,7 @@ export class RegistryClient {
     artifactId: string,
     version: string,
     signal: AbortSignal,
+    operation: RegistryOperation | undefined,
   ): Promise<RegisteredSchema> {
     const answer = await this.#http.send(versionMetadataRequest(groupId, artifactId, version), signal)
     if (!isSuccess(answer)) {
@@ -868,7 +888,7 @@ export class RegistryClient {
       throw lookupFailure(this.#place, answer, notFound, `version '${version}' of artifact '${artifactId}'`)
     }
     const facts = this.#usable(() => parseVersionMetadata(answer.text))
-    const byGlobalId = await this.#loadById('globalId', facts.globalId, signal)
+    const byGlobalId = await this.#loadById('globalId', facts.globalId, signal, operation)
     const schema = this.#registered(byGlobalId.schema, facts, groupId, artifactId, byGlobalId.references)
     this.#byGlobalId.set(idKey(facts.globalId), schema)
     if (this.#byContentId.get(idKey(facts.contentId)) === undefined) {
@@ -923,6 +943,28 @@ export class RegistryClient {
  * asynchronous class has, for code ported from it.
  */
 export { RegistryClient as AsyncRegistryClient }
+
+/** The `operation` of call options, checked (a misspelt one would silently send no header). */
+function operationOf(options: CallOptions): RegistryOperation | undefined {
+  const operation = options.operation
+  if (operation === undefined || operation === 'SERIALIZE' || operation === 'DESERIALIZE') return operation
+  throw invalidConfigError(`operation must be 'SERIALIZE' or 'DESERIALIZE', got ${describeValue(operation)}`)
+}
+
+/** The headers of an id lookup, by what it is for (`NONE`: no operation told). */
+type UsageHeaders = Readonly<Record<RegistryOperation | 'NONE', Readonly<Record<string, string>>>>
+
+/** Made once per client: an id lookup only picks one. Apicurio's Java client sends the same names and values. */
+function usageHeaders(clientId: string | undefined): UsageHeaders | undefined {
+  if (clientId === undefined) return undefined
+  const operation = (value: RegistryOperation) =>
+    Object.freeze({ 'X-Registry-Client-Id': clientId, 'X-Registry-Operation': value })
+  return Object.freeze({
+    NONE: Object.freeze({ 'X-Registry-Client-Id': clientId }),
+    SERIALIZE: operation('SERIALIZE'),
+    DESERIALIZE: operation('DESERIALIZE'),
+  })
+}
 
 /** A cache key for an identifier: the same for `5` and `5n`. */
 function idKey(id: SchemaId): string {

@@ -3,6 +3,7 @@ import pRetry, { AbortError } from 'p-retry'
 import type { ResolvedOptions } from './registry-client-options.js'
 import { parseRetryAfter, RETRYABLE_STATUSES, retryDelayMs } from './retry-policy.js'
 import type { RequestFacts } from './telemetry.js'
+import { tlsFailureHint } from './tls-failure.js'
 
 /**
  * Which failures a request may be repeated after. `always`: any transport failure and 429/502/503/504 (reads, and a
@@ -20,7 +21,7 @@ export interface RegistryRequest {
   /** The path template (`/ids/globalIds/{globalId}`) and what the request is about, for telemetry. */
   facts: RequestFacts
   body?: string
-  headers?: Record<string, string>
+  headers?: Readonly<Record<string, string>>
   retry: RetryMode
 }
 
@@ -255,6 +256,14 @@ export class RegistryHttp {
     )
   }
 
+  #tlsFailure(hint: string, error: unknown, code: string | undefined): RegistryConnectionError {
+    const url = this.#options.displayUrl
+    return new RegistryConnectionError(`Unable to reach the registry at ${url}: ${hint}`, {
+      url,
+      cause: new RegistryFailureCause(transportMessage(error), { code }),
+    })
+  }
+
   async #headers(
     request: RegistryRequest,
     signal: AbortSignal,
@@ -329,6 +338,9 @@ export class RegistryHttp {
       if (timedOut)
         throw new AttemptFailure('ambiguous', `no complete answer within timeoutMs (${options.timeoutMs} ms)`)
       const codes = errorCodes(error)
+      const tls = tlsFailureHint(codes, 'the registry')
+      // A TLS failure comes back on every attempt: it is reported at once, not retried.
+      if (tls !== undefined) throw this.#tlsFailure(tls, error, codes[0])
       const unsent = codes.some((code) => UNSENT_CODES.has(code))
       throw new AttemptFailure(unsent ? 'unsent' : 'ambiguous', transportMessage(error), undefined, codes[0])
     } finally {

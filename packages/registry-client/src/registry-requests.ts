@@ -57,16 +57,25 @@ export function versionMetadataRequest(
   )
 }
 
-/** `GET /ids/{globalIds|contentIds}/{id}`: the content. */
-export function contentRequest(idType: IdType, id: SchemaId): RegistryRequest {
+/**
+ * `GET /ids/{globalIds|contentIds}/{id}`: the content. `headers`: the usage-telemetry headers, when the client has a
+ * `clientId` (the registry counts these requests, and not the references ones).
+ */
+export function contentRequest(
+  idType: IdType,
+  id: SchemaId,
+  headers?: Readonly<Record<string, string>>,
+): RegistryRequest {
   // By globalId, `returnArtifactType=true` (Apicurio 3.0.4 and newer; older versions ignore it) adds
   // `X-Registry-ArtifactType`, so that one lookup tells a reader of any format which format the schema is. A
   // contentId has no such parameter: one content may be shared by versions of several artifacts.
   const query = idType === 'globalId' ? '?returnArtifactType=true' : ''
-  return get(
+  const request = get(
     `/ids/${ID_SEGMENT[idType]}/${String(id)}${query}`,
     idFacts(idType, id, `/ids/${ID_SEGMENT[idType]}/{${idType}}`),
   )
+  if (headers !== undefined) request.headers = headers
+  return request
 }
 
 /** `GET /ids/{globalIds|contentIds}/{id}/references`. */

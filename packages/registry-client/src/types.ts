@@ -55,10 +55,19 @@ export interface TokenProvider {
 /** What `registerSchema` does when the artifact already exists (Apicurio's `ifExists`). */
 export type IfExists = 'FAIL' | 'CREATE_VERSION' | 'FIND_OR_CREATE_VERSION'
 
+/** What an id lookup is made for, as the registry's usage telemetry records it (`X-Registry-Operation`). */
+export type RegistryOperation = 'SERIALIZE' | 'DESERIALIZE'
+
 /** Options every client call takes. */
 export interface CallOptions {
   /** Aborts the call (and its retries); the promise rejects with the signal's reason. */
   signal?: AbortSignal
+  /**
+   * What the lookup is for, sent as `X-Registry-Operation` on the id lookup it makes when the client has a
+   * `clientId` (serializers pass `SERIALIZE`, deserializers `DESERIALIZE`). Only the request that fetches an id's
+   * content carries it; a cached id makes none. @default undefined (no `X-Registry-Operation` header)
+   */
+  operation?: RegistryOperation
 }
 
 /** Options of `getSchemaVersion`. */

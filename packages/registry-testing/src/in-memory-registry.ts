@@ -1,5 +1,6 @@
 import { once } from 'node:events'
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
+import { createServer as createHttpsServer } from 'node:https'
 import type { AddressInfo } from 'node:net'
 import { describeValue, invalidConfigError } from '@x/errors'
 import { type Answer, commonHeaders, problemAnswer } from './in-memory/answer.js'
@@ -44,6 +45,23 @@ export interface InMemoryRegistryOptions {
    * @default false
    */
   deletion?: boolean | Partial<DeletionSettings>
+  /**
+   * Serves HTTPS instead of HTTP (`url` then starts `https:`), with this certificate and key (PEM), e.g. from
+   * {@link makeTestCertificates}. With `clientCa`, every connection must present a client certificate signed by it
+   * (mutual TLS); a connection without one is refused in the TLS handshake, as a registry behind mutual TLS refuses it.
+   * @default undefined (plain HTTP)
+   */
+  tls?: InMemoryRegistryTls
+}
+
+/** The HTTPS settings of {@link InMemoryRegistryOptions.tls}: PEM texts as strings or bytes. */
+export interface InMemoryRegistryTls {
+  /** The server's certificate (PEM). */
+  cert: string | Uint8Array
+  /** The server's private key (PEM, unencrypted). */
+  key: string | Uint8Array
+  /** The CA that client certificates must be signed by; when given, a client certificate is required. */
+  clientCa?: string | Uint8Array
 }
 
 /**
@@ -91,7 +109,7 @@ export class InMemoryRegistry implements AsyncDisposable {
         : { artifact: allowed === true, artifactVersion: allowed === true, group: allowed === true },
     )
     const { port } = server.address() as AddressInfo
-    this.#url = `http://127.0.0.1:${port}${API_BASE}`
+    this.#url = `${options.tls === undefined ? 'http' : 'https'}://127.0.0.1:${port}${API_BASE}`
   }
 
   /**
@@ -111,7 +129,7 @@ export class InMemoryRegistry implements AsyncDisposable {
       firstIdOption('firstGlobalId', options.firstGlobalId),
       firstIdOption('firstContentId', options.firstContentId),
     )
-    const server = createServer()
+    const server = makeServer(options.tls)
     server.listen(port, '127.0.0.1')
     await once(server, 'listening')
     const registry = new InMemoryRegistry(server, storage, options)
@@ -121,7 +139,7 @@ export class InMemoryRegistry implements AsyncDisposable {
     return registry
   }
 
-  /** The base URL of the API, `http://127.0.0.1:<port>/apis/registry/v3`. */
+  /** The base URL of the API, `http://127.0.0.1:<port>/apis/registry/v3` (`https:` with `tls`). */
   get url(): string {
     return this.#url
   }
@@ -293,4 +311,23 @@ function checkDeletion(deletion: unknown): void {
       `deletion must be a boolean or { artifact?, artifactVersion?, group? } of booleans, got ${describeValue(deletion)}.`,
     )
   }
+}
+
+/** An HTTP server, or an HTTPS one with the given settings. */
+function makeServer(tls: InMemoryRegistryTls | undefined): Server {
+  if (tls === undefined) return createServer()
+  if (typeof tls !== 'object' || tls === null || tls.cert === undefined || tls.key === undefined) {
+    throw invalidConfigError('tls must be an object { cert, key, clientCa? } of PEM texts')
+  }
+  const mutual = tls.clientCa !== undefined
+  // An https.Server is an http.Server as far as the registry uses it (listen, request events, close).
+  return createHttpsServer({
+    cert: pemOf(tls.cert),
+    key: pemOf(tls.key),
+    ...(mutual ? { ca: pemOf(tls.clientCa!), requestCert: true, rejectUnauthorized: true } : {}),
+  }) as unknown as Server
+}
+
+function pemOf(value: string | Uint8Array): string | Buffer {
+  return typeof value === 'string' ? value : Buffer.from(value.buffer, value.byteOffset, value.length)
 }

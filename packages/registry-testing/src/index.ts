@@ -1,5 +1,6 @@
 export type { FaultOptions, InjectedFault } from './in-memory/faults.js'
 export type { RecordedRequest } from './in-memory/request-log.js'
 export type { DeletionSettings } from './in-memory/route-context.js'
-export type { InMemoryRegistryOptions } from './in-memory-registry.js'
+export type { InMemoryRegistryOptions, InMemoryRegistryTls } from './in-memory-registry.js'
 export { InMemoryRegistry } from './in-memory-registry.js'
+export { makeTestCertificates, type TestCertificates } from './test-certificates.js'

@@ -8,7 +8,7 @@
 
 export type { NodeInternal } from './node-surface.js'
 export { findNodeProblems, HAS_UTF8_SLICE, NODE_INTERNALS } from './node-surface.js'
-export { fetchById } from './registry-port.js'
+export { DESERIALIZING, fetchById, SERIALIZING } from './registry-port.js'
 export { normalizeRulesOptions } from './rules-options.js'
 export { shortAsciiString } from './short-ascii.js'
 export { isWellFormed, loneSurrogateProblem } from './well-formed.js'

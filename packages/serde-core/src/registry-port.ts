@@ -1,5 +1,5 @@
 import { invalidConfigError } from '@x/errors'
-import type { ArtifactReference, IfExists, RegisteredSchema } from '@x/registry-client'
+import type { ArtifactReference, IfExists, RegisteredSchema, RegistryOperation } from '@x/registry-client'
 import type { IdType, SchemaId } from '@x/wire-format'
 
 /**
@@ -9,9 +9,9 @@ import type { IdType, SchemaId } from '@x/wire-format'
  */
 export interface RegistryPort {
   /** The latest version of an artifact in the client's group. */
-  getSchema(artifactId: string): Promise<RegisteredSchema>
-  getSchemaByGlobalId(id: SchemaId): Promise<RegisteredSchema>
-  getSchemaByContentId(id: SchemaId): Promise<RegisteredSchema>
+  getSchema(artifactId: string, options?: LookupOptions): Promise<RegisteredSchema>
+  getSchemaByGlobalId(id: SchemaId, options?: LookupOptions): Promise<RegisteredSchema>
+  getSchemaByContentId(id: SchemaId, options?: LookupOptions): Promise<RegisteredSchema>
   getReferencesByGlobalId(id: SchemaId): Promise<readonly ArtifactReference[]>
   getReferencesByContentId(id: SchemaId): Promise<readonly ArtifactReference[]>
   /** A version (or version expression such as `branch=latest`) of an artifact, in `groupId` or the client's group. */
@@ -35,6 +35,19 @@ export interface RegistryPort {
   /** The bound of the client's caches (the serdes' own caches follow it). */
   readonly cacheMaxSize?: number | undefined
 }
+
+/**
+ * What a lookup is for: serializers pass `SERIALIZE`, deserializers `DESERIALIZE`, which `RegistryClient` sends as
+ * Apicurio's usage-telemetry header when it has a `clientId`. A client that does not know it ignores it.
+ */
+export interface LookupOptions {
+  operation?: RegistryOperation
+}
+
+/** The options of a serializer's lookups. */
+export const SERIALIZING: LookupOptions = Object.freeze({ operation: 'SERIALIZE' })
+/** The options of a deserializer's lookups. */
+export const DESERIALIZING: LookupOptions = Object.freeze({ operation: 'DESERIALIZE' })
 
 const REQUIRED = ['getSchema', 'getSchemaByGlobalId', 'getSchemaByContentId'] as const
 
@@ -78,6 +91,9 @@ export function fetchById(
   client: Pick<RegistryPort, 'getSchemaByGlobalId' | 'getSchemaByContentId'>,
   idType: IdType,
   id: SchemaId,
+  options?: LookupOptions,
 ): Promise<RegisteredSchema> {
-  return idType === 'globalId' ? client.getSchemaByGlobalId(id) : client.getSchemaByContentId(id)
+  return idType === 'globalId'
+    ? client.getSchemaByGlobalId(id, options)
+    : client.getSchemaByContentId(id, options)
 }

@@ -27,7 +27,14 @@ import {
 } from './message-headers.js'
 import { checkMessage, frameIdOf, payloadOffsetOf } from './message-schema-id.js'
 import { withOtherIdHint } from './other-id-hint.js'
-import { cacheBoundOf, cacheTtlOf, checkClient, fetchById, type RegistryPort } from './registry-port.js'
+import {
+  cacheBoundOf,
+  cacheTtlOf,
+  checkClient,
+  DESERIALIZING,
+  fetchById,
+  type RegistryPort,
+} from './registry-port.js'
 import type { SchemaCodec, SchemaFormat } from './schema-format.js'
 import { parseRegistered } from './schema-loader.js'
 
@@ -357,7 +364,7 @@ export class SchemaDeserializer<T = unknown> {
   }
 
   async #loadReader(artifactId: string): Promise<SchemaCodec> {
-    const registered = await this.#client.getSchema(artifactId)
+    const registered = await this.#client.getSchema(artifactId, DESERIALIZING)
     const idType: IdType = registered.globalId !== undefined ? 'globalId' : 'contentId'
     const id = registered[idType]
     return parseRegistered(
@@ -403,7 +410,7 @@ export class SchemaDeserializer<T = unknown> {
   }
 
   async #loadWriter(idType: IdType, id: SchemaId): Promise<WriterSchema> {
-    const registered = await fetchById(this.#client, idType, id)
+    const registered = await fetchById(this.#client, idType, id, DESERIALIZING)
     const codec = await parseRegistered(
       this.#client,
       this.#format,

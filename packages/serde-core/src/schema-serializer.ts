@@ -13,7 +13,7 @@ import {
 } from '@x/wire-format'
 import { ContractRules, type VersionCoordinates } from './contract-rules.js'
 import type { SerializedMessage } from './message-headers.js'
-import { cacheBoundOf, cacheTtlOf, checkClient, type RegistryPort } from './registry-port.js'
+import { cacheBoundOf, cacheTtlOf, checkClient, type RegistryPort, SERIALIZING } from './registry-port.js'
 import type { SchemaCodec, SchemaFormat } from './schema-format.js'
 import { parseRegistered } from './schema-loader.js'
 import type { NormalizedSerializerOptions } from './serializer-options.js'
@@ -306,7 +306,7 @@ export class SchemaSerializer<T = unknown> {
     const format = this.#format
     const registered = options.autoRegister
       ? await this.#register(artifactId)
-      : await this.#client.getSchema(artifactId)
+      : await this.#client.getSchema(artifactId, SERIALIZING)
     const id = registered[options.useId]
     if (id === undefined) {
       throw new SerializationError(

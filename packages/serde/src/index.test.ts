@@ -174,12 +174,14 @@ const TYPE_EXPORTS = [
   'MessageHeaders',
   'MisuseErrorCode',
   'PathSegment',
+  'PemInput',
   'RegisterSchemaOptions',
   'RegisteredSchema',
   'RegistryClientOptions',
   'RegistryPort',
   'RegistryClientTiming',
   'RegistryConnectionErrorOptions',
+  'RegistryOperation',
   'RuleViolation',
   'RuleViolationErrorOptions',
   'SchemaId',
@@ -190,6 +192,7 @@ const TYPE_EXPORTS = [
   'SerdeErrorOptions',
   'SerializationContextInit',
   'SerializedMessage',
+  'TlsOptions',
   'TokenProvider',
   'TokenRetryOptions',
   'UnionMode',
@@ -268,8 +271,8 @@ describe('@x/serde', () => {
     expect(Object.keys(umbrella)).not.toContain('AnyDeserializer')
   })
 
-  it('re-exports InMemoryRegistry on the testing subpath', () => {
-    expect(Object.keys(umbrellaTesting)).toEqual(['InMemoryRegistry'])
+  it('re-exports InMemoryRegistry and makeTestCertificates on the testing subpath', () => {
+    expect(Object.keys(umbrellaTesting)).toEqual(['InMemoryRegistry', 'makeTestCertificates'])
     expect(umbrellaTesting.InMemoryRegistry).toBe(registryTesting.InMemoryRegistry)
   })
 })

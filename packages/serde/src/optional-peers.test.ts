@@ -108,8 +108,8 @@ try {
 }
 process.stdout.write(JSON.stringify(out))`
 
-  it('exports InMemoryRegistry when @x/registry-testing is installed', async () => {
-    expect(await inNode(IMPORT_TESTING)).toEqual({ exports: ['InMemoryRegistry'] })
+  it('exports InMemoryRegistry and makeTestCertificates when @x/registry-testing is installed', async () => {
+    expect(await inNode(IMPORT_TESTING)).toEqual({ exports: ['InMemoryRegistry', 'makeTestCertificates'] })
   })
 
   it('fails to load, naming @x/registry-testing, when it is not installed', async () => {

@@ -19,7 +19,10 @@ import { CheckFailed, UsageError } from '../usage-error.js'
 export interface ProduceFlags extends ConnectionFlags, KafkaFlags {
   artifact?: string
   headers?: boolean
+  /** The key of every message (not a TLS key: that file is `certKey`). */
   key?: string
+  /** `--cert-key`: the key file of the registry client certificate (`--key` elsewhere). */
+  certKey?: string
   keyField?: string
   useId?: string
   messageType?: string
@@ -73,7 +76,8 @@ export async function produce(
   }
   const kafkaSettings = kafkaConfig(flags, io, 'x-serde-produce')
   const text = await readLines(input, io)
-  await using connection = connect(flags, config, io)
+  // `--key` is the message key here; the client certificate's key file is `--cert-key`.
+  await using connection = connect({ ...flags, key: flags.certKey }, config, io)
   const values = await artifactWriter(connection, flags.artifact ?? `${topic}-value`, flags, {
     field: 'value',
     named: flags.artifact !== undefined,

@@ -1,5 +1,6 @@
 import { generateKeyPairSync, type JsonWebKey } from 'node:crypto'
 import { createServer, type Server } from 'node:http'
+import { createServer as createHttpsServer } from 'node:https'
 import { createRequire } from 'node:module'
 import type { AddressInfo } from 'node:net'
 import type { Adapter, ProviderContext } from 'oidc-provider'
@@ -53,8 +54,15 @@ export interface TokenFault {
   body?: string
 }
 
+/** HTTPS for the token endpoint: its certificate and key, and with `clientCa` a client certificate required. */
+export interface TestProviderTls {
+  cert: string
+  key: string
+  clientCa?: string
+}
+
 export interface TestProvider {
-  /** The token endpoint, `http://127.0.0.1:<port>/token`. */
+  /** The token endpoint, `http://127.0.0.1:<port>/token` (`https:` with `tls`). */
   readonly tokenUrl: string
   /** Every request to `/token`, in order. */
   readonly tokenRequests: readonly SeenTokenRequest[]
@@ -77,7 +85,7 @@ export interface TestProvider {
  * with the clients of `CLIENTS`, scopes `registry:read` / `registry:write` and 2-second tokens. Its development
  * notices (runtime, keys, adapter) are silenced while it runs: the keys and the storage below are its own.
  */
-export async function startTestProvider(): Promise<TestProvider> {
+export async function startTestProvider(options: { tls?: TestProviderTls } = {}): Promise<TestProvider> {
   const restoreConsole = silenceProviderNotices()
   const { default: Provider } = await import('oidc-provider')
 
@@ -181,14 +189,28 @@ export async function startTestProvider(): Promise<TestProvider> {
   const faults: TokenFault[] = []
   let faultsServed = 0
   const handle = provider.callback()
-  const server: Server = createServer((req, res) => {
+  const tls = options.tls
+  const listener = (req: import('node:http').IncomingMessage, res: import('node:http').ServerResponse) => {
     const fault = req.url === '/token' ? faults.shift() : undefined
     if (fault === undefined) return handle(req, res)
     faultsServed++
     req.resume()
     res.writeHead(fault.status, { 'content-type': 'text/plain', ...fault.headers })
     res.end(fault.body ?? '')
-  })
+  }
+  const server: Server =
+    tls === undefined
+      ? createServer(listener)
+      : (createHttpsServer(
+          {
+            cert: tls.cert,
+            key: tls.key,
+            ...(tls.clientCa === undefined
+              ? {}
+              : { ca: tls.clientCa, requestCert: true, rejectUnauthorized: true }),
+          },
+          listener,
+        ) as unknown as Server)
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject)
     server.listen(0, '127.0.0.1', () => resolve())
@@ -196,7 +218,7 @@ export async function startTestProvider(): Promise<TestProvider> {
   const { port } = server.address() as AddressInfo
 
   return {
-    tokenUrl: `http://127.0.0.1:${port}/token`,
+    tokenUrl: `${tls === undefined ? 'http' : 'https'}://127.0.0.1:${port}/token`,
     tokenRequests,
     issued,
     failNext(...more: TokenFault[]): void {

@@ -13,7 +13,8 @@
 //
 // Also refused: a `workspace:` protocol left in a packed package.json, test files or tsbuildinfo in a tarball; a
 // placeholder in a link of the manifest (repository, homepage, bugs, …: true or absent), a tarball without its
-// CHANGELOG.md, a package with more than one command, and a document that says `npx <command>` for a command of
+// CHANGELOG.md or with one that keeps changesets' commit hashes or "Updated dependencies" lines, a package with more
+// than one command, and a document that says `npx <command>` for a command of
 // ours instead of `npx <its package>` (scripts/release/package-metadata.mjs).
 // Prints one line per package and exits non-zero if any check failed. Run after `turbo run build` (the root
 // script `pnpm check:packages` does both).
@@ -35,7 +36,7 @@ import { availableParallelism, tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { promisify } from 'node:util'
-import { metadataProblems, npxProblems } from './release/package-metadata.mjs'
+import { changelogProblems, metadataProblems, npxProblems } from './release/package-metadata.mjs'
 
 const run = promisify(execFile)
 const root = join(dirname(fileURLToPath(import.meta.url)), '..')
@@ -162,6 +163,9 @@ try {
       if (untar.ok) {
         const packed = JSON.parse(readFileSync(join(target, 'package.json'), 'utf8'))
         for (const problem of metadataProblems(packed, files)) failures.push(problem)
+        if (existsSync(join(target, 'CHANGELOG.md')))
+          for (const problem of changelogProblems(readFileSync(join(target, 'CHANGELOG.md'), 'utf8')))
+            failures.push(problem)
       }
 
       if (!publint.ok || !/All good/.test(publint.stdout)) {

@@ -6,3 +6,6 @@ export function npxProblems(
   documents: readonly { path: string; text: string }[],
   commands: ReadonlyMap<string, string>,
 ): string[]
+
+/** Lines of a CHANGELOG.md written for the release tooling (commit hashes, "Updated dependencies"), by line. */
+export function changelogProblems(text: string): string[]

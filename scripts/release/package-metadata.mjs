@@ -66,3 +66,20 @@ export function npxProblems(documents, commands) {
   }
   return problems
 }
+
+/**
+ * What in a CHANGELOG.md is written for the release tooling rather than for users: a commit hash before an entry,
+ * and changesets' "Updated dependencies" lines (one `Dependencies:` line names the versions instead).
+ */
+export function changelogProblems(text) {
+  const problems = []
+  for (const [index, line] of text.split('\n').entries()) {
+    if (/^\s*- [0-9a-f]{7,40}: /.test(line))
+      problems.push(`CHANGELOG.md:${index + 1}: a commit hash before the entry`)
+    if (/^\s*- Updated dependencies\b/.test(line))
+      problems.push(
+        `CHANGELOG.md:${index + 1}: "Updated dependencies": one "- Dependencies:" line names the versions`,
+      )
+  }
+  return problems
+}

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { metadataProblems, npxProblems } from './package-metadata.mjs'
+import { changelogProblems, metadataProblems, npxProblems } from './package-metadata.mjs'
 
 const SHIPPED = ['package/package.json', 'package/README.md', 'package/CHANGELOG.md', 'package/dist/index.js']
 
@@ -84,5 +84,23 @@ describe('npxProblems', () => {
       'README.md:3: `npx x-serde` looks up a package of that name: write `npx @x/cli`',
       'README.md:4: `npx x-serde` looks up a package of that name: write `npx @x/cli`',
     ])
+  })
+})
+
+describe('changelogProblems', () => {
+  it("names changesets' commit hashes and Updated dependencies lines, and passes entries written for users", () => {
+    expect(
+      changelogProblems(
+        '# @x/serde\n\n## 0.2.0\n\n### Patch Changes\n\n- 410bdf3: Comments.\n- Updated dependencies [92fed4e]\n  - @x/registry-testing@1.0.0\n',
+      ),
+    ).toEqual([
+      'CHANGELOG.md:7: a commit hash before the entry',
+      'CHANGELOG.md:8: "Updated dependencies": one "- Dependencies:" line names the versions',
+    ])
+    expect(
+      changelogProblems(
+        '# @x/serde\n\n## 0.2.1\n\n### Patch Changes\n\n- Reads faster.\n- Dependencies: @x/errors 0.3.0, @x/wire-format 0.2.1\n',
+      ),
+    ).toEqual([])
   })
 })

@@ -15,7 +15,8 @@
 // placeholder in a link of the manifest (repository, homepage, bugs, …: true or absent), a tarball without its
 // CHANGELOG.md or with one that keeps changesets' commit hashes or "Updated dependencies" lines, a package with more
 // than one command, and a document that says `npx <command>` for a command of
-// ours instead of `npx <its package>` (scripts/release/package-metadata.mjs).
+// ours instead of `npx <its package>` (scripts/release/package-metadata.mjs); a README install-size table that is not
+// the one the registry stage wrote (scripts/release/install-size.mjs).
 // Prints one line per package and exits non-zero if any check failed. Run after `turbo run build` (the root
 // script `pnpm check:packages` does both).
 import { execFile } from 'node:child_process'
@@ -36,6 +37,7 @@ import { availableParallelism, tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { promisify } from 'node:util'
+import { checkReadme } from './release/install-size.mjs'
 import { changelogProblems, metadataProblems, npxProblems } from './release/package-metadata.mjs'
 
 const run = promisify(execFile)
@@ -292,9 +294,12 @@ try {
   } else {
     console.log(`ok   documents: ${documents.length} checked, every npx names a package`)
   }
+  // 6. The install-size table of the README is the one the registry stage wrote.
+  const sizes = checkReadme()
+  console.log(`${sizes.ok ? 'ok  ' : 'FAIL'} ${sizes.message}`)
   const seconds = ((performance.now() - started) / 1000).toFixed(1)
   console.log(`check-packages: ${checked.length - failed}/${checked.length} packages passed in ${seconds}s`)
-  process.exitCode = failed === 0 && wrongNpx.length === 0 ? 0 : 1
+  process.exitCode = failed === 0 && wrongNpx.length === 0 && sizes.ok ? 0 : 1
 } finally {
   rmSync(work, { recursive: true, force: true })
 }

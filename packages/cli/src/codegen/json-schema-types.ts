@@ -1,4 +1,4 @@
-import { invalidConfigError } from '@x/errors'
+import { importOptionalPeer } from '../optional-peer.js'
 
 type Compile = typeof import('json-schema-to-typescript').compile
 
@@ -38,19 +38,10 @@ function markIntegers(node: unknown): unknown {
 
 /** json-schema-to-typescript's `compile`, or the error that says to install it when it is not installed. */
 async function loadCompile(): Promise<Compile> {
-  try {
-    return (await import('json-schema-to-typescript')).compile
-  } catch (error) {
-    const { code, message } = (error ?? {}) as { code?: unknown; message?: unknown }
-    const missing =
-      (code === 'ERR_MODULE_NOT_FOUND' || code === 'MODULE_NOT_FOUND') &&
-      typeof message === 'string' &&
-      message.includes("'json-schema-to-typescript'")
-    if (!missing) throw error
-    throw invalidConfigError(
-      'Generating types from a JSON Schema needs json-schema-to-typescript, which is not installed ' +
-        '(an optional peer dependency of @x/cli): npm install --save-dev json-schema-to-typescript',
-      error,
-    )
-  }
+  const module = await importOptionalPeer(
+    () => import('json-schema-to-typescript'),
+    'json-schema-to-typescript',
+    'Generating types from a JSON Schema',
+  )
+  return module.compile
 }

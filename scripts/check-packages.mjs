@@ -11,7 +11,12 @@
 //      that a known export has the right type. Packages that are still empty shells (`export {}`) pass as long as
 //      they load.
 //
-// Also refused: a `workspace:` protocol left in a packed package.json, test files or tsbuildinfo in a tarball.
+// Also refused: a `workspace:` protocol left in a packed package.json, test files or tsbuildinfo in a tarball; a
+// placeholder in a link of the manifest (repository, homepage, bugs, …: true or absent), a tarball without its
+// CHANGELOG.md or with one that keeps changesets' commit hashes or "Updated dependencies" lines, a package with more
+// than one command, and a document that says `npx <command>` for a command of
+// ours instead of `npx <its package>` (scripts/release/package-metadata.mjs); a README install-size table that is not
+// the one the registry stage wrote (scripts/release/install-size.mjs).
 // Prints one line per package and exits non-zero if any check failed. Run after `turbo run build` (the root
 // script `pnpm check:packages` does both).
 import { execFile } from 'node:child_process'
@@ -32,6 +37,8 @@ import { availableParallelism, tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { promisify } from 'node:util'
+import { checkReadme } from './release/install-size.mjs'
+import { changelogProblems, metadataProblems, npxProblems } from './release/package-metadata.mjs'
 
 const run = promisify(execFile)
 const root = join(dirname(fileURLToPath(import.meta.url)), '..')
@@ -155,6 +162,13 @@ try {
       const stray = files.filter((file) => /\.test\.|\.test-d\.|tsbuildinfo|\/src\//.test(file))
       if (stray.length > 0) failures.push(`tarball holds files that should not ship: ${stray.join(', ')}`)
       if (!files.includes('package/README.md')) notes.push('no README')
+      if (untar.ok) {
+        const packed = JSON.parse(readFileSync(join(target, 'package.json'), 'utf8'))
+        for (const problem of metadataProblems(packed, files)) failures.push(problem)
+        if (existsSync(join(target, 'CHANGELOG.md')))
+          for (const problem of changelogProblems(readFileSync(join(target, 'CHANGELOG.md'), 'utf8')))
+            failures.push(problem)
+      }
 
       if (!publint.ok || !/All good/.test(publint.stdout)) {
         failures.push(`publint --strict:\n${indent(`${publint.stdout}${publint.stderr}`.trim())}`)
@@ -218,16 +232,35 @@ try {
       mkdirSync(dirname(link), { recursive: true })
       if (!existsSync(link)) symlinkSync(join('..', ...packed.name.split('/'), file), link)
       chmodSync(join(pack.target, file), 0o755)
-      const help = await exec('npx', ['--no-install', command, '--help'], { cwd: project })
-      if (!help.ok || !help.stdout.includes(`Usage: ${command}`)) {
-        pack.failures.push(
-          `npx ${command} --help failed: ${(help.stderr || help.stdout).trim().slice(0, 300)}`,
-        )
-      } else {
-        pack.notes.push(`npx ${command} --help: ok`)
+      // As the documents say to run it (`npx @x/cli`: npx runs the package's only command), and by its name.
+      for (const spec of [packed.name, command]) {
+        const help = await exec('npx', ['--no-install', spec, '--help'], { cwd: project })
+        if (!help.ok || !help.stdout.includes(`Usage: ${command}`)) {
+          pack.failures.push(
+            `npx ${spec} --help failed: ${(help.stderr || help.stdout).trim().slice(0, 300)}`,
+          )
+        } else {
+          pack.notes.push(`npx ${spec} --help: ok`)
+        }
       }
     }
   }
+
+  // 5. The documents run our commands through their packages (`npx @x/cli`, never `npx x-serde`).
+  const commands = new Map()
+  for (const pack of checked) {
+    if (pack.skipped || pack.target === undefined) continue
+    const packed = JSON.parse(readFileSync(join(pack.target, 'package.json'), 'utf8'))
+    const names = typeof packed.bin === 'string' ? [packed.name] : Object.keys(packed.bin ?? {})
+    for (const command of names) commands.set(command, packed.name)
+  }
+  const listed = await exec('git', ['ls-files', '-z', '--', '*.md'], { cwd: root })
+  const documents = listed.stdout
+    .split('\0')
+    .filter(Boolean)
+    .filter((path) => existsSync(join(root, path)))
+    .map((path) => ({ path, text: readFileSync(join(root, path), 'utf8') }))
+  const wrongNpx = npxProblems(documents, commands)
 
   // Report: one line per package.
   let failed = 0
@@ -255,9 +288,18 @@ try {
     console.log(`${ok ? 'ok  ' : 'FAIL'} ${name.padEnd(20)} ${checks}${notes}; ${found.join('; ')}`)
     for (const failure of pack.failures) console.log(indent(failure))
   }
+  if (wrongNpx.length > 0) {
+    console.log(`FAIL documents: ${wrongNpx.length} say npx with a command instead of its package`)
+    for (const problem of wrongNpx) console.log(indent(problem))
+  } else {
+    console.log(`ok   documents: ${documents.length} checked, every npx names a package`)
+  }
+  // 6. The install-size table of the README is the one the registry stage wrote.
+  const sizes = checkReadme()
+  console.log(`${sizes.ok ? 'ok  ' : 'FAIL'} ${sizes.message}`)
   const seconds = ((performance.now() - started) / 1000).toFixed(1)
   console.log(`check-packages: ${checked.length - failed}/${checked.length} packages passed in ${seconds}s`)
-  process.exitCode = failed === 0 ? 0 : 1
+  process.exitCode = failed === 0 && wrongNpx.length === 0 && sizes.ok ? 0 : 1
 } finally {
   rmSync(work, { recursive: true, force: true })
 }

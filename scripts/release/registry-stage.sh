@@ -11,7 +11,9 @@
 #    `@x/serde/testing` and rules fail naming what to install), @x/serde with @x/rules running rules (npm, pnpm and
 #    yarn), @x/wire-format framing JSON, @x/kafka with KafkaJS; a TypeScript app compiles with moduleResolution
 #    node16 and bundler; a CommonJS app require()s them on 20, 22 and 24; an esbuild bundle of the quickstart runs.
-#    These run side by side, three at a time.
+#    These run side by side, three at a time. @x/cli alone installs under 10 MB and its command runs as the docs
+#    say (`npx @x/cli`). The install-size table (docs/install-size.md and the marked block of README.md) is written
+#    from what the npm installs on Node 20 measured (scripts/release/install-size.mjs).
 # 4. A second release, in a copy of the workspace: a changeset to one package bumps it and its dependents only;
 #    they are published and an install of @x/serde resolves the new version.
 # Every check prints `ok` or `FAIL` with its time; the last line is `N passed, N failed`.
@@ -32,6 +34,9 @@ FORBIDDEN=(avsc ajv ajv-formats protobufjs kafkajs @confluentinc/kafka-javascrip
 PRODUCTION_FORBIDDEN=(@x/registry-testing @x/rules @x/compatibility @marcbachmann/cel-js jsonata)
 
 work="$(mktemp -d "${TMPDIR:-/tmp}/x-serde-registry.XXXXXX")"
+# The measurements of the install-size table, one tree.mjs --json file per row.
+sizes="${work}/sizes"
+mkdir -p "${sizes}"
 verdaccio_pid=""
 cleanup() {
   if [[ -n "${verdaccio_pid}" ]]; then
@@ -256,11 +261,13 @@ kafka_version="$(version_of @x/kafka)"
 
 # (a) the registry client alone: no format library, no Kafka client; its footprint.
 registry_client_alone() {
-  local dir
+  local dir measure=()
+  [[ "$1" == npm ]] && measure=(--json "${sizes}/registry-client.json")
   dir="$(app "registry-client-$1" "{ \"@x/registry-client\": \"${registry_client_version}\" }")"
   install "$1" 20 "${dir}" &&
     cp "${apps}/registry-only.mjs" "${apps}/tree.mjs" "${dir}/" &&
-    (cd "${dir}" && printf 'footprint with %s: ' "$1" && node tree.mjs "${FORBIDDEN[@]}" && node registry-only.mjs)
+    (cd "${dir}" && printf 'footprint with %s: ' "$1" && node tree.mjs "${measure[@]}" "${FORBIDDEN[@]}" &&
+      node registry-only.mjs)
 }
 for client in npm pnpm yarn; do
   check_in_batch "${client} on Node 20: @x/registry-client alone, no avsc/ajv/protobufjs/Kafka client in its tree" \
@@ -271,12 +278,13 @@ done
 #     subpath): the quickstart against InMemoryRegistry. yarn 1 installs no peer dependency, so there the dev
 #     dependencies also name @x/registry-testing's peer @x/rules, as the README says.
 quickstart() {
-  local dir dev="\"@x/registry-testing\": \"${testing_version}\""
+  local dir dev="\"@x/registry-testing\": \"${testing_version}\"" measure=()
   [[ "$1" == yarn ]] && dev+=", \"@x/rules\": \"${rules_version}\""
+  [[ "$1" == npm && "$2" == 20 ]] && measure=(--json "${sizes}/serde-testing.json")
   dir="$(app "serde-$1-$2" "{ \"@x/serde\": \"${serde_version}\" }" "{ ${dev} }")"
   install "$1" "$2" "${dir}" &&
     cp "${apps}/quickstart.mjs" "${apps}/tree.mjs" "${dir}/" &&
-    (cd "${dir}" && printf 'footprint with dev dependencies: ' && node tree.mjs &&
+    (cd "${dir}" && printf 'footprint with dev dependencies: ' && node tree.mjs "${measure[@]}" &&
       "${root}/scripts/with-node.sh" "$2" node quickstart.mjs)
 }
 for client in npm pnpm yarn; do
@@ -290,11 +298,13 @@ done
 #      test double, no rules engine, no peer warning; @x/serde/testing and a deserializer with rules enabled fail
 #      naming what to install.
 production() {
-  local dir
+  local dir measure=()
+  [[ "$1" == npm ]] && measure=(--json "${sizes}/serde-production.json")
   dir="$(app "serde-production-$1" "{ \"@x/serde\": \"${serde_version}\" }")"
   install_production "$1" "${dir}" &&
     cp "${apps}/without-optional.mjs" "${apps}/tree.mjs" "${dir}/" &&
-    (cd "${dir}" && printf 'footprint: ' && node tree.mjs "${PRODUCTION_FORBIDDEN[@]}" && node without-optional.mjs)
+    (cd "${dir}" && printf 'footprint: ' && node tree.mjs "${measure[@]}" "${PRODUCTION_FORBIDDEN[@]}" &&
+      node without-optional.mjs)
 }
 for client in npm pnpm yarn; do
   check_in_batch "${client} on Node 20: a production install of @x/serde holds no test double or rules engine, warns of no peer; testing and rules fail naming their install" \
@@ -323,9 +333,23 @@ wire_format_alone() {
   dir="$(app wire-format "{ \"@x/wire-format\": \"${wire_version}\" }")"
   install npm 20 "${dir}" &&
     cp "${apps}/frame-json.mjs" "${apps}/tree.mjs" "${dir}/" &&
-    (cd "${dir}" && printf 'footprint: ' && node tree.mjs "${FORBIDDEN[@]}" && node frame-json.mjs)
+    (cd "${dir}" && printf 'footprint: ' && node tree.mjs --json "${sizes}/wire-format.json" "${FORBIDDEN[@]}" &&
+      node frame-json.mjs)
 }
 check_in_batch "npm on Node 20: @x/wire-format alone frames a JSON payload" wire_format_alone
+
+# (c') @x/cli alone, as a dev dependency: under 10 MB installed (json-schema-to-typescript, with the formatter it
+#      carries, is an optional peer); `npx @x/cli` runs its command, `inspect` shows a frame with no registry, and a
+#      JSON Schema codegen without that peer exits 2 naming its install.
+cli_alone() {
+  local dir
+  dir="$(app cli "{}" "{ \"@x/cli\": \"$(version_of @x/cli)\" }")"
+  install npm 20 "${dir}" &&
+    cp "${apps}/tree.mjs" "${apps}/cli.sh" "${dir}/" &&
+    (cd "${dir}" && printf 'footprint: ' && node tree.mjs --json "${sizes}/cli.json" --max-bytes 10000000 &&
+      "${root}/scripts/with-node.sh" 20 sh cli.sh)
+}
+check_in_batch "npm on Node 20: @x/cli alone installs under 10 MB; npx @x/cli runs, inspect needs no registry" cli_alone
 
 # (d) @x/kafka with KafkaJS (and the members it is used with), plus the typed, CommonJS and bundled apps, which
 #     use the same application once it is installed.
@@ -344,6 +368,12 @@ kafka_app() {
 }
 check_in_batch "npm on Node 20: @x/kafka with KafkaJS encodes and decodes a message" kafka_app
 end_batch
+
+# The install-size table, from what the npm installs above measured.
+install_size_table() {
+  node "${root}/scripts/release/install-size.mjs" write "${sizes}"
+}
+check "the install-size table (docs/install-size.md, README.md) written from the installs measured" install_size_table
 
 typescript() {
   [[ -f "${typed_dir}/.installed" ]] || return 1

@@ -106,7 +106,8 @@ function fieldOf(manifest, name) {
  * What changesets releases with `updateInternalDependencies` as configured, for a `bump` of `name`: the package,
  * then every dependent whose range no longer takes the new version of what it depends on (an exact pin always), as
  * a patch, or as a major where that range is a peer range left by a minor or major release (changesets' rule for
- * peers, `onlyUpdatePeerDependentsWhenOutOfRange`), and so on through their dependents.
+ * peers, `onlyUpdatePeerDependentsWhenOutOfRange`; below 1.0.0 a minor, as `pnpm release:version` makes it), and so
+ * on through their dependents.
  */
 function expectedReleases(name, bump, packages) {
   const next = new Map([[name, bumpVersion(packages.get(name).version, bump)]])
@@ -119,10 +120,12 @@ function expectedReleases(name, bump, packages) {
       for (const [dependency, version] of next) {
         const range = rangeOf(manifest, dependency)
         if (range !== undefined && !satisfies(range, packages.get(dependency).version, version)) {
-          const major =
+          // A peer left by a minor or major release: a major, which below 1.0.0 is a minor (release:version).
+          const peerLeft =
             fieldOf(manifest, dependency) === 'peerDependencies' && bumps.get(dependency) !== 'patch'
-          next.set(other, bumpVersion(manifest.version, major ? 'major' : 'patch'))
-          bumps.set(other, major ? 'major' : 'patch')
+          const kind = !peerLeft ? 'patch' : manifest.version.startsWith('0.') ? 'minor' : 'major'
+          next.set(other, bumpVersion(manifest.version, kind))
+          bumps.set(other, kind)
           grew = true
           break
         }
@@ -168,6 +171,8 @@ for (const file of ['package.json', 'pnpm-workspace.yaml', '.npmrc']) {
   if (existsSync(join(root, file))) cpSync(join(root, file), join(dest, file))
 }
 cpSync(join(root, '.changeset', 'config.json'), join(dest, '.changeset', 'config.json'))
+// The changelog module the configuration names, at the same place relative to it.
+cpSync(join(root, 'scripts', 'release', 'changelog.cjs'), join(dest, 'scripts', 'release', 'changelog.cjs'))
 // Without packageManager (nor a pnpm lockfile), changesets publishes with npm, which needs no node_modules.
 const rootManifest = JSON.parse(readFileSync(join(dest, 'package.json'), 'utf8'))
 delete rootManifest.packageManager
@@ -186,7 +191,8 @@ run('git', [...git, 'add', '-A'], { cwd: dest })
 run('git', [...git, 'commit', '-qm', 'copy'], { cwd: dest })
 
 const changeset = join(root, 'node_modules', '@changesets', 'cli', 'bin.js')
-run(process.execPath, [changeset, 'version'], { cwd: dest })
+// As a release versions: `pnpm release:version`, changesets' version step with 0.x majors from peers as minors.
+run(process.execPath, [join(root, 'scripts', 'release', 'version.mjs'), dest], { cwd: dest })
 
 const after = readPackages(dest)
 const bumped = [...after].filter(([name, m]) => m.version !== before.get(name)?.version).map(([name]) => name)
@@ -203,6 +209,27 @@ for (const [name, version] of expectedVersions) {
 for (const name of bumped) {
   if (!expected.has(name))
     problems.push(`${name} was released, though its range still takes the new versions`)
+}
+// Each changelog opens with the version released, and its dependency line names the versions this release publishes.
+for (const name of bumped) {
+  const dir = readdirSync(join(dest, 'packages')).find(
+    (d) => existsSync(join(dest, 'packages', d, 'package.json')) && readPackagesDir(d)?.name === name,
+  )
+  const text = readFileSync(join(dest, 'packages', dir, 'CHANGELOG.md'), 'utf8')
+  const section = text.split(/^## /m)[1] ?? ''
+  if (!section.startsWith(`${after.get(name).version}\n`))
+    problems.push(`${name}'s CHANGELOG.md does not open with ${after.get(name).version}`)
+  if (/Updated dependencies/.test(section))
+    problems.push(`${name}'s CHANGELOG.md lists "Updated dependencies"`)
+  for (const [, dependency, version] of section.matchAll(/(@x\/[\w-]+) (\d+\.\d+\.\d+)/g)) {
+    if (after.get(dependency)?.version !== version)
+      problems.push(
+        `${name}'s CHANGELOG.md names ${dependency} ${version}, released as ${after.get(dependency)?.version}`,
+      )
+  }
+}
+function readPackagesDir(dir) {
+  return JSON.parse(readFileSync(join(dest, 'packages', dir, 'package.json'), 'utf8'))
 }
 for (const name of bumped) {
   console.log(`  ${name} ${before.get(name).version} → ${after.get(name).version}`)

@@ -78,7 +78,9 @@ describe('inspect', () => {
       code: 0,
       stdout: [
         'framing:  framed (0x00 + 4-byte id)',
+        'magic:    0x00',
         'id:       globalId 40',
+        'payload:  9 bytes',
         'artifact: default/orders-value version 1',
         'format:   AVRO',
         'value:    {',
@@ -90,7 +92,7 @@ describe('inspect', () => {
     })
     const machine = await cli(['inspect', bytes.toString('base64'), '--json'], { cwd: folder.path, env })
     expect(machine.stdout).toBe(
-      '{"framing":"framed","idSize":4,"idType":"globalId","id":40,"format":"AVRO","artifacts":[{"groupId":"default","artifactId":"orders-value","version":"1","artifactType":"AVRO"}],"value":{"id":1152921504606846976}}\n',
+      '{"framing":"framed","magic":0,"idSize":4,"idType":"globalId","id":40,"payloadBytes":9,"format":"AVRO","artifacts":[{"groupId":"default","artifactId":"orders-value","version":"1","artifactType":"AVRO"}],"value":{"id":1152921504606846976}}\n',
     )
     writeFileSync(join(folder.path, 'message.bin'), bytes)
     expect((await cli(['inspect', '@message.bin', '--json'], { cwd: folder.path, env })).stdout).toBe(
@@ -158,7 +160,9 @@ describe('inspect', () => {
       code: 0,
       stdout: [
         'framing:  headers mode (__value_schema_id)',
+        'headers:  __value_schema_id=40',
         'id:       globalId 40',
+        'payload:  1 byte',
         'artifact: default/orders-value version 1',
         'format:   AVRO',
         'value:    {',
@@ -175,7 +179,7 @@ describe('inspect', () => {
     expect(machine).toEqual({
       code: 0,
       stdout:
-        '{"framing":"headers","header":"__value_schema_id","idType":"globalId","id":40,"format":"AVRO","artifacts":[{"groupId":"default","artifactId":"orders-value","version":"1","artifactType":"AVRO"}],"value":{"id":5}}\n',
+        '{"framing":"headers","header":"__value_schema_id","idHeaders":[{"name":"__value_schema_id","value":"40"}],"idType":"globalId","id":40,"payloadBytes":1,"format":"AVRO","artifacts":[{"groupId":"default","artifactId":"orders-value","version":"1","artifactType":"AVRO"}],"value":{"id":5}}\n',
       stderr: '',
     })
   })
@@ -232,9 +236,11 @@ describe('inspect', () => {
     for (const size of ['8', 'auto']) {
       const run = await cli(['inspect', bytes.toString('hex'), '--id-size', size], { cwd: folder.path, env })
       expect(run.code).toBe(0)
-      expect(run.stdout.split('\n').slice(0, 2)).toEqual([
+      expect(run.stdout.split('\n').slice(0, 4)).toEqual([
         'framing:  framed (0x00 + 8-byte id)',
+        'magic:    0x00',
         'id:       globalId 40',
+        'payload:  1 byte',
       ])
     }
     const machine = await cli(['inspect', bytes.toString('hex'), '--id-size', 'auto', '--json'], {

@@ -97,7 +97,7 @@ export async function run(argv: readonly string[], io: Io): Promise<ExitCode> {
     program
       .command('inspect')
       .description(
-        'decode one message (framed, or bare with --headers) and name the artifact its id belongs to',
+        "show one message's frame (magic byte, id, payload length, id headers; framed, or bare with --headers); with a registry, decode it and name the artifact its id belongs to",
       )
       .argument('[message]', 'the message: HEX, BASE64, @FILE (raw bytes) or - (standard input)')
       .option(
@@ -117,7 +117,7 @@ export async function run(argv: readonly string[], io: Io): Promise<ExitCode> {
   )
     .addHelpText(
       'after',
-      '\nExample:\n  x-serde inspect 0000000001020a --registry http://localhost:8080/apis/registry/v3',
+      '\nExamples:\n  x-serde inspect 0000000001020a\n  x-serde inspect 0000000001020a --registry http://localhost:8080/apis/registry/v3',
     )
     .action(async (message: string | undefined, flags) => inspect(message, flags, io))
 

@@ -1,10 +1,19 @@
-// node tree.mjs [FORBIDDEN...]: what an install put in ./node_modules, whatever the client (npm, pnpm, yarn):
-// every package found (symlinks followed once), their count and their size on disk. Exits 1 when a package named
-// in FORBIDDEN is among them, naming it. Prints one line: `<count> packages, <size> KiB[, forbidden: …]`.
-import { lstatSync, readdirSync, readFileSync, realpathSync, statSync } from 'node:fs'
+// node tree.mjs [--json FILE] [--max-bytes N] [FORBIDDEN...]: what an install put in ./node_modules, whatever the
+// client (npm, pnpm, yarn): every package found (symlinks followed once), their count and their size on disk. Exits
+// 1 when a package named in FORBIDDEN is among them, naming it, or when they take more than N bytes. Prints one
+// line: `<count> packages, <size> KiB[, forbidden: …][, over N bytes]`; with --json, also writes
+// `{ "packages": [name@version…], "bytes": … }` to FILE (the registry stage's install-size table reads it).
+import { lstatSync, readdirSync, readFileSync, realpathSync, statSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 
-const forbidden = new Set(process.argv.slice(2))
+const args = process.argv.slice(2)
+const option = (name) => {
+  const at = args.indexOf(name)
+  return at < 0 ? undefined : args.splice(at, 2)[1]
+}
+const jsonFile = option('--json')
+const maxBytes = option('--max-bytes')
+const forbidden = new Set(args)
 const packages = new Map() // real directory → name@version
 const seenDirs = new Set()
 
@@ -67,7 +76,9 @@ const bytes = [...packages.keys()].reduce(
   0,
 )
 const found = ids.filter((id) => forbidden.has(id.slice(0, id.lastIndexOf('@'))))
+const over = maxBytes !== undefined && bytes > Number(maxBytes)
+if (jsonFile !== undefined) writeFileSync(jsonFile, `${JSON.stringify({ packages: ids, bytes })}\n`)
 console.log(
-  `${ids.length} packages, ${Math.round(bytes / 1024)} KiB${found.length > 0 ? `, forbidden: ${found.join(' ')}` : ''}`,
+  `${ids.length} packages, ${Math.round(bytes / 1024)} KiB${found.length > 0 ? `, forbidden: ${found.join(' ')}` : ''}${over ? `, over ${maxBytes} bytes` : ''}`,
 )
-process.exit(found.length > 0 ? 1 : 0)
+process.exit(found.length > 0 || over ? 1 : 0)

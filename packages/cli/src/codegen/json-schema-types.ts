@@ -1,11 +1,16 @@
-import { compile } from 'json-schema-to-typescript'
+import { importOptionalPeer } from '../optional-peer.js'
+
+type Compile = typeof import('json-schema-to-typescript').compile
 
 /**
  * TypeScript declarations for a JSON Schema with json-schema-to-typescript (maintained, the one users reach for),
  * adjusted to what `JsonSchemaDeserializer` returns: an `integer` beyond ±(2^53 − 1) comes back as a `bigint`, so
- * every integer is `number | bigint`.
+ * every integer is `number | bigint`. json-schema-to-typescript (and the formatter it carries) is an optional peer
+ * dependency, installed by those who generate types from JSON Schemas: without it this throws a `TypeError` with
+ * code `INVALID_CONFIG` that names the install (`x-serde codegen` exits 2 with it).
  */
 export async function jsonSchemaToTypeScript(schema: object, source = 'a JSON Schema'): Promise<string> {
+  const compile = await loadCompile()
   const title =
     typeof (schema as { title?: unknown }).title === 'string' ? (schema as { title: string }).title : 'Value'
   const name = title.slice(title.lastIndexOf('.') + 1).replace(/[^A-Za-z0-9_$]/g, '_') || 'Value'
@@ -29,4 +34,14 @@ function markIntegers(node: unknown): unknown {
   for (const [key, value] of Object.entries(object)) object[key] = markIntegers(value)
   if (object.type === 'integer') object.tsType = 'number | bigint'
   return object
+}
+
+/** json-schema-to-typescript's `compile`, or the error that says to install it when it is not installed. */
+async function loadCompile(): Promise<Compile> {
+  const module = await importOptionalPeer(
+    () => import('json-schema-to-typescript'),
+    'json-schema-to-typescript',
+    'Generating types from a JSON Schema',
+  )
+  return module.compile
 }

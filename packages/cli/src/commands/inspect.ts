@@ -9,13 +9,10 @@ import type { ArtifactCoordinates, RegisteredSchema } from '@x/registry-client'
 import { type IncomingMessage, type MessageHeaders, messageSchemaId, withOtherIdHint } from '@x/serde-core'
 import {
   decodeFrame,
-  type IdSize,
-  type IdType,
   idHeaderName,
   isIdType,
   type MessageField,
   type ReadIdSize,
-  type SchemaId,
   SerializationContext,
 } from '@x/wire-format'
 import { avroOutputOfId } from '../avro-json-output.js'
@@ -24,6 +21,7 @@ import { encodingOf } from '../encoding-option.js'
 import type { Io } from '../io.js'
 import { toJsonText } from '../json-output.js'
 import { UsageError } from '../usage-error.js'
+import { type FrameFacts, frameJson, frameLines, idHeadersOf } from './inspect-frame.js'
 
 export interface InspectFlags extends ConnectionFlags {
   headers?: string[]
@@ -35,16 +33,8 @@ export interface InspectFlags extends ConnectionFlags {
   json?: boolean
 }
 
-/** Where the message's id came from, and which artifact version it names. */
-interface Found {
-  framing: 'framed' | 'headers'
-  /** The bytes of a frame's id (what `--id-size auto` found); 8 for an id header. */
-  idSize: IdSize
-  idType: IdType
-  id: SchemaId
-  field: MessageField
-  /** The header the id was read from (headers mode). */
-  header?: string
+/** The message's frame, and the artifact versions its id belongs to. */
+interface Found extends FrameFacts {
   versions: { groupId: string; artifactId: string; version: string; artifactType: string }[]
 }
 
@@ -53,7 +43,8 @@ interface Found {
  * `--headers`, bare with its id in a header (Apicurio's `apicurio.<field>.globalId`/`contentId`, or Confluent 8's
  * `__<field>_schema_id`); names the artifact version the id belongs to and prints the value as JSON. The id is read
  * by the library's own functions, exactly as the consumers read it: a header repeated with different ids is refused
- * with their `DeserializationError`.
+ * with their `DeserializationError`. With no registry (no `--registry`, no `REGISTRY_URL`) it prints the frame
+ * alone: magic byte, id type and value, payload length and id headers.
  */
 export async function inspect(input: string | undefined, flags: InspectFlags, io: Io): Promise<void> {
   const bytes = await readInput(input, io)
@@ -80,16 +71,31 @@ export async function inspect(input: string | undefined, flags: InspectFlags, io
   const given: IncomingMessage = { payload: bytes, headers }
   const message = applyIdHeaderRules(given, field, useId, topic)
   const read = messageSchemaId(message, field, useId, idSize)
+  const framed = read.framed ? decodeFrame(bytes, { idSize }) : undefined
   const found: Found = {
-    framing: read.framed ? 'framed' : 'headers',
-    idSize: read.framed ? decodeFrame(bytes, { idSize }).idSize : 8,
+    framing: framed === undefined ? 'headers' : 'framed',
+    idSize: framed === undefined ? 8 : framed.idSize,
     idType: read.idType,
     id: read.id,
     field,
+    payloadBytes: framed === undefined ? bytes.length : framed.payload.length,
+    idHeaders: idHeadersOf(headers),
     versions: [],
   }
-  if (!read.framed) {
+  if (framed === undefined) {
     found.header = message === given ? idHeaderName(field, read.idType) : `__${field}_schema_id`
+  }
+  if ((flags.registry ?? io.env.REGISTRY_URL ?? '') === '') {
+    io.stdout(
+      flags.json
+        ? `${toJsonText(frameJson(found), 0)}\n`
+        : [
+            ...frameLines(found),
+            'value:    not decoded: no registry (pass --registry <url> or set REGISTRY_URL to decode it)',
+            '',
+          ].join('\n'),
+    )
+    return
   }
   await using connection = new Connection(flags, io)
   const artifactType = await describeId(connection, found)
@@ -112,10 +118,7 @@ export async function inspect(input: string | undefined, flags: InspectFlags, io
     io.stdout(
       `${toJsonText(
         {
-          framing: found.framing,
-          ...(found.framing === 'framed' ? { idSize: found.idSize } : { header: found.header }),
-          idType: found.idType,
-          id: BigInt(found.id),
+          ...frameJson(found),
           format: artifactType,
           artifacts: found.versions,
           value,
@@ -131,8 +134,7 @@ export async function inspect(input: string | undefined, flags: InspectFlags, io
       : found.versions.map((v) => `${v.groupId}/${v.artifactId} version ${v.version}`).join(', ')
   io.stdout(
     [
-      `framing:  ${found.framing === 'framed' ? `framed (0x00 + ${found.idSize}-byte id)` : `headers mode (${found.header})`}`,
-      `id:       ${found.idType} ${found.id}`,
+      ...frameLines(found),
       `artifact: ${artifacts}`,
       `format:   ${artifactType}${artifactType === 'PROTOBUF' ? ` (${framing} framing)` : ''}`,
       `value:    ${toJsonText(value).replace(/\n/g, '\n          ')}`,
@@ -218,14 +220,25 @@ function isHex(text: string): boolean {
   return compact.length > 0 && compact.length % 2 === 0 && /^[0-9a-fA-F]+$/.test(compact)
 }
 
+/**
+ * Base64 (standard or URL-safe alphabet, padding optional) whose bytes encode back to the same text: a length that
+ * no bytes give (`a`, `abcde`) or leftover bits set in its last character (`zz`, where the byte reads `zw`) is not.
+ */
 function isBase64(text: string): boolean {
-  return text.length > 0 && /^[A-Za-z0-9+/_-]+={0,2}$/.test(text.replace(/\s+/g, ''))
+  const compact = text.replace(/\s+/g, '')
+  if (compact.length === 0 || !/^[A-Za-z0-9+/_-]+={0,2}$/.test(compact)) return false
+  const digits = compact.replace(/=+$/, '')
+  if (digits.length % 4 === 1 || (compact.length !== digits.length && compact.length % 4 !== 0)) return false
+  const again = Buffer.from(digits, 'base64').toString('base64').replace(/=+$/, '')
+  return again === digits.replace(/-/g, '+').replace(/_/g, '/')
 }
 
 function decodeText(text: string): Buffer {
   if (isHex(text)) return Buffer.from(text.replace(/\s+/g, ''), 'hex')
   if (isBase64(text)) return Buffer.from(text.replace(/\s+/g, ''), 'base64')
-  throw new UsageError('The message is neither hex nor base64 (use @FILE for raw bytes)')
+  throw new UsageError(
+    `The message is neither hex nor base64, got ${JSON.stringify(text.length > 40 ? `${text.slice(0, 40)}…` : text)}: give HEX, BASE64, @FILE (raw bytes) or - (standard input)`,
+  )
 }
 
 /**

@@ -7,6 +7,7 @@ import { type Connection, type ConnectionFlags, connect } from '../connection.js
 import { type Io, readText } from '../io.js'
 import { toJsonText } from '../json-output.js'
 import { checkJsonNesting, parseJsonText } from '../json-text.js'
+import { importOptionalPeer } from '../optional-peer.js'
 import { CheckFailed, UsageError } from '../usage-error.js'
 
 /** Which ruleset a `rules` command is about. */
@@ -137,7 +138,7 @@ export async function rulesTest(
     flags.ruleset === undefined
       ? await connection.client.getMergedRuleset(flags.artifact, version)
       : await readRuleset(io, flags.ruleset)
-  const { RulesEngine } = await import('@x/rules')
+  const { RulesEngine } = await importOptionalPeer(() => import('@x/rules'), '@x/rules', 'x-serde rules test')
   const engine = new RulesEngine()
   const local = engine.execute(engine.compile(ruleset as Parameters<typeof engine.compile>[0]), {
     mode,

@@ -1,0 +1,103 @@
+import { afterAll, describe, expect, it } from 'vitest'
+import { cli, workFolder } from '../test-support/cli-harness.js'
+
+// `x-serde inspect` as a shell runs it with no registry at all (no --registry, no REGISTRY_URL): the frame alone.
+
+const folder = workFolder()
+afterAll(() => folder.done())
+
+/** 0x00, globalId 40 in 4 bytes, then 3 bytes of payload (base64 `AAAAACgK/v8=`, URL-safe `AAAAACgK_v8`). */
+const FRAME = Buffer.from([0x00, 0x00, 0x00, 0x00, 0x28, 0x0a, 0xfe, 0xff])
+
+describe('inspect without a registry', () => {
+  it('prints the magic byte, the id type and value and the payload length of a frame, and says the value is not decoded', async () => {
+    expect(await cli(['inspect', FRAME.toString('hex')], { cwd: folder.path })).toEqual({
+      code: 0,
+      stdout: [
+        'framing:  framed (0x00 + 4-byte id)',
+        'magic:    0x00',
+        'id:       globalId 40',
+        'payload:  3 bytes',
+        'value:    not decoded: no registry (pass --registry <url> or set REGISTRY_URL to decode it)',
+        '',
+      ].join('\n'),
+      stderr: '',
+    })
+    const eight = Buffer.from([0x00, 0, 0, 0, 0, 0, 0, 0, 0x07, 0x0a])
+    expect(
+      await cli(['inspect', eight.toString('base64'), '--id-size', '8', '--use-id', 'contentId', '--json'], {
+        cwd: folder.path,
+      }),
+    ).toEqual({
+      code: 0,
+      stdout: '{"framing":"framed","magic":0,"idSize":8,"idType":"contentId","id":7,"payloadBytes":1}\n',
+      stderr: '',
+    })
+  })
+
+  it("names a bare payload's id headers, Apicurio's and Confluent 8's, with their ids", async () => {
+    const apicurio = await cli(
+      ['inspect', '0a0b', '--headers', 'apicurio.value.contentId=7', '--headers', 'traceparent=abc'],
+      { cwd: folder.path },
+    )
+    expect(apicurio).toEqual({
+      code: 0,
+      stdout: [
+        'framing:  headers mode (apicurio.value.contentId)',
+        'headers:  apicurio.value.contentId=7',
+        'id:       contentId 7',
+        'payload:  2 bytes',
+        'value:    not decoded: no registry (pass --registry <url> or set REGISTRY_URL to decode it)',
+        '',
+      ].join('\n'),
+      stderr: '',
+    })
+    const confluent = await cli(['inspect', '0a', '--headers', '__value_schema_id=0x0000000028', '--json'], {
+      cwd: folder.path,
+    })
+    expect(confluent).toEqual({
+      code: 0,
+      stdout:
+        '{"framing":"headers","header":"__value_schema_id","idHeaders":[{"name":"__value_schema_id","value":"40"}],"idType":"globalId","id":40,"payloadBytes":1}\n',
+      stderr: '',
+    })
+  })
+
+  it('refuses a frame it cannot read with the deserializers error (exit 1), registry or not', async () => {
+    expect(await cli(['inspect', '7b7d'], { cwd: folder.path })).toEqual({
+      code: 1,
+      stdout: '',
+      stderr:
+        'x-serde: Cannot decode a frame: expected at least 5 bytes (magic byte 0x00 + 4-byte schema id), got 2\n',
+    })
+  })
+})
+
+describe('inspect reading the message text', () => {
+  it.each([
+    ['zz', 'the last character has leftover bits (a byte reads zw)'],
+    ['a', 'one character is no whole byte'],
+    ['00:00:00:00:28:0a', 'colons are in neither alphabet'],
+    ['AAAAACgK=', 'padding that does not complete a group of four'],
+  ])('refuses %j with a usage error (exit 2): %s', async (text) => {
+    expect(await cli(['inspect', text], { cwd: folder.path })).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: `x-serde: The message is neither hex nor base64, got ${JSON.stringify(text)}: give HEX, BASE64, @FILE (raw bytes) or - (standard input)\n`,
+    })
+  })
+
+  it('reads the same frame from hex with spaces, base64 with or without padding and URL-safe base64', async () => {
+    const expected = (await cli(['inspect', FRAME.toString('hex'), '--json'], { cwd: folder.path })).stdout
+    expect(expected).toBe(
+      '{"framing":"framed","magic":0,"idSize":4,"idType":"globalId","id":40,"payloadBytes":3}\n',
+    )
+    for (const text of ['AAAAACgK/v8=', 'AAAAACgK/v8', 'AAAAACgK_v8', ' 00 00 00 00 28 0a fe ff ']) {
+      expect(await cli(['inspect', text, '--json'], { cwd: folder.path })).toEqual({
+        code: 0,
+        stdout: expected,
+        stderr: '',
+      })
+    }
+  })
+})

@@ -141,6 +141,28 @@ try {
     await tab.close()
   }
 
+  // The figures: the reliability and speed page shows every table row of the files prepare.mjs generated from
+  // BENCHMARKS.md and RELIABILITY.md.
+  {
+    const dir = join(site, 'generated')
+    const expected = readdirSync(dir)
+      .filter((name) => name.endsWith('.md'))
+      .flatMap((name) => readFileSync(join(dir, name), 'utf8').split('\n'))
+      .filter((line) => line.startsWith('|') && !/^\|[\s|:-]+\|$/.test(line)).length
+    const tab = await context.newPage()
+    await tab.goto(`${origin}/reliability-and-speed.html`, { waitUntil: 'networkidle' })
+    const shown = await tab.locator('.vp-doc table tr').count()
+    const chart = await tab.locator('.vp-doc img[src$="chart.svg"]').evaluate((img) => img.naturalWidth > 0)
+    await tab.close()
+    check(
+      `reliability-and-speed.md shows the ${expected} table rows generated from BENCHMARKS.md and RELIABILITY.md, and the chart`,
+      [
+        ...(shown === expected ? [] : [`${shown} table rows shown, ${expected} generated`]),
+        ...(chart ? [] : ['the chart did not load']),
+      ],
+    )
+  }
+
   // Internal links and their anchors.
   const broken = []
   for (const [href, page] of links) {

@@ -69,6 +69,7 @@ function step(name, cwd, command, extraEnv = {}) {
     cwd,
     env: { ...env, ...extraEnv },
     encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'pipe'], // no stdin: nothing waits on a prompt
     timeout: 180_000,
   })
   const output = `${result.stdout ?? ''}${result.stderr ?? ''}`

@@ -12,8 +12,10 @@
 #    yarn), @x/wire-format framing JSON, @x/kafka with KafkaJS; a TypeScript app compiles with moduleResolution
 #    node16 and bundler; a CommonJS app require()s them on 20, 22 and 24; an esbuild bundle of the quickstart runs.
 #    These run side by side, three at a time. @x/cli alone installs under 10 MB and its command runs as the docs
-#    say (`npx @x/cli`). The install-size table (docs/install-size.md and the marked block of README.md) is written
-#    from what the npm installs on Node 20 measured (scripts/release/install-size.mjs).
+#    say (`npx @x/cli`). The install-size table (docs/install-size.md) is written from what the npm installs on
+#    Node 20 measured (scripts/release/install-size.mjs). Then every program of the README files and the site's
+#    pages runs as printed, in clean apps that install it from this registry, on Node 20, 22 and 24
+#    (scripts/docs/run-blocks.mjs).
 # 4. A second release, in a copy of the workspace: a changeset to one package bumps it and its dependents only;
 #    they are published and an install of @x/serde resolves the new version.
 # Every check prints `ok` or `FAIL` with its time; the last line is `N passed, N failed`.
@@ -404,6 +406,20 @@ bundle() {
     echo "bundle: $(wc -c < bundle.mjs) bytes" && mkdir -p alone && mv bundle.mjs alone/ && node alone/bundle.mjs)
 }
 check_in_batch "an esbuild bundle of the quickstart runs without node_modules beside it" bundle
+end_batch
+
+# (e) the documentation as a reader runs it: every block marked `run` of every README and site page, and every
+#     tested snippet a page includes, in a clean app of its own per page (its install lines run as printed, @x/*
+#     from this registry), on Node 20, 22 and 24; each program without REGISTRY_URL and with it
+#     (scripts/docs/run-blocks.mjs).
+docs_as_printed() {
+  node "${root}/scripts/docs/run-blocks.mjs" "${root}" "${work}/docs-$1" "${registry}" "$1" \
+    "${cache}/registry-stage/npm"
+}
+for line in 20 22 24; do
+  check_in_batch "the documentation's programs run as printed on Node ${line}, installed from the registry" \
+    docs_as_printed "${line}"
+done
 end_batch
 
 # --- the second release ---------------------------------------------------------------------------------------

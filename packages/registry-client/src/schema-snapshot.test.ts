@@ -168,7 +168,27 @@ describe('snapshot files', () => {
           },
         ],
       }),
-      /versions\[0\]\.globalId must be an id as decimal text, got number 7$/,
+      /versions\[0\]\.globalId must be an id as decimal text \(0 to 2\^63 - 1\), got number 7$/,
+    ],
+    [
+      'with an id beyond 64 bits',
+      JSON.stringify({
+        snapshotVersion: 1,
+        versions: [
+          {
+            groupId: 'g',
+            artifactId: 'a',
+            version: '1',
+            artifactType: 'AVRO',
+            globalId: '9223372036854775808',
+            contentId: '7',
+            latest: true,
+            references: [],
+            schema: '"string"',
+          },
+        ],
+      }),
+      /versions\[0\]\.globalId must be an id as decimal text \(0 to 2\^63 - 1\), got string "9223372036854775808"$/,
     ],
     [
       'with a reference lacking its artifact',

@@ -111,10 +111,10 @@ export function checkSnapshot(value: unknown, source = 'the snapshot'): SchemaSn
       }
     }
     for (const name of ID_FIELDS) {
-      if (typeof fields[name] !== 'string' || !/^-?\d{1,19}$/.test(fields[name])) {
+      if (!isIdText(fields[name])) {
         throw refused(
           source,
-          `${at}.${name} must be an id as decimal text, got ${describeValue(fields[name])}`,
+          `${at}.${name} must be an id as decimal text (0 to 2^63 - 1), got ${describeValue(fields[name])}`,
         )
       }
     }
@@ -138,6 +138,13 @@ export function checkSnapshot(value: unknown, source = 'the snapshot'): SchemaSn
   })
   return value as SchemaSnapshot
 }
+
+/** An id as the registry hands them out, in decimal text: 0 to 2^63 - 1. */
+function isIdText(value: unknown): value is string {
+  return typeof value === 'string' && /^\d{1,19}$/.test(value) && BigInt(value) <= MAX_ID
+}
+
+const MAX_ID = 2n ** 63n - 1n
 
 function refused(source: string, problem: string, cause?: unknown): TypeError {
   return invalidConfigError(`Cannot use ${source} as a schema snapshot: ${problem}`, cause)

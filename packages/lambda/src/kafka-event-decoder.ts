@@ -143,7 +143,11 @@ export class KafkaEventDecoder<V = unknown, K = never> {
         const located =
           decodeConsumedNow(this.#contract, record.topic, record.partition, consumed) ??
           (await decodeConsumed(this.#contract, record.topic, record.partition, consumed))
-        read = await this.#parsed(located, record, consumed)
+        // Without output schemas a record is built at once, with no Promise of its own.
+        read =
+          this.#keySchema === undefined && this.#valueSchema === undefined
+            ? recordOf(located, record, located.key, located.value)
+            : await this.#parsed(located, record, consumed)
       } catch (error) {
         await this.#failed(error, record)
         continue
@@ -175,18 +179,7 @@ export class KafkaEventDecoder<V = unknown, K = never> {
     } catch (error) {
       throw failedAt(error, record, consumed, 'value')
     }
-    return {
-      topic: record.topic,
-      partition: record.partition,
-      offset: record.offset,
-      timestamp: record.timestamp,
-      timestampType: record.timestampType,
-      key,
-      value,
-      headers: located.headers,
-      schema: located.schema,
-      original: record,
-    }
+    return recordOf(located, record, key, value)
   }
 
   /** Routes a poison record to `deadLetter`, or throws its error. */
@@ -209,6 +202,27 @@ export class KafkaEventDecoder<V = unknown, K = never> {
     )
     if (routed === undefined) throw error
     await routed
+  }
+}
+
+/** A decoded record: where it was read, its fields, and the record as the event gave it. */
+function recordOf<V, K>(
+  located: LocatedRecord<V, K, MessageHeaders>,
+  record: KafkaEventRecord,
+  key: K | PlainKey | null,
+  value: V | null,
+): DecodedKafkaRecord<V, K> {
+  return {
+    topic: record.topic,
+    partition: record.partition,
+    offset: record.offset,
+    timestamp: record.timestamp,
+    timestampType: record.timestampType,
+    key,
+    value,
+    headers: located.headers,
+    schema: located.schema,
+    original: record,
   }
 }
 

@@ -72,6 +72,7 @@ const KNOWN_EXPORTS = {
     schemaKindOfText: 'function',
   },
   '@x/kafka': { AnyDeserializer: 'function', KafkaJsSerde: 'function' },
+  '@x/lambda': { kafkaConsumer: 'function', KafkaEventDecoder: 'function' },
   '@x/serde': { AvroSerializer: 'function', encodeFrame: 'function', SerdeError: 'function' },
   '@x/serde/json-schema': { JsonSchemaSerializer: 'function', JsonSchemaDeserializer: 'function' },
   '@x/serde/protobuf': { ProtobufSerializer: 'function', ProtobufDeserializer: 'function' },

@@ -13,6 +13,7 @@ import { measureCompatibility, renderCompatibility } from './compatibility.js'
 import { type BenchConfig, readConfig, USAGE } from './config.js'
 import { loadE2e } from './e2e/results.js'
 import { EVENT_ARTIFACT, EVENT_SCHEMA, GROUP_ID, PAYMENT_ARTIFACT, PAYMENT_SCHEMA } from './fixtures.js'
+import { measureLambdaCold, renderLambdaCold } from './lambda-cold/measure.js'
 import { median } from './median.js'
 import { loadRuns, runOf, saveRun } from './node-runs.js'
 import { bufbuildEvent, JSON_TOPIC, PEER_TOPIC, PROTO_TOPIC } from './peer-cases.js'
@@ -318,6 +319,10 @@ async function main(): Promise<void> {
     )
     const startupMd = renderStartup(startup, `${startupLoad} before, ${loadNow()} after`)
     console.log(startupMd)
+    const lambdaLoad = loadNow()
+    const lambdaCold = await measureLambdaCold(env, stub, config.quick ? 3 : 10)
+    const lambdaMd = renderLambdaCold(lambdaCold, `${lambdaLoad} before, ${loadNow()} after`)
+    console.log(lambdaMd)
 
     const results: RoundResult[] = []
     // A smoke run checks that every case runs and gives its expected result, not how fast: one process runs them
@@ -388,7 +393,7 @@ async function main(): Promise<void> {
           results,
           rows,
           cold,
-          startup: startupMd,
+          startup: `${startupMd}\n${lambdaMd}`,
           warning,
           byNode: loadRuns(),
         }),

@@ -369,6 +369,18 @@ kafka_app() {
     (cd "${dir}" && node kafka.mjs)
 }
 check_in_batch "npm on Node 20: @x/kafka with KafkaJS encodes and decodes a message" kafka_app
+
+# (d') @x/lambda: an MSK event decoded by kafkaConsumer from a schema snapshot, offline, with no registry request.
+lambda_app() {
+  local dir
+  dir="$(app lambda "{ \"@x/lambda\": \"$(version_of @x/lambda)\", \"@x/avro-serde\": \"$(version_of @x/avro-serde)\",
+    \"@x/registry-client\": \"${registry_client_version}\",
+    \"@x/registry-testing\": \"$(version_of @x/registry-testing)\" }")"
+  install npm 20 "${dir}" &&
+    cp "${apps}/lambda.mjs" "${dir}/" &&
+    (cd "${dir}" && node lambda.mjs)
+}
+check_in_batch "npm on Node 20: @x/lambda decodes an MSK event from a schema snapshot with no request" lambda_app
 end_batch
 
 # The install-size table, from what the npm installs above measured.

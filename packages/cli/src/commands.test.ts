@@ -1,10 +1,10 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
-import { AvroSerializer } from '@x/avro-serde'
+import { AvroDeserializer, AvroSerializer } from '@x/avro-serde'
 import { DeserializationError } from '@x/errors'
 import { JsonSchemaSerializer } from '@x/jsonschema-serde'
 import { ProtobufDeserializer, ProtobufSerializer } from '@x/protobuf-serde'
-import { RegistryClient } from '@x/registry-client'
+import { RegistryClient, readSnapshot } from '@x/registry-client'
 import { InMemoryRegistry } from '@x/registry-testing'
 import { SerializationContext } from '@x/wire-format'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -530,6 +530,46 @@ describe('pull', () => {
       namespace: 'geo',
       symbols: ['FR', 'DE'],
     })
+  })
+  it('--snapshot writes the versions and what they reference into one snapshot a client reads with no request', async () => {
+    const run = await cli(['pull', '--artifact', 'places-value', '--snapshot', 'places.snapshot.json'], {
+      cwd: folder.path,
+      env,
+    })
+    expect([run.code, run.stderr]).toEqual([0, ''])
+    expect(run.stdout.split('\n').map((line) => line.split(' (')[0])).toEqual([
+      'default/geo.City version 1',
+      'default/geo.Country version 1',
+      'default/places-value version 1',
+      'wrote places.snapshot.json',
+      '',
+    ])
+    const snapshot = await readSnapshot(join(folder.path, 'places.snapshot.json'))
+    expect(snapshot.versions.map((v) => [v.artifactId, v.latest, v.references.map((r) => r.name)])).toEqual([
+      ['geo.City', false, ['geo.Country']],
+      ['geo.Country', false, []],
+      ['places-value', true, ['geo.City', 'geo.Country']],
+    ])
+    registry.clearRequests()
+    await using offline = new RegistryClient({
+      url: registry.url,
+      groupId: 'default',
+      snapshot,
+      offline: true,
+    })
+    const place = await offline.getSchema('places-value')
+    const deserializer = new AvroDeserializer(offline)
+    const serializer = new AvroSerializer(admin, { artifactId: 'places-value' })
+    const bytes = await serializer.serialize({ home: { in: 'DE' }, born: 'FR' }, ctx)
+    registry.clearRequests()
+    expect(await deserializer.deserialize(bytes, ctx)).toEqual({ home: { in: 'DE' }, born: 'FR' })
+    expect(place.globalId).toBe(Number(snapshot.versions[2]!.globalId))
+    expect(registry.requests).toEqual([])
+    const both = await cli(['pull', '--artifact', 'places-value', '--snapshot', 's.json', '--check'], {
+      cwd: folder.path,
+      env,
+    })
+    expect([both.code, both.stderr]).toEqual([2, 'x-serde: give --snapshot or --check, not both\n'])
   })
 })
 

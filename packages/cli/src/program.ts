@@ -129,9 +129,16 @@ export async function run(argv: readonly string[], io: Io): Promise<ExitCode> {
       .option('--version <version>', 'its version (default: the latest)')
       .option('--out-dir <dir>', 'where to write them (default: "outDir" of the config, or schemas)')
       .option('--lockfile <file>', 'the lockfile (default: x-serde.lock.json)')
-      .option('--check', 'write nothing; fail (exit 1) when the registry has moved from the lockfile'),
+      .option('--check', 'write nothing; fail (exit 1) when the registry has moved from the lockfile')
+      .option(
+        '--snapshot <file>',
+        "write them (ids, types, texts, references) into one schema snapshot for a client's snapshot option, and nothing else",
+      ),
   )
-    .addHelpText('after', '\nExample:\n  x-serde pull --artifact orders-value && x-serde pull --check')
+    .addHelpText(
+      'after',
+      '\nExample:\n  x-serde pull --artifact orders-value && x-serde pull --check\n  x-serde pull --artifact orders-value --snapshot schemas.snapshot.json',
+    )
     .action(async (flags) => pull(flags, await loadConfig(io, flags.config), io))
 
   connectionOptions(

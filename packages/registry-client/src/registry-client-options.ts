@@ -1,4 +1,5 @@
 import { describeValue, invalidConfigError, redactUrl } from '@x/errors'
+import type { SchemaSnapshot } from './schema-snapshot.js'
 import { type ClientTelemetry, LazyTelemetry } from './telemetry.js'
 import { createTlsTransport, type TlsTransport } from './tls-fetch.js'
 import type { TlsOptions } from './tls-options.js'
@@ -85,6 +86,21 @@ export interface RegistryClientOptions {
   telemetry?: boolean
   /** Seams for tests (random source, sleep, clock). @default the real ones */
   timing?: RegistryClientTiming
+  /**
+   * Schemas answered with no request (`readSnapshot` of a file `x-serde pull --snapshot` or `takeSnapshot` wrote):
+   * lookups by globalId and contentId, by artifact version, the latest version of the artifacts whose latest it
+   * holds (the snapshot's: it pins them), and the references of each. Never evicted, never expired. What it lacks is
+   * looked up in the registry as without it, unless `offline`.
+   * @default none
+   */
+  snapshot?: SchemaSnapshot
+  /**
+   * Make no request at all: a lookup the `snapshot` cannot answer (and any other call) fails with a
+   * `RegistryConnectionError` saying the client is offline and what was needed. An outage to `readErrorKind`: the
+   * record is retried, never dead-lettered, since the registry may well hold what the snapshot lacks.
+   * @default false
+   */
+  offline?: boolean
 }
 
 /** The options after validation, with every default filled in. */

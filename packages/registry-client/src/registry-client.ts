@@ -3,6 +3,7 @@ import {
   ClientClosedError,
   describeValue,
   invalidConfigError,
+  RegistryConnectionError,
   type SchemaNotFoundErrorOptions,
 } from '@x/errors'
 import { type IdType, isIdType, type SchemaId, toSchemaId } from '@x/wire-format'
@@ -61,7 +62,9 @@ import {
   versionMetadataRequest,
   versionOfIdRequest,
 } from './registry-requests.js'
+import { checkSnapshot } from './schema-snapshot.js'
 import { SingleFlightCache } from './single-flight-cache.js'
+import { SnapshotIndex } from './snapshot-index.js'
 import type {
   ArtifactCoordinates,
   ArtifactReference,
@@ -124,14 +127,28 @@ export class RegistryClient {
   readonly #versionOfId: SingleFlightCache<{ readonly found: ArtifactCoordinates | null }>
   /** The usage-telemetry headers of id lookups by operation, when `clientId` is set. */
   readonly #usageHeaders: UsageHeaders | undefined
+  /** The schemas of the `snapshot` option, answered with no request. */
+  readonly #snapshot: SnapshotIndex | undefined
+  /** The `offline` option: no request at all. */
+  readonly #offline: boolean
 
   /**
    * @throws TypeError (code `INVALID_CONFIG`) for a missing or invalid option: `url` (an absolute http(s) URL
    *   without query or fragment), `groupId` (non-empty), `maxRetries` (integer ≥ 0), `retryBackoffMs` and
-   *   `retryMaxBackoffMs` (≥ 0), `timeoutMs` (> 0), `cacheMaxSize` (integer ≥ 1), `cacheTtlMs` (> 0 when given).
+   *   `retryMaxBackoffMs` (≥ 0), `timeoutMs` (> 0), `cacheMaxSize` (integer ≥ 1), `cacheTtlMs` (> 0 when given),
+   *   `snapshot` (a snapshot this library reads: `snapshotVersion` 1, every field of every version), `offline` (a
+   *   boolean).
    */
   constructor(options: RegistryClientOptions) {
     this.#options = resolveOptions(options)
+    if (options.offline !== undefined && typeof options.offline !== 'boolean') {
+      throw invalidConfigError(`offline must be true or false, got ${describeValue(options.offline)}`)
+    }
+    this.#offline = options.offline === true
+    this.#snapshot =
+      options.snapshot === undefined
+        ? undefined
+        : new SnapshotIndex(checkSnapshot(options.snapshot, 'the snapshot option'), versionKey)
     // Every call in flight listens for the client's close: any number of concurrent calls is normal use, not a leak.
     setMaxListeners(0, this.#closing.signal)
     this.#http = new RegistryHttp(this.#options)
@@ -291,7 +308,7 @@ export class RegistryClient {
       `${idType}:${idKey(checked)}`,
       (flight) =>
         this.#withFlightSignal(flight, async (signal) => {
-          const answer = await this.#http.send(versionOfIdRequest(idType, checked), signal)
+          const answer = await this.#send(versionOfIdRequest(idType, checked), signal)
           if (!isSuccess(answer)) {
             throw lookupFailure(
               this.#place,
@@ -318,8 +335,10 @@ export class RegistryClient {
     if (!isIdType(idType)) {
       throw invalidConfigError(`idType must be 'globalId' or 'contentId', got ${describeValue(idType)}`)
     }
-    const key = idKey(toSchemaId(id, idType))
-    return (idType === 'globalId' ? this.#byGlobalId : this.#byContentId).get(key)
+    const checked = toSchemaId(id, idType)
+    const snapshot = this.#snapshot?.byId(idType, checked)
+    if (snapshot !== undefined) return snapshot
+    return (idType === 'globalId' ? this.#byGlobalId : this.#byContentId).get(idKey(checked))
   }
 
   /**
@@ -331,7 +350,8 @@ export class RegistryClient {
   peekSchema(artifactId: string): RegisteredSchema | undefined {
     this.#assertOpen()
     requireText('artifactId', artifactId)
-    return this.#byVersion.get(versionKey(this.#options.groupId, artifactId, LATEST))
+    const key = versionKey(this.#options.groupId, artifactId, LATEST)
+    return this.#snapshot?.byVersion(key) ?? this.#byVersion.get(key)
   }
 
   /**
@@ -346,7 +366,7 @@ export class RegistryClient {
       const ids: string[] = []
       // Each page starts after the artifacts already received; an empty page ends the loop even if count said more.
       for (;;) {
-        const answer = await this.#http.send(artifactPageRequest(this.#options.groupId, ids.length), signal)
+        const answer = await this.#send(artifactPageRequest(this.#options.groupId, ids.length), signal)
         if (!isSuccess(answer)) {
           throw lookupFailure(this.#place, answer, { groupId: this.#options.groupId }, 'the artifact list')
         }
@@ -392,7 +412,7 @@ export class RegistryClient {
       contentType: contentTypeFor(artifactType, options.contentType),
     }
     const answer = await this.#withCallSignal(options.signal, (signal) =>
-      this.#http.send(registrationRequest(registration), signal),
+      this.#send(registrationRequest(registration), signal),
     )
     if (!isSuccess(answer)) throw registrationRefused(this.#place, answer, groupId, artifactId)
     let facts: VersionFacts
@@ -427,7 +447,7 @@ export class RegistryClient {
     return this.#withCallSignal(options.signal, async (signal) => {
       const versions: string[] = []
       for (;;) {
-        const answer = await this.#http.send(
+        const answer = await this.#send(
           versionPageRequest(scope.groupId, artifactId, versions.length),
           signal,
         )
@@ -731,7 +751,7 @@ export class RegistryClient {
     signal: AbortSignal | undefined,
     parse: (text: string) => T,
   ): Promise<T> {
-    const answer = await this.#withCallSignal(signal, (linked) => this.#http.send(request, linked))
+    const answer = await this.#withCallSignal(signal, (linked) => this.#send(request, linked))
     if (!isSuccess(answer)) {
       const notFound: SchemaNotFoundErrorOptions =
         scope.kind === 'global' ? {} : { groupId: scope.groupId, artifactId: scope.artifactId }
@@ -775,6 +795,23 @@ export class RegistryClient {
     }
   }
 
+  /**
+   * Sends a request, unless the client is `offline`: then nothing is sent and the call fails with a
+   * `RegistryConnectionError` naming what its snapshot lacks.
+   */
+  #send(request: RegistryRequest, signal: AbortSignal): Promise<RegistryAnswer> {
+    if (this.#offline) {
+      const held = this.#snapshot === undefined ? 'it has no snapshot' : 'its snapshot does not hold it'
+      return Promise.reject(
+        new RegistryConnectionError(
+          `The registry client is offline (offline: true) and makes no request: ${request.method} ${request.path} was needed, and ${held} (add it to the snapshot: x-serde pull --snapshot)`,
+          { url: this.#place.url },
+        ),
+      )
+    }
+    return this.#http.send(request, signal)
+  }
+
   #usable<T>(parse: () => T): T {
     try {
       return parse()
@@ -790,6 +827,8 @@ export class RegistryClient {
     signal: AbortSignal | undefined,
     operation: RegistryOperation | undefined,
   ): Promise<RegisteredSchema> {
+    const snapshot = this.#snapshot?.byId(idType, id)
+    if (snapshot !== undefined) return snapshot
     const cache = idType === 'globalId' ? this.#byGlobalId : this.#byContentId
     return cache.load(
       idKey(id),
@@ -805,7 +844,7 @@ export class RegistryClient {
     operation: RegistryOperation | undefined,
   ): Promise<RegisteredSchema> {
     const headers = this.#usageHeaders?.[operation ?? 'NONE']
-    const answer = await this.#http.send(contentRequest(idType, id, headers), signal)
+    const answer = await this.#send(contentRequest(idType, id, headers), signal)
     if (!isSuccess(answer))
       throw lookupFailure(this.#place, answer, { idType, idValue: id }, `${idType} ${idKey(id)}`)
     if (answer.text.trim() === '')
@@ -834,12 +873,14 @@ export class RegistryClient {
     id: SchemaId,
     signal: AbortSignal | undefined,
   ): Promise<readonly ArtifactReference[]> {
+    const snapshot = this.#snapshot?.referencesOf(idType, id)
+    if (snapshot !== undefined) return snapshot
     const cache = idType === 'globalId' ? this.#referencesByGlobalId : this.#referencesByContentId
     return cache.load(
       idKey(id),
       async (flight) => {
         const answer = await this.#withFlightSignal(flight, (linked) =>
-          this.#http.send(referencesRequest(idType, id), linked),
+          this.#send(referencesRequest(idType, id), linked),
         )
         if (!isSuccess(answer)) {
           throw lookupFailure(
@@ -862,9 +903,12 @@ export class RegistryClient {
     signal: AbortSignal | undefined,
     operation: RegistryOperation | undefined,
   ): Promise<RegisteredSchema> {
+    const key = versionKey(groupId, artifactId, version)
+    const snapshot = this.#snapshot?.byVersion(key)
+    if (snapshot !== undefined) return snapshot
     const ttl = version.startsWith('branch=') ? this.#options.cacheTtlMs : undefined
     return this.#byVersion.load(
-      versionKey(groupId, artifactId, version),
+      key,
       (flight) =>
         this.#withFlightSignal(flight, (linked) =>
           this.#fetchVersion(groupId, artifactId, version, linked, operation),
@@ -881,7 +925,7 @@ export class RegistryClient {
     signal: AbortSignal,
     operation: RegistryOperation | undefined,
   ): Promise<RegisteredSchema> {
-    const answer = await this.#http.send(versionMetadataRequest(groupId, artifactId, version), signal)
+    const answer = await this.#send(versionMetadataRequest(groupId, artifactId, version), signal)
     if (!isSuccess(answer)) {
       const notFound: SchemaNotFoundErrorOptions = { groupId, artifactId }
       if (version !== LATEST) notFound.version = version

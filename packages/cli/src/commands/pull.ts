@@ -9,6 +9,7 @@ import type { Config } from '../config.js'
 import { type Connection, type ConnectionFlags, connect, extensionOf } from '../connection.js'
 import type { Io } from '../io.js'
 import { CheckFailed, UsageError } from '../usage-error.js'
+import { pullSnapshot } from './pull-snapshot.js'
 
 export interface PullFlags extends ConnectionFlags {
   artifact?: string
@@ -16,6 +17,7 @@ export interface PullFlags extends ConnectionFlags {
   outDir?: string
   lockfile?: string
   check?: boolean
+  snapshot?: string
 }
 
 /** One artifact version in the lockfile. */
@@ -51,7 +53,7 @@ interface Pulled extends LockedVersion {
  * `x-serde pull`: downloads the artifacts of the config (or `--artifact`) with everything they reference, writes
  * each to `<outDir>/<group>/<artifact>.<avsc|json|proto>`, and records group, artifact, version, globalId,
  * contentId and the SHA-256 of each in the lockfile. `--check` writes nothing and fails (exit 1) when the registry
- * no longer matches the lockfile.
+ * no longer matches the lockfile. `--snapshot FILE` writes them into one schema snapshot instead (nothing else).
  */
 export async function pull(flags: PullFlags, config: Config, io: Io): Promise<void> {
   await using connection = connect(flags, config, io)
@@ -61,6 +63,16 @@ export async function pull(flags: PullFlags, config: Config, io: Io): Promise<vo
       : (config.artifacts ?? []).map((entry) => ({ ...entry, groupId: entry.groupId ?? connection.groupId }))
   if (wanted.length === 0)
     throw new UsageError('Nothing to pull: give --artifact, or "artifacts" in x-serde.config.json')
+  if (flags.snapshot !== undefined) {
+    if (flags.check) throw new UsageError('give --snapshot or --check, not both')
+    const artifacts = wanted.map(({ groupId, artifactId, version }) => ({
+      groupId: groupId as string,
+      artifactId,
+      ...(version === undefined ? {} : { version }),
+    }))
+    await pullSnapshot(connection, artifacts, flags.snapshot, io)
+    return
+  }
   const outDir = flags.outDir ?? config.outDir ?? 'schemas'
   const lockPath = resolve(io.cwd, flags.lockfile ?? config.lockfile ?? 'x-serde.lock.json')
   const pulled = new Map<string, Pulled>()

@@ -59,13 +59,21 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }))
 describe("import('@x/serde')", () => {
   it('loads the Avro serde and avsc, the modules an Avro message needs', () => {
     expect(loaded.esm.some((path) => /[/\\]avro-serde[/\\]dist[/\\]index\.bundle\.js$/.test(path))).toBe(true)
-    expect(loaded.cjs.some((path) => /[/\\]node_modules[/\\]avsc[/\\]lib[/\\]index\.js$/.test(path))).toBe(
+    expect(loaded.cjs.some((path) => /[/\\]node_modules[/\\]avsc[/\\]lib[/\\]types\.js$/.test(path))).toBe(
       true,
     )
   })
 
   it('loads no protobufjs, ajv, Kafka client, rules engine, compatibility checker or other format package', () => {
     expect([...loaded.esm, ...loaded.cjs].filter((path) => UNWANTED.test(path))).toEqual([])
+  })
+
+  it("loads avsc's types but not its file containers, streams or RPC services", () => {
+    const avsc = loaded.cjs.filter((path) => /[/\\]node_modules[/\\]avsc[/\\]/.test(path))
+    expect(avsc.some((path) => /[/\\]avsc[/\\]lib[/\\]types\.js$/.test(path))).toBe(true)
+    expect(
+      avsc.filter((path) => /[/\\]avsc[/\\]lib[/\\](?:index|containers|services)\.js$/.test(path)),
+    ).toEqual([])
   })
 
   it('loads each @x package as its bundle, not file by file', () => {

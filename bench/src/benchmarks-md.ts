@@ -164,7 +164,10 @@ BENCH_CPU_PROF=/tmp/prof BENCH_FILTER='^ours.proto' BENCH_ROUNDS=1 BENCH_SECONDS
   and time until all resolved, ${input.cold[0]?.ms.length ?? 0} rounds in rotating order.
 - **Start-up:** each library in a fresh \`node\` (\`bench/src/startup/child.ts\`): import, fetch the one schema
   (ours from the InMemoryRegistry, the peers from the Confluent-API stub), decode one Avro message, print
-  \`process.resourceUsage()\` and exit; 10 runs (3 with \`--quick\`) in rotating order, medians.
+  \`process.resourceUsage()\` and exit; 10 runs (3 with \`--quick\`) in rotating order, medians. The two targets
+  are the median of the ratios of the two processes of each run: the CPU of \`import('@x/serde')\` against that of
+  \`import('avsc')\`, and the whole process's CPU against kafkajs-SR's. \`pnpm --filter @x/bench startup\` runs this
+  part alone (\`BENCH_STARTUP_RUNS\`, \`BENCH_CPU_PROF\`).
 `
 }
 

@@ -36,7 +36,7 @@ const WHOLE = [
 const IMPORTS = [
   { library: 'import:ours', label: "`import('@x/serde')`" },
   { library: 'import:kafkajs', label: "`require('@kafkajs/confluent-schema-registry')`" },
-  { library: 'import:avsc', label: "`require('avsc')`" },
+  { library: 'import:avsc', label: "`import('avsc')`" },
 ] as const
 
 async function sample(
@@ -92,6 +92,33 @@ function ratio(value: number, base: number): string {
   return `${(value / base).toFixed(2)}×`
 }
 
+/** The two start-up targets: the limit each ratio is held to. */
+export const STARTUP_TARGETS = { importVsAvsc: 1.5, cpuVsKafkajs: 0.9 } as const
+
+/**
+ * The median over runs of `pick(a) / pick(b)`, pairing the a and b processes of the same run (they ran next to each
+ * other, so a change in the machine's load falls on both).
+ */
+function pairedRatio(a: StartupResult, b: StartupResult, pick: (sample: StartupSample) => number): number {
+  const ratios = a.samples.map((sample, run) => pick(sample) / pick(b.samples[run]!))
+  return median(ratios)
+}
+
+/**
+ * The start-up targets as measured: `import('@x/serde')` ÷ `import('avsc')` (CPU of the import: on a shared machine
+ * its wall time mostly measures the wait for a core), and our whole-process CPU ÷ kafkajs-SR's.
+ */
+export function startupRatios(results: readonly StartupResult[]): {
+  importVsAvsc: number
+  cpuVsKafkajs: number
+} {
+  const of = (library: string) => results.find((result) => result.library === library)!
+  return {
+    importVsAvsc: pairedRatio(of('import:ours'), of('import:avsc'), (s) => s.importCpuMs),
+    cpuVsKafkajs: pairedRatio(of('ours'), of('kafkajs'), (s) => s.cpuMs),
+  }
+}
+
 /** The start-up tables: medians and ratios to @kafkajs/confluent-schema-registry. */
 export function renderStartup(results: readonly StartupResult[], load: string): string {
   const of = (library: string) => results.find((result) => result.library === library)!
@@ -118,12 +145,28 @@ export function renderStartup(results: readonly StartupResult[], load: string): 
   }
   lines.push(
     '',
-    '| import alone (fresh process) | ms, wall | CPU of the process, ms |',
-    '| --- | --- | --- |',
+    '| import alone (fresh process) | ms, wall | CPU of the import, ms | CPU of the process, ms |',
+    '| --- | --- | --- | --- |',
   )
+  const importCpu = (result: StartupResult) => median(result.samples.map((s) => s.importCpuMs))
   for (const kind of IMPORTS) {
     const result = of(kind.library)
-    lines.push(`| ${kind.label} | ${imported(result).toFixed(1)} | ${cpu(result).toFixed(0)} |`)
+    lines.push(
+      `| ${kind.label} | ${imported(result).toFixed(1)} | ${importCpu(result).toFixed(1)} | ${cpu(result).toFixed(0)} |`,
+    )
   }
+  const ratios = startupRatios(results)
+  const verdict = (value: number, limit: number) => (value <= limit ? 'met' : '**not met**')
+  lines.push(
+    '',
+    'The targets, each the median of the ratios of the two processes of the same run:',
+    '',
+    '| ratio | measured | target | |',
+    '| --- | --- | --- | --- |',
+    `| \`import('@x/serde')\` ÷ \`import('avsc')\`, CPU of the import | ${ratio(ratios.importVsAvsc, 1)} | ` +
+      `≤ ${STARTUP_TARGETS.importVsAvsc}× | ${verdict(ratios.importVsAvsc, STARTUP_TARGETS.importVsAvsc)} |`,
+    `| CPU of the whole process, ours ÷ kafkajs-SR | ${ratio(ratios.cpuVsKafkajs, 1)} | ` +
+      `≤ ${STARTUP_TARGETS.cpuVsKafkajs}× | ${verdict(ratios.cpuVsKafkajs, STARTUP_TARGETS.cpuVsKafkajs)} |`,
+  )
   return `${lines.join('\n')}\n`
 }

@@ -7,7 +7,7 @@ import { PEER_TOPIC } from '../peer-cases.js'
 import type { StartupTarget } from './measure.js'
 
 /** The frame every start-up child decodes: `EVENT_RECORD` as our serializer writes it (the stub serves its id too). */
-export async function startupTarget(env: BenchEnv): Promise<StartupTarget> {
+export async function startupTarget(env: Pick<BenchEnv, 'url' | 'confluentUrl'>): Promise<StartupTarget> {
   const client = new RegistryClient({ url: env.url, groupId: GROUP_ID })
   try {
     const serializer = new AvroSerializer(client, EVENT_ARTIFACT)

@@ -40,7 +40,7 @@ function idFromJson(value: ExactJson | undefined, field: IdType): SchemaId | und
 }
 
 /** An identifier from a response header (`globalId` / `X-Registry-GlobalId`, likewise for `contentId`). */
-export function idFromHeaders(headers: Headers, field: IdType): SchemaId | undefined {
+export function idFromHeaders(headers: Pick<Headers, 'get'>, field: IdType): SchemaId | undefined {
   const suffix = field === 'globalId' ? 'GlobalId' : 'ContentId'
   const text = headers.get(field) ?? headers.get(`X-Registry-${suffix}`)
   // A header that is not a decimal integer tells nothing; one out of signed 64-bit is a RangeError.
@@ -53,7 +53,7 @@ function optionalString(value: ExactJson | undefined): string | undefined {
 
 function versionFacts(
   object: { [key: string]: ExactJson },
-  headers: Headers | undefined,
+  headers: Pick<Headers, 'get'> | undefined,
   what: string,
 ): VersionFacts {
   const globalId = idFromJson(object.globalId, 'globalId') ?? (headers && idFromHeaders(headers, 'globalId'))
@@ -86,7 +86,7 @@ export function parseVersionMetadata(text: string): VersionFacts {
  * Reads a `CreateArtifactResponse` (`{ artifact, version }`). Identifiers come from `version` in the body; the
  * `globalId` / `contentId` response headers are used only for what the body lacks (the body wins).
  */
-export function parseRegistrationAnswer(text: string, headers: Headers): VersionFacts {
+export function parseRegistrationAnswer(text: string, headers: Pick<Headers, 'get'>): VersionFacts {
   const body = parseJson(text, 'The registration answer')
   if (!isJsonObject(body)) throw new UnusableAnswer('The registration answer is not a JSON object')
   const version = isJsonObject(body.version) ? body.version : Object.create(null)

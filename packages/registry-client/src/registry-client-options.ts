@@ -45,8 +45,11 @@ export interface RegistryClientOptions {
   /** Extra headers on every request. An `Authorization` here is replaced by `auth` or the URL's userinfo. @default {} */
   headers?: Record<string, string>
   /**
-   * The `fetch` implementation. Not together with `tls` (a `fetch` of your own makes its own connections).
-   * @default globalThis.fetch (or, with `tls`, a transport over `node:https` with those settings)
+   * The `fetch` implementation. Not together with `tls` (a `fetch` of your own makes its own connections). Left
+   * unset, requests have the meaning of `globalThis.fetch`; while that is Node's own (not replaced, no undici dispatcher
+   * installed globally, no proxy taken from the environment), they are sent with `node:http`/`node:https`, which do not
+   * load Node's bundled undici in a process that has not; with `tls`, through `node:https` with those settings.
+   * @default globalThis.fetch
    */
   fetch?: typeof globalThis.fetch
   /**
@@ -129,6 +132,11 @@ export interface ResolvedOptions {
   transport: TlsTransport | undefined
   /** The usage-telemetry name sent as `X-Registry-Client-Id` on id lookups. */
   clientId: string | undefined
+  /**
+   * `globalThis.fetch` as it was when the client was made, when no `fetch` was given: while it is Node's own, a
+   * request may go through `node:http` with the same meaning (see node-transport.ts).
+   */
+  defaultFetch: unknown
   cacheMaxSize: number
   cacheTtlMs: number | undefined
   random: () => number
@@ -241,6 +249,24 @@ function headerSecrets(headers: Record<string, string>): string[] {
   return out
 }
 
+/** An HTTP token: what a header name may be. */
+const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/
+/** What the Fetch API's `Headers` refuses in a value: NUL, CR, LF, and anything beyond one byte. */
+const FORBIDDEN_VALUE = /[\0\r\n\u0100-\uffff]/
+
+/** A header value as `Headers` stores it: leading and trailing HTTP whitespace removed. */
+export function normalizeHeaderValue(value: string): string {
+  return value.replace(/^[\t\n\r ]+|[\t\n\r ]+$/g, '')
+}
+
+/**
+ * Whether `new Headers([[name, value]])` would accept the pair, checked without it (`Headers` loads Node's bundled
+ * undici).
+ */
+export function isFetchHeader(name: string, value: string): boolean {
+  return TOKEN.test(name) && !FORBIDDEN_VALUE.test(normalizeHeaderValue(value))
+}
+
 function parseHeaders(value: unknown): Record<string, string> {
   if (value === undefined) return {}
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
@@ -253,15 +279,13 @@ function parseHeaders(value: unknown): Record<string, string> {
     if (typeof headerValue !== 'string') {
       throw invalidConfigError(`headers.${name} must be a string, got ${describeValue(headerValue)}`)
     }
-    try {
-      new Headers([[name, headerValue]])
-    } catch {
+    if (!isFetchHeader(name, headerValue)) {
       // The value is not echoed: it may be a credential.
       throw invalidConfigError(
         `headers.${name} is not a valid HTTP header (name or value has forbidden characters)`,
       )
     }
-    out[name] = headerValue
+    out[name] = normalizeHeaderValue(headerValue)
   }
   return out
 }
@@ -370,6 +394,7 @@ export function resolveOptions(options: RegistryClientOptions): ResolvedOptions 
     fetch: transport?.fetch ?? options.fetch ?? globalThis.fetch.bind(globalThis),
     transport,
     clientId,
+    defaultFetch: options.fetch === undefined && transport === undefined ? globalThis.fetch : undefined,
     cacheMaxSize: integerOption('cacheMaxSize', options.cacheMaxSize, DEFAULTS.cacheMaxSize, 1),
     cacheTtlMs:
       options.cacheTtlMs === undefined

@@ -1,5 +1,6 @@
 import { AuthenticationError, isSerdeError, RegistryConnectionError, redactSecrets } from '@x/errors'
 import pRetry, { AbortError } from 'p-retry'
+import { isRedirect, nodeTransportFits, sendWithNode, type TransportResponse } from './node-transport.js'
 import type { ResolvedOptions } from './registry-client-options.js'
 import { parseRetryAfter, RETRYABLE_STATUSES, retryDelayMs } from './retry-policy.js'
 import type { RequestFacts } from './telemetry.js'
@@ -28,9 +29,12 @@ export interface RegistryRequest {
 /** The registry's answer, its body read as text whatever its Content-Type. */
 export interface RegistryAnswer {
   status: number
-  headers: Headers
+  headers: Pick<Headers, 'get'>
   text: string
 }
+
+/** Header values Node's `http` refuses where `fetch` may not: such a request is sent with `fetch` instead. */
+const HEADER_CODES = new Set(['ERR_INVALID_CHAR', 'ERR_INVALID_HTTP_TOKEN', 'ERR_HTTP_INVALID_HEADER_VALUE'])
 
 /** Error codes of transport failures where the request certainly never reached the server. */
 const UNSENT_CODES = new Set([
@@ -267,13 +271,15 @@ export class RegistryHttp {
   async #headers(
     request: RegistryRequest,
     signal: AbortSignal,
-  ): Promise<{ headers: Headers; token?: string }> {
-    const headers = new Headers(this.#options.headers)
-    for (const [name, value] of Object.entries(request.headers ?? {})) headers.set(name, value)
+  ): Promise<{ headers: Record<string, string>; token?: string }> {
+    // Names in lower case, so that a later one replaces an earlier one whatever its case (as `Headers.set` does).
+    const headers: Record<string, string> = {}
+    for (const [name, value] of Object.entries(this.#options.headers)) headers[name.toLowerCase()] = value
+    for (const [name, value] of Object.entries(request.headers ?? {})) headers[name.toLowerCase()] = value
     const auth = this.#options.auth
     if (auth === undefined) {
       if (this.#options.basicAuthorization !== undefined)
-        headers.set('authorization', this.#options.basicAuthorization)
+        headers.authorization = this.#options.basicAuthorization
       return { headers }
     }
     let token: string
@@ -292,8 +298,30 @@ export class RegistryHttp {
         url: this.#options.displayUrl,
       })
     }
-    headers.set('authorization', `Bearer ${token}`)
+    headers.authorization = `Bearer ${token}`
     return { headers, token }
+  }
+
+  /**
+   * Sends with `fetch`, or, when that has the same meaning, with `node:http` (which spares a short-lived process
+   * loading Node's bundled undici for its first request). A redirect, or a header value only `fetch` accepts, goes
+   * to `fetch` as it always did.
+   */
+  async #transport(
+    url: string,
+    init: { method: string; headers: Record<string, string>; body: string | null; signal: AbortSignal },
+  ): Promise<TransportResponse> {
+    const options = this.#options
+    if (nodeTransportFits(options.defaultFetch)) {
+      let response: TransportResponse | undefined
+      try {
+        response = await sendWithNode(url, init)
+      } catch (error) {
+        if (!HEADER_CODES.has((error as { code?: unknown }).code as string)) throw error
+      }
+      if (response !== undefined && !isRedirect(response.status, response.headers)) return response
+    }
+    return options.fetch(url, init)
   }
 
   /** One attempt: returns the answer, or throws an `AttemptFailure` (retryable) or anything else (not retried). */
@@ -317,7 +345,7 @@ export class RegistryHttp {
     try {
       // `fetch` itself, not a wrapper: a wrapper that links its own signal to ours (`AbortSignal.any`, as ky does)
       // left a registration per request in Node 24's signal cleanup registry (see linked-signal.ts).
-      const response = await options.fetch(options.baseUrl + request.path, {
+      const response = await this.#transport(options.baseUrl + request.path, {
         method: request.method,
         headers,
         body: request.body ?? null,

@@ -1,12 +1,12 @@
-import avro from 'avsc'
+import type * as Avsc from 'avsc'
 import { AVSC_INTERNALS, type AvscModule, abstractLongTypeOf, checkAvscVersion } from './avsc-surface.js'
+import { avro } from './avsc-types.js'
 import { resolvedAvsc } from './avsc-version.js'
 
 /**
  * The parts of avsc that this layer builds on but that avsc's own typings leave out: the `Tap` every reader and
  * writer receives, and the underscore methods each type implements (see avsc's `lib/types.js`). Every one of them is
- * listed, with a check of its shape, in avsc-surface.ts. avsc is a CommonJS module: it is imported as a default
- * export only (named imports fail under plain Node).
+ * listed, with a check of its shape, in avsc-surface.ts. avsc itself is reached through avsc-types.ts.
  */
 
 // Before anything is built on it: the avsc resolved must be the one the list in avsc-surface.ts was checked against.
@@ -45,7 +45,7 @@ export interface AvscField {
 }
 
 /** An avsc type with the internals this layer uses. Which optional members exist depends on `typeName`. */
-export interface AvscType extends avro.Type {
+export interface AvscType extends Avsc.Type {
   readonly typeName: string
   readonly name: string | undefined
   readonly aliases: string[] | undefined

@@ -1,4 +1,4 @@
-import avro from 'avsc'
+import { avro } from './avsc-types.js'
 import type { ResolvedAvsc } from './avsc-version.js'
 
 /**

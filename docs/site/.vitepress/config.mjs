@@ -42,6 +42,26 @@ const sidebar = [
     ],
   },
   {
+    text: 'Packages',
+    collapsed: true,
+    items: [
+      { text: '@x/avro-serde', link: '/packages/avro-serde' },
+      { text: 'Avro type mapping', link: '/packages/avro-type-mapping' },
+      { text: '@x/jsonschema-serde', link: '/packages/jsonschema-serde' },
+      { text: '@x/protobuf-serde', link: '/packages/protobuf-serde' },
+      { text: '@x/kafka', link: '/packages/kafka' },
+      { text: '@x/message-contract', link: '/packages/message-contract' },
+      { text: '@x/registry-client', link: '/packages/registry-client' },
+      { text: '@x/registry-testing', link: '/packages/registry-testing' },
+      { text: '@x/idp-auth', link: '/packages/idp-auth' },
+      { text: '@x/serde-core', link: '/packages/serde-core' },
+      { text: '@x/wire-format', link: '/packages/wire-format' },
+      { text: '@x/compatibility', link: '/packages/compatibility' },
+      { text: '@x/errors', link: '/packages/errors' },
+      { text: '@x/cli', link: '/packages/cli' },
+    ],
+  },
+  {
     text: 'Project',
     items: [
       { text: 'Reliability and speed', link: '/reliability-and-speed' },

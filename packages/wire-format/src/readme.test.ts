@@ -6,7 +6,7 @@ import * as wireFormat from './index.js'
 const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8')
 
 it('runs the README example and prints exactly what its comments say', async () => {
-  const block = /## Example[^\n]*\n[\s\S]*?```js\n([\s\S]*?)```/.exec(readme)?.[1]
+  const block = /## Example[^\n]*\n[\s\S]*?```js[^\n]*\n([\s\S]*?)```/.exec(readme)?.[1]
   expect(block).toBeDefined()
   const source = block as string
   const importLine = /^import \{([^}]+)\} from '@x\/wire-format'\n/.exec(source)

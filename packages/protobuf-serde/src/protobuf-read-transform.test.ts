@@ -67,7 +67,7 @@ describe('Protobuf deserializer with a READ transform', () => {
     expect((failure as Error).message).toContain('size')
   })
 
-  it('hands out the fields a READ transform added, as the registry\'s transformedRecord holds them', async () => {
+  it("hands out the fields a READ transform added, as the registry's transformedRecord holds them", async () => {
     const { plain, ruled } = await readWith('$merge([$, {"added": [1, 2.5], "label": "x"}])')
     expect(ruled).toEqual({ ...plain, added: [1, 2.5], label: 'x' })
   })

@@ -12,7 +12,8 @@ import type {
 } from '@x/rules'
 import type { RegistryPort } from './registry-port.js'
 import type { NormalizedRulesOptions } from './rules-options.js'
-import type { SchemaCodec } from './schema-format.js'
+import { rulesetWarnings, warnOnce } from './rules-warnings.js'
+import type { RuleValueKit, SchemaCodec } from './schema-format.js'
 
 /** @internal Where a version lives: the ruleset in force for it is looked up by these. */
 export interface VersionCoordinates {
@@ -38,10 +39,22 @@ interface RulesPort {
 
 const NEEDED = ['getMergedRuleset', 'getVersionRuleset', 'listVersions'] as const
 
+/** The level reads `RegistryClient` has beside those: with them the ruleset's levels are told apart, for warnings. */
+interface LevelsPort {
+  getGlobalRuleset(): Promise<ContractRuleSet>
+  getArtifactRuleset(artifactId: string, options?: { groupId?: string }): Promise<ContractRuleSet>
+}
+
 /** The engine module, imported once per process and only when some serde enables rules. */
 let engineModule: Promise<typeof import('@x/rules')> | undefined
-/** Its `toRuleRecord`: a decoded value of any format as the registry sees the same record. */
+/** Its `toRuleRecord`: a value as JSON, for a codec without a mapping of its own (JSON Schema). */
 let toRuleRecord: ((value: unknown, fields?: readonly string[]) => Record<string, unknown>) | undefined
+/** Its `plainRuleValue`: a record from the rules with each integral double a plain number, for users. */
+let plainRuleValue: ((value: unknown) => unknown) | undefined
+/** The helpers a codec's `toRuleRecord` builds records with, made once the engine is loaded. */
+let kit: RuleValueKit | undefined
+/** Its `mergeRuleSets`: the levels of a ruleset merged as the registry merges them. */
+let mergeRuleSets: ((...levels: ContractRuleSet[]) => RuleSet) | undefined
 
 /**
  * Imports the rules engine. `@x/rules` is an optional peer of this package, installed by those who turn rules on:
@@ -110,14 +123,17 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 }
 
 /**
- * `value` as the rules see it (see `toRuleRecord`), or, when it cannot be given to them (nested deeper than
- * `MAX_RECORD_DEPTH` of `@x/rules`), the reason, for every rule that would run to fail with.
+ * `value` as the rules see it: the codec's mapping (`SchemaCodec#toRuleRecord`, the record Apicurio's Java serde
+ * hands its rules), else its JSON (`toRuleRecord` of `@x/rules`); or, when it cannot be given to them (nested
+ * deeper than `MAX_RECORD_DEPTH` of `@x/rules`), the reason, for every rule that would run to fail with.
  */
 function ruleRecord(
   value: Record<string, unknown>,
   fields: readonly string[] | undefined,
+  codec: SchemaCodec | undefined,
 ): Record<string, unknown> | string {
   try {
+    if (codec?.toRuleRecord !== undefined) return codec.toRuleRecord(value, fields, kit!)
     return toRuleRecord!(value, fields)
   } catch (error) {
     return error instanceof Error ? error.message : String(error)
@@ -149,6 +165,17 @@ function refusedByAll(
     executedRules: violations.length,
     failedRules: violations.length,
   }
+}
+
+/** The name of the last `READ` (or `WRITEREAD`) transform of a ruleset: the one whose record is handed out. */
+function lastReadTransform(rules: readonly (CompiledRule | null)[]): string {
+  let name = 'READ transform'
+  for (const compiled of rules) {
+    const rule = compiled?.rule
+    if (rule === undefined || rule.disabled === true || rule.kind !== 'TRANSFORM') continue
+    if (rule.mode === 'READ' || rule.mode === 'WRITEREAD') name = rule.name
+  }
+  return name
 }
 
 /**
@@ -224,6 +251,9 @@ export class ContractRules {
     if (this.#engine === undefined) {
       const engine = await loadEngine(this.#owner)
       toRuleRecord ??= engine.toRuleRecord
+      plainRuleValue ??= engine.plainRuleValue
+      mergeRuleSets ??= engine.mergeRuleSets as (...levels: ContractRuleSet[]) => RuleSet
+      kit ??= { double: engine.ruleDouble, json: engine.toRuleRecord }
       this.#engine ??= new engine.RulesEngine()
     }
     const rulesKey = keyOf(this.#readRulesOf(coordinates, reading))
@@ -246,23 +276,26 @@ export class ContractRules {
     if (!isRecord(record)) return record
     const entry = this.#ruleset(coordinates)
     if (entry === null || entry.compiled.domainRules.length === 0) return record
-    const seen = ruleRecord(record, entry.writeFields)
+    const seen = ruleRecord(record, entry.writeFields, codec)
     const result =
       typeof seen === 'string'
         ? refusedByAll(entry.compiled.domainRules, 'WRITE', true, seen)
         : this.#engine!.execute(entry.compiled, { mode: 'WRITE', record: seen })
     const written = this.#verdict('WRITE', result, record)
-    if (written === record || codec?.fromRuleRecord === undefined) return written
+    if (written === record) return written
+    if (codec?.fromRuleRecord === undefined) return plainRuleValue!(written)
     return codec.fromRuleRecord(written as Record<string, unknown>)
   }
 
   /**
    * Migrates a decoded record to `targetVersion` (with migration on) and runs the `READ` rules of the version it
-   * is read as; answers the record to hand out. A record a `READ` transform gave back is decoded again with `codec`
-   * (the one `record` was decoded with) unless it was migrated, so it holds the values any other message of the
-   * schema holds; a migrated record is in the target version's shape and is handed out JSON-shaped.
-   * @throws RuleViolationError for a failed rule whose action is `ERROR` or `DLQ` (with `failOnError`);
-   *   DeserializationError when a `READ` transform's record does not fit the schema.
+   * is read as; answers the record to hand out. A record a `READ` transform gave back is handed out as the
+   * registry's `transformedRecord`: its declared fields decoded again with `codec` (the one `record` was decoded
+   * with) unless it was migrated, so they hold the values any other message of the schema holds, and the fields
+   * the transform added as it gave them; a migrated record is in the target version's shape and is handed out
+   * JSON-shaped (integral doubles as plain numbers).
+   * @throws RuleViolationError for a failed rule whose action is `ERROR` or `DLQ` (with `failOnError`), and
+   *   when a field a `READ` transform gave back does not fit its declared type (naming the field).
    */
   read(coordinates: VersionCoordinates, record: unknown, codec?: SchemaCodec, formatName = ''): unknown {
     if (!isRecord(record)) return record
@@ -275,7 +308,7 @@ export class ContractRules {
         const from = chain.findIndex((s) => s.version === coordinates.version)
         const to = chain.findIndex((s) => s.version === target)
         const mode = to >= from ? 'UPGRADE' : 'DOWNGRADE'
-        const whole = ruleRecord(current, undefined)
+        const whole = ruleRecord(current, undefined, codec)
         if (typeof whole === 'string') {
           // The first hop with a rule to run stops the chain, as a hop whose rules fail does.
           let refused: ExecuteResult | undefined
@@ -297,25 +330,63 @@ export class ContractRules {
         }
       }
     }
+    const migrated = current !== record
     const entry = this.#ruleset(this.#readRulesOf(coordinates, true))
-    if (entry === null || entry.compiled.domainRules.length === 0) return current
-    const readable = seen ?? ruleRecord(current, entry.readFields)
+    if (entry === null || entry.compiled.domainRules.length === 0)
+      return migrated ? plainRuleValue!(current) : current
+    const readable = seen ?? ruleRecord(current, entry.readFields, codec)
     const result =
       typeof readable === 'string'
         ? refusedByAll(entry.compiled.domainRules, 'READ', true, readable)
         : this.#engine!.execute(entry.compiled, { mode: 'READ', record: readable })
-    const read = this.#verdict('READ', result, current)
-    if (read === current || seen !== undefined || codec?.decodedRuleRecord === undefined) return read
+    const read = this.#verdict('READ', result, current) as Record<string, unknown>
+    if (read === current) return migrated ? plainRuleValue!(current) : current
+    if (seen !== undefined || codec?.decodedRuleRecord === undefined) return plainRuleValue!(read)
+    return this.#decodedTransform(read, codec, formatName, result, entry.compiled.domainRules)
+  }
+
+  /**
+   * The record a `READ` transform gave back, handed out as the registry's `transformedRecord`: its declared fields
+   * as `decode` gives them (`SchemaCodec#decodedRuleRecord`), then the fields it added, as the transform gave them.
+   * @throws RuleViolationError naming the field when a declared field no longer fits the schema (with the
+   *   transform's verdict: it is the rules that broke the record, not the message).
+   */
+  #decodedTransform(
+    read: Record<string, unknown>,
+    codec: SchemaCodec,
+    formatName: string,
+    result: ExecuteResult,
+    rules: readonly (CompiledRule | null)[],
+  ): unknown {
+    let decoded: unknown
     try {
-      return codec.decodedRuleRecord(read as Record<string, unknown>)
+      decoded = codec.decodedRuleRecord!(read)
     } catch (cause) {
-      throw new DeserializationError(
-        `The record a READ transform gave back does not fit the ${formatName} schema it was read with: ${
-          cause instanceof Error ? cause.message : String(cause)
-        }`,
-        { cause },
+      const reason = cause instanceof Error ? cause.message : String(cause)
+      throw new RuleViolationError(
+        `The record a READ transform gave back does not fit the ${formatName} schema it was read with: ${reason}`,
+        {
+          mode: 'READ',
+          violations: [
+            ...result.violations,
+            { ruleName: lastReadTransform(rules), message: reason, action: 'ERROR' },
+          ],
+          cause,
+        },
       )
     }
+    if (!isRecord(decoded)) return decoded
+    for (const key of Object.keys(read)) {
+      if (!Object.hasOwn(decoded, key)) {
+        Object.defineProperty(decoded, key, {
+          value: plainRuleValue!(read[key]),
+          writable: true,
+          enumerable: true,
+          configurable: true,
+        })
+      }
+    }
+    return decoded
   }
 
   #migrates(coordinates: VersionCoordinates, reading: boolean): boolean {
@@ -395,7 +466,7 @@ export class ContractRules {
     const [groupId, artifactId, version] = JSON.parse(key) as [string, string, string]
     let ruleset: RuleSet
     try {
-      ruleset = (await this.#client.getMergedRuleset(artifactId, version, { groupId })) as RuleSet
+      ruleset = await this.#fetchRuleset(groupId, artifactId, version)
     } catch (error) {
       if (this.#options.failOnError) throw error
       return { value: null }
@@ -409,6 +480,27 @@ export class ContractRules {
         readFields: engine.fieldsRead(compiled, 'READ'),
       },
     }
+  }
+
+  /**
+   * The ruleset in force for a version. With a client that reads each level (`RegistryClient`), the three levels
+   * (the same three requests `getMergedRuleset` makes), merged here, and a warning, once per process, for each rule
+   * nobody runs or that Apicurio's Java serde 3.3 treats otherwise (see `rulesetWarnings`).
+   */
+  async #fetchRuleset(groupId: string, artifactId: string, version: string): Promise<RuleSet> {
+    const client = this.#client as RulesPort & Partial<LevelsPort>
+    if (typeof client.getGlobalRuleset !== 'function' || typeof client.getArtifactRuleset !== 'function') {
+      return (await client.getMergedRuleset(artifactId, version, { groupId })) as RuleSet
+    }
+    const [global, artifact, versionLevel] = await Promise.all([
+      client.getGlobalRuleset(),
+      client.getArtifactRuleset(artifactId, { groupId }),
+      client.getVersionRuleset(artifactId, version, { groupId }),
+    ])
+    const merged = mergeRuleSets!(global, artifact, versionLevel)
+    const where = `artifact '${artifactId}' (group '${groupId}', version '${version}')`
+    warnOnce(rulesetWarnings(where, { global, artifact, version: versionLevel }, merged as ContractRuleSet))
+    return merged
   }
 
   async #loadChain(key: string): Promise<Loaded<VersionRuleSet[]>> {

@@ -1,13 +1,15 @@
 import { writeFile } from 'node:fs/promises'
 import { resolve } from 'node:path'
-import type { ContractRuleSet, ContractVerdict } from '@x/registry-client'
-import { isJsonObject } from '@x/registry-client/json'
+import type { ContractRuleSet, ContractVerdict, RegisteredSchema } from '@x/registry-client'
+import { isJsonObject, parseJsonTree } from '@x/registry-client/json'
+import { avroRuleDoubles } from '../avro-rule-doubles.js'
 import type { Config } from '../config.js'
 import { type Connection, type ConnectionFlags, connect } from '../connection.js'
 import { type Io, readText } from '../io.js'
 import { toJsonText } from '../json-output.js'
-import { checkJsonNesting, parseJsonText } from '../json-text.js'
+import { checkJsonNesting } from '../json-text.js'
 import { importOptionalPeer } from '../optional-peer.js'
+import { referenceTexts } from '../reference-texts.js'
 import { CheckFailed, UsageError } from '../usage-error.js'
 
 /** Which ruleset a `rules` command is about. */
@@ -121,7 +123,9 @@ export async function rulesSet(path: string, flags: RulesLevelFlags, config: Con
  * `x-serde rules test RECORD`: runs a record (JSON text, `@FILE`, or `-` for standard input) through the local
  * rules engine, with the version's merged ruleset from the registry or `--ruleset FILE`, and with
  * `--against-registry` through the registry's own execute endpoint; prints both verdicts. Exits 1 when a verdict
- * refuses the record.
+ * refuses the record. The record is read as the registry reads it, and as the serializers map their values (the
+ * JSON Apicurio's Java serde 3.3 sends): `5.0` is a double and `5` an int, an integer beyond 2^53 exact; with an Avro
+ * schema, an integer in a `double` field is a double, as the serializer gives it.
  */
 export async function rulesTest(
   recordArgument: string,
@@ -132,14 +136,15 @@ export async function rulesTest(
   if (flags.artifact === undefined) throw new UsageError('rules test needs --artifact ID')
   const mode = flags.mode ?? 'WRITE'
   const version = flags.version ?? 'branch=latest'
-  const record = await readRecord(io, recordArgument)
+  const rules = await importOptionalPeer(() => import('@x/rules'), '@x/rules', 'x-serde rules test')
+  const given = await readRecord(io, recordArgument, rules)
   await using connection = connect(flags, config, io)
+  const record = await asSerialized(connection, flags.artifact, version, given, rules)
   const ruleset =
     flags.ruleset === undefined
       ? await connection.client.getMergedRuleset(flags.artifact, version)
       : await readRuleset(io, flags.ruleset)
-  const { RulesEngine } = await importOptionalPeer(() => import('@x/rules'), '@x/rules', 'x-serde rules test')
-  const engine = new RulesEngine()
+  const engine = new rules.RulesEngine()
   const local = engine.execute(engine.compile(ruleset as Parameters<typeof engine.compile>[0]), {
     mode,
     record,
@@ -159,14 +164,42 @@ export async function rulesTest(
   if (refused > 0) throw new CheckFailed(`${refused} of ${verdicts.length} verdicts refuse the record`)
 }
 
-async function readRecord(io: Io, argument: string): Promise<Record<string, unknown>> {
+/**
+ * The record as the version's serializer gives it to the rules: for an Avro schema, an integer written where the
+ * schema has a `double` or a `float` is a double (see `avroRuleDoubles`). The record as given when the version's
+ * schema cannot be read (the rules then say what is missing) or is of another format.
+ */
+async function asSerialized(
+  connection: Connection,
+  artifactId: string,
+  version: string,
+  record: Record<string, unknown>,
+  rules: RulesModule,
+): Promise<Record<string, unknown>> {
+  let schema: RegisteredSchema
+  try {
+    schema = await connection.client.getSchemaVersion(artifactId, version)
+  } catch {
+    return record
+  }
+  if (schema.artifactType !== 'AVRO') return record
+  const references =
+    schema.globalId === undefined ? [] : (await referenceTexts(connection, schema.globalId)).values()
+  return avroRuleDoubles(schema.schema, references, record, rules.ruleDouble) as Record<string, unknown>
+}
+
+/** `@x/rules`, an optional peer of the CLI: loaded once `rules test` runs. */
+type RulesModule = typeof import('@x/rules')
+
+async function readRecord(io: Io, argument: string, rules: RulesModule): Promise<Record<string, unknown>> {
   let text: string
   if (argument === '-') text = (await io.readStdin()).toString('utf8')
   else if (argument.startsWith('@')) text = await readText(io, argument.slice(1))
   else text = argument
   let value: unknown
   try {
-    value = parseJsonText(text)
+    checkJsonNesting(text)
+    value = rules.ruleRecordOfJson(parseJsonTree(text))
   } catch (error) {
     throw new UsageError(`The record is not JSON: ${(error as Error).message}`)
   }

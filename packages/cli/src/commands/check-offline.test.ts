@@ -49,6 +49,28 @@ describe('check --offline', () => {
     })
   })
 
+  it('reads a file whose name has #, ? or % by that name, not as a URL', async () => {
+    // were the names read as URLs, "v1#old.avsc" would be the file "v1" and "v%31.avsc" the file "v1.avsc"
+    write('v1', V3)
+    write('v1.avsc', V3)
+    for (const name of ['v1#old.avsc', 'v?1.avsc', 'v%31.avsc', 'v 1 é.avsc']) {
+      write(name, V1)
+      expect(await x('check', '--offline', name, '--level', 'BACKWARD', '--against', name)).toEqual({
+        code: 0,
+        stdout: `compatible   ${name} under BACKWARD against ${name}\n`,
+        stderr: '',
+      })
+    }
+    write('order.avsc', V3)
+    expect(
+      await x('check', '--offline', 'order.avsc', '--level', 'BACKWARD', '--against', 'v1#old.avsc'),
+    ).toEqual({
+      code: 1,
+      stdout: `incompatible order.avsc under BACKWARD against v1#old.avsc\n  - fields[1]: ${NO_DEFAULT}\n`,
+      stderr: 'x-serde: order.avsc is not BACKWARD compatible with v1#old.avsc\n',
+    })
+  })
+
   it('exits 0 and says so when the file is compatible with the earlier one', async () => {
     write('v1.avsc', V1)
     write('order.avsc', V2)

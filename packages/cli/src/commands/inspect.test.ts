@@ -1,3 +1,4 @@
+import fc from 'fast-check'
 import { afterAll, describe, expect, it } from 'vitest'
 import { cli, workFolder } from '../test-support/cli-harness.js'
 
@@ -92,12 +93,42 @@ describe('inspect reading the message text', () => {
     expect(expected).toBe(
       '{"framing":"framed","magic":0,"idSize":4,"idType":"globalId","id":40,"payloadBytes":3}\n',
     )
-    for (const text of ['AAAAACgK/v8=', 'AAAAACgK/v8', 'AAAAACgK_v8', ' 00 00 00 00 28 0a fe ff ']) {
+    for (const text of [
+      'AAAAACgK/v8=',
+      'AAAAACgK/v8',
+      'AAAAACgK_v8',
+      ' 00 00 00 00 28 0a fe ff ',
+      '0x00000000280afeff',
+      '0X00000000280AFEFF',
+      '0x00 00 00 00 28 0a fe ff',
+    ]) {
       expect(await cli(['inspect', text, '--json'], { cwd: folder.path })).toEqual({
         code: 0,
         stdout: expected,
         stderr: '',
       })
     }
+    expect(
+      await cli(['inspect', '-', '--json'], {
+        cwd: folder.path,
+        stdin: Buffer.from('0x000000002 80afeff\n'),
+      }),
+    ).toEqual({ code: 0, stdout: expected, stderr: '' })
+  })
+
+  it('reads any frame alike from hex (any case, 0x or not) and base64 (standard or URL-safe, padded or not)', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.uint8Array({ maxLength: 40 }), fc.nat(), async (payload, id) => {
+        const frame = Buffer.concat([Buffer.from([0, id >>> 24, id >>> 16, id >>> 8, id]), payload])
+        const hex = frame.toString('hex')
+        const texts = [hex, `0x${hex.toUpperCase()}`, frame.toString('base64'), frame.toString('base64url')]
+        const runs = await Promise.all(
+          texts.map((text) => cli(['inspect', text, '--json'], { cwd: folder.path })),
+        )
+        const expected = `{"framing":"framed","magic":0,"idSize":4,"idType":"globalId","id":${id >>> 0},"payloadBytes":${payload.length}}\n`
+        for (const run of runs) expect(run).toEqual({ code: 0, stdout: expected, stderr: '' })
+      }),
+      { numRuns: 50 },
+    )
   })
 })

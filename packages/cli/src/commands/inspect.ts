@@ -215,9 +215,16 @@ async function readInput(input: string | undefined, io: Io): Promise<Buffer> {
   return decodeText(input.trim())
 }
 
-function isHex(text: string): boolean {
-  const compact = text.replace(/\s+/g, '')
+/** The hex digits of `text` (whitespace and a leading `0x` or `0X` left out), or undefined when it is not hex. */
+function hexDigits(text: string): string | undefined {
+  const compact = text.replace(/\s+/g, '').replace(/^0[xX]/, '')
   return compact.length > 0 && compact.length % 2 === 0 && /^[0-9a-fA-F]+$/.test(compact)
+    ? compact
+    : undefined
+}
+
+function isHex(text: string): boolean {
+  return hexDigits(text) !== undefined
 }
 
 /**
@@ -234,7 +241,8 @@ function isBase64(text: string): boolean {
 }
 
 function decodeText(text: string): Buffer {
-  if (isHex(text)) return Buffer.from(text.replace(/\s+/g, ''), 'hex')
+  const hex = hexDigits(text)
+  if (hex !== undefined) return Buffer.from(hex, 'hex')
   if (isBase64(text)) return Buffer.from(text.replace(/\s+/g, ''), 'base64')
   throw new UsageError(
     `The message is neither hex nor base64, got ${JSON.stringify(text.length > 40 ? `${text.slice(0, 40)}…` : text)}: give HEX, BASE64, @FILE (raw bytes) or - (standard input)`,

@@ -1,6 +1,6 @@
 import { execFileSync } from 'node:child_process'
 import { createHash } from 'node:crypto'
-import { mkdirSync, writeFileSync } from 'node:fs'
+import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { cli, workFolder } from '../test-support/cli-harness.js'
@@ -69,6 +69,32 @@ describe('check --offline', () => {
       stdout: `incompatible order.avsc under BACKWARD against v1#old.avsc\n  - fields[1]: ${NO_DEFAULT}\n`,
       stderr: 'x-serde: order.avsc is not BACKWARD compatible with v1#old.avsc\n',
     })
+  })
+
+  it('takes a link to a file under --reference-dir as that file, and skips dangling and looping links', async () => {
+    mkdirSync(join(folder.path, 'real'))
+    mkdirSync(join(folder.path, 'refs'))
+    write('real/T.avsc', JSON.stringify({ type: 'record', name: 'T', namespace: 'n', fields: [] }))
+    symlinkSync('../real/T.avsc', join(folder.path, 'refs/T.avsc'))
+    symlinkSync('nowhere.avsc', join(folder.path, 'refs/dangling.avsc'))
+    symlinkSync('..', join(folder.path, 'refs/loop'))
+    write(
+      'order.avsc',
+      JSON.stringify({ type: 'record', name: 'Order', fields: [{ name: 't', type: 'n.T' }] }),
+    )
+    expect(
+      await x(
+        'check',
+        '--offline',
+        'order.avsc',
+        '--level',
+        'BACKWARD',
+        '--against',
+        'order.avsc',
+        '--reference-dir',
+        'refs',
+      ),
+    ).toEqual({ code: 0, stdout: 'compatible   order.avsc under BACKWARD against order.avsc\n', stderr: '' })
   })
 
   it('exits 0 and says so when the file is compatible with the earlier one', async () => {

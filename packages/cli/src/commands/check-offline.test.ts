@@ -204,6 +204,27 @@ describe('check --offline', () => {
     expect(missing.stderr).toMatch(/^x-serde: Cannot read schemas\/order\.avsc at git:nope: /)
   })
 
+  it.each([
+    ['null', 'expected an object with an artifacts array'],
+    ['{"artifacts":{}}', 'expected an object with an artifacts array'],
+    ['{"artifacts":[null]}', 'artifacts[0] is not an object'],
+    ['{"artifacts":[{"groupId":"default","artifactId":"order"}]}', 'artifacts[0].version is not a string'],
+    [
+      '{"artifacts":[{"groupId":"default","artifactId":"order","version":"1","file":"order.avsc","sha256":"00"}]}',
+      'artifacts[0].references is not an array',
+    ],
+  ])('exits 2 naming what is wrong in a lockfile %s, not 1 as if incompatible', async (text, what) => {
+    write('order.avsc', V1)
+    write('x-serde.lock.json', text)
+    expect(
+      await x('check', '--offline', 'order.avsc', '--level', 'BACKWARD', '--against', 'lockfile'),
+    ).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: `x-serde: The lockfile ${join(folder.path, 'x-serde.lock.json')} is not one x-serde pull wrote: ${what} (run x-serde pull again)\n`,
+    })
+  })
+
   it('reads the version x-serde pull locked, with its level, and refuses it once it was edited', async () => {
     mkdirSync(join(folder.path, 'schemas/default'), { recursive: true })
     write('schemas/default/orders-value.avsc', V1)

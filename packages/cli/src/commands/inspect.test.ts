@@ -80,6 +80,7 @@ describe('inspect reading the message text', () => {
     ['a', 'one character is no whole byte'],
     ['00:00:00:00:28:0a', 'colons are in neither alphabet'],
     ['AAAAACgK=', 'padding that does not complete a group of four'],
+    ['0x00 0x00 0x00 0x00 0x28', 'text that begins with 0x is meant as hex, and this is not hex'],
   ])('refuses %j with a usage error (exit 2): %s', async (text) => {
     expect(await cli(['inspect', text], { cwd: folder.path })).toEqual({
       code: 2,

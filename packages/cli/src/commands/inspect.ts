@@ -229,11 +229,14 @@ function isHex(text: string): boolean {
 
 /**
  * Base64 (standard or URL-safe alphabet, padding optional) whose bytes encode back to the same text: a length that
- * no bytes give (`a`, `abcde`) or leftover bits set in its last character (`zz`, where the byte reads `zw`) is not.
+ * no bytes give (`a`, `abcde`), leftover bits set in its last character (`zz`, where the byte reads `zw`) or a
+ * leading `0x` is not.
  */
 function isBase64(text: string): boolean {
   const compact = text.replace(/\s+/g, '')
   if (compact.length === 0 || !/^[A-Za-z0-9+/_-]+={0,2}$/.test(compact)) return false
+  // text that begins with 0x is meant as hex: when it is not hex (`0x00 0x28`), it is refused, not read as base64
+  if (/^0[xX]/.test(compact)) return false
   const digits = compact.replace(/=+$/, '')
   if (digits.length % 4 === 1 || (compact.length !== digits.length && compact.length % 4 !== 0)) return false
   const again = Buffer.from(digits, 'base64').toString('base64').replace(/=+$/, '')

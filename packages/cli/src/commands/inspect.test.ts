@@ -77,7 +77,7 @@ describe('inspect without a registry', () => {
 describe('inspect reading the message text', () => {
   it.each([
     ['zz', 'the last character has leftover bits (a byte reads zw)'],
-    ['a', 'one character is no whole byte'],
+    ['z', 'one character is no whole byte'],
     ['00:00:00:00:28:0a', 'colons are in neither alphabet'],
     ['AAAAACgK=', 'padding that does not complete a group of four'],
     ['0x00 0x00 0x00 0x00 0x28', 'text that begins with 0x is meant as hex, and this is not hex'],
@@ -87,6 +87,20 @@ describe('inspect reading the message text', () => {
       stdout: '',
       stderr: `x-serde: The message is neither hex nor base64, got ${JSON.stringify(text)}: give HEX, BASE64, @FILE (raw bytes) or - (standard input)\n`,
     })
+  })
+
+  it('refuses hex with a digit lost (exit 2), on the command line and on standard input, instead of reading it as base64', async () => {
+    // 00000000280 is also base64 whose bytes encode back to it: read so, it was 8 other bytes
+    const refusal = (count: number) => ({
+      code: 2,
+      stdout: '',
+      stderr: `x-serde: The message has an odd number of hex digits (${count}): a digit is missing (base64 made of hex digits alone needs its = padding)\n`,
+    })
+    expect(await cli(['inspect', '00000000280'], { cwd: folder.path })).toEqual(refusal(11))
+    expect(await cli(['inspect', '0x00 00 00 00 28 A'], { cwd: folder.path })).toEqual(refusal(11))
+    expect(await cli(['inspect', '-'], { cwd: folder.path, stdin: Buffer.from('00000000280\n') })).toEqual(
+      refusal(11),
+    )
   })
 
   it('reads the same frame from hex with spaces, base64 with or without padding and URL-safe base64', async () => {

@@ -97,6 +97,19 @@ describe('check --offline', () => {
     ).toEqual({ code: 0, stdout: 'compatible   order.avsc under BACKWARD against order.avsc\n', stderr: '' })
   })
 
+  it('prints an unreadable file on one line, a line break quoted from it shown as \\n', async () => {
+    write('v1.avsc', V1)
+    write('order.avsc', 'junk\n')
+    const run = await x('check', '--offline', 'order.avsc', '--level', 'BACKWARD', '--against', 'v1.avsc')
+    const reason =
+      'order.avsc cannot be read as AVRO: SchemaParseException: Unexpected token \'j\', "junk\\n" is not valid JSON'
+    expect(run).toEqual({
+      code: 2,
+      stdout: `unreadable   order.avsc: ${reason}\n`,
+      stderr: `x-serde: ${reason}\n`,
+    })
+  })
+
   it('exits 0 and says so when the file is compatible with the earlier one', async () => {
     write('v1.avsc', V1)
     write('order.avsc', V2)

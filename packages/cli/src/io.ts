@@ -1,4 +1,5 @@
 import { readFile } from 'node:fs/promises'
+import { resolve } from 'node:path'
 
 /** Where a command reads and writes: the real process, or a test's buffers. */
 export interface Io {
@@ -31,7 +32,7 @@ export function processIo(): Io {
   }
 }
 
-/** Reads a file relative to the working folder. */
+/** Reads a file relative to the working folder, by its name as given: `#`, `?` and `%` are part of the name. */
 export function readText(io: Io, path: string): Promise<string> {
-  return readFile(new URL(path, `file://${io.cwd.endsWith('/') ? io.cwd : `${io.cwd}/`}`), 'utf8')
+  return readFile(resolve(io.cwd, path), 'utf8')
 }

@@ -99,7 +99,7 @@ export async function run(argv: readonly string[], io: Io): Promise<ExitCode> {
       .description(
         "show one message's frame (magic byte, id, payload length, id headers; framed, or bare with --headers); with a registry, decode it and name the artifact its id belongs to",
       )
-      .argument('[message]', 'the message: HEX, BASE64, @FILE (raw bytes) or - (standard input)')
+      .argument('[message]', 'the message: HEX (0x allowed), BASE64, @FILE (raw bytes) or - (standard input)')
       .option(
         '--headers <name=value...>',
         "id headers, Apicurio's (apicurio.value.contentId=42) or Confluent 8's (__value_schema_id=42): the payload is bare; a name given twice is a repeated header",

@@ -135,6 +135,20 @@ describe('x-serde against a registry behind mutual TLS', () => {
     expect([run.code, run.stderr]).toEqual([2, stderr])
   })
 
+  it('exits 2 naming --ca when its file holds a key, not a certificate, and never prints the key', async () => {
+    const sent = registry.requests.length
+    const run = await cli(['register', 'order.avsc', '--ca', certs.file('client-key'), '--verbose'], {
+      cwd: folder.path,
+      env,
+    })
+    expect(run.code).toBe(2)
+    expect(run.stderr.split('\n')[0]).toBe(
+      'x-serde: RegistryClient: tls.ca must hold PEM certificates (-----BEGIN CERTIFICATE-----), got a private key',
+    )
+    expect(run.stderr).not.toContain(certs.clientKey.split('\n')[1])
+    expect(registry.requests).toHaveLength(sent)
+  })
+
   it('refuses the TLS flags for an http: registry URL', async () => {
     const run = await cli(['register', 'order.avsc', '--ca', certs.file('ca')], {
       cwd: folder.path,

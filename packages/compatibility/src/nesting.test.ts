@@ -135,3 +135,23 @@ describe('chains of references 10 000 long', () => {
     ])
   })
 })
+
+describe('JSON Schema references that branch into one another', () => {
+  // every property refers back to the root: the comparison follows the references along every order of them
+  const branching = (count: number) =>
+    JSON.stringify({
+      properties: Object.fromEntries(Array.from({ length: count }, (_, i) => [`p${i}`, { $ref: '#' }])),
+    })
+
+  it('are compared when few, as the registry compares them', () => {
+    expect(compare('JSON', branching(5))).toEqual({ compatible: true, issues: [] })
+  })
+
+  it('are refused as unreadable in moments when they would keep the comparison going for long (for hours from 10)', () => {
+    const started = performance.now()
+    expect(compare('JSON', branching(8))).toEqual(
+      unreadable('The comparison takes more than 1000000 steps (references that branch into one another)'),
+    )
+    expect(performance.now() - started).toBeLessThan(5_000)
+  })
+})

@@ -181,6 +181,34 @@ describe('RegistryClient tls settings', () => {
     )
   })
 
+  it('refuses at construction a tls.ca that holds no certificate, a key given by mistake unshown', () => {
+    const make = (ca: unknown) => () =>
+      new RegistryClient({ url: 'https://127.0.0.1:1/apis/registry/v3', groupId: 'g', tls: { ca } as never })
+    expect(make(certs.clientKey)).toThrow(
+      expect.objectContaining({
+        name: 'TypeError',
+        code: 'INVALID_CONFIG',
+        message:
+          'RegistryClient: tls.ca must hold PEM certificates (-----BEGIN CERTIFICATE-----), got a private key',
+      }),
+    )
+    expect(make([certs.ca, 'hello'])).toThrow(
+      'RegistryClient: tls.ca[1] must hold PEM certificates (-----BEGIN CERTIFICATE-----), got no readable certificate',
+    )
+    const garbled = certs.ca.replace(/\n[A-Za-z0-9+/]{20}/, '\n!!!!')
+    expect(make(Buffer.from(garbled))).toThrow(
+      'RegistryClient: tls.ca must hold PEM certificates (-----BEGIN CERTIFICATE-----), got no readable certificate',
+    )
+    let error: unknown
+    try {
+      make(certs.clientKey)()
+    } catch (thrown) {
+      error = thrown
+    }
+    expect(inspect(error)).not.toContain(certs.clientKey.split('\n')[1])
+    expect(() => make([certs.ca, certs.otherCa])()).not.toThrow()
+  })
+
   it('refuses a key its passphrase does not open, at construction, without showing either', () => {
     let error: Error | undefined
     try {

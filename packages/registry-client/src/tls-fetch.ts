@@ -25,12 +25,13 @@ const NULL_BODY_STATUSES = new Set([101, 103, 204, 205, 304])
  * @param owner The class named in configuration errors (`RegistryClient`, `IdpAuth`).
  * @param keepAlive Whether connections stay open between requests (until `close()`).
  * @throws TypeError (code `INVALID_CONFIG`) for invalid settings, also a key that does not match its certificate or
- *   cannot be decrypted with the passphrase; the message never holds the key nor the passphrase.
+ *   cannot be decrypted with the passphrase, or a CA that holds no certificate; the message never holds the key nor the passphrase.
  */
 export function createTlsTransport(owner: string, tls: unknown, keepAlive: boolean): TlsTransport {
   const settings = checkTlsOptions(owner, tls)
   const https = process.getBuiltinModule('node:https')
   const nodeTls = process.getBuiltinModule('node:tls')
+  checkCertificates(owner, settings.ca)
   try {
     nodeTls.createSecureContext(settings)
   } catch (error) {
@@ -47,6 +48,34 @@ export function createTlsTransport(owner: string, tls: unknown, keepAlive: boole
   return {
     fetch: send as typeof globalThis.fetch,
     close: () => agent.destroy(),
+  }
+}
+
+/**
+ * Refuses a `tls.ca` entry that holds no certificate (a key, a text that is not PEM): Node's TLS would ignore it and
+ * every connection would then fail as untrusted, naming the CA that was given.
+ */
+function checkCertificates(owner: string, ca: string | Buffer | (string | Buffer)[] | undefined): void {
+  if (ca === undefined) return
+  const { X509Certificate } = process.getBuiltinModule('node:crypto')
+  for (const [index, one] of (Array.isArray(ca) ? ca : [ca]).entries()) {
+    const name = Array.isArray(ca) ? `tls.ca[${index}]` : 'tls.ca'
+    const text = typeof one === 'string' ? one : one.toString('latin1')
+    let certificate = text.includes('-----BEGIN CERTIFICATE-----')
+    if (certificate) {
+      try {
+        new X509Certificate(one)
+      } catch {
+        certificate = false
+      }
+    }
+    // What the text is, never the text: a key given by mistake must not be shown.
+    if (!certificate)
+      throw invalidConfigError(
+        `${owner}: ${name} must hold PEM certificates (-----BEGIN CERTIFICATE-----), got ${
+          text.includes('PRIVATE KEY-----') ? 'a private key' : 'no readable certificate'
+        }`,
+      )
   }
 }
 

@@ -1,6 +1,6 @@
 import { execFileSync } from 'node:child_process'
 import { createHash } from 'node:crypto'
-import { mkdirSync, writeFileSync } from 'node:fs'
+import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { cli, workFolder } from '../test-support/cli-harness.js'
@@ -46,6 +46,67 @@ describe('check --offline', () => {
       code: 0,
       stdout: 'compatible   order.avsc under BACKWARD against v1.avsc\n',
       stderr: '',
+    })
+  })
+
+  it('reads a file whose name has #, ? or % by that name, not as a URL', async () => {
+    // were the names read as URLs, "v1#old.avsc" would be the file "v1" and "v%31.avsc" the file "v1.avsc"
+    write('v1', V3)
+    write('v1.avsc', V3)
+    for (const name of ['v1#old.avsc', 'v?1.avsc', 'v%31.avsc', 'v 1 é.avsc']) {
+      write(name, V1)
+      expect(await x('check', '--offline', name, '--level', 'BACKWARD', '--against', name)).toEqual({
+        code: 0,
+        stdout: `compatible   ${name} under BACKWARD against ${name}\n`,
+        stderr: '',
+      })
+    }
+    write('order.avsc', V3)
+    expect(
+      await x('check', '--offline', 'order.avsc', '--level', 'BACKWARD', '--against', 'v1#old.avsc'),
+    ).toEqual({
+      code: 1,
+      stdout: `incompatible order.avsc under BACKWARD against v1#old.avsc\n  - fields[1]: ${NO_DEFAULT}\n`,
+      stderr: 'x-serde: order.avsc is not BACKWARD compatible with v1#old.avsc\n',
+    })
+  })
+
+  it('takes a link to a file under --reference-dir as that file, and skips dangling and looping links', async () => {
+    mkdirSync(join(folder.path, 'real'))
+    mkdirSync(join(folder.path, 'refs'))
+    write('real/T.avsc', JSON.stringify({ type: 'record', name: 'T', namespace: 'n', fields: [] }))
+    symlinkSync('../real/T.avsc', join(folder.path, 'refs/T.avsc'))
+    symlinkSync('nowhere.avsc', join(folder.path, 'refs/dangling.avsc'))
+    symlinkSync('..', join(folder.path, 'refs/loop'))
+    write(
+      'order.avsc',
+      JSON.stringify({ type: 'record', name: 'Order', fields: [{ name: 't', type: 'n.T' }] }),
+    )
+    expect(
+      await x(
+        'check',
+        '--offline',
+        'order.avsc',
+        '--level',
+        'BACKWARD',
+        '--against',
+        'order.avsc',
+        '--reference-dir',
+        'refs',
+      ),
+    ).toEqual({ code: 0, stdout: 'compatible   order.avsc under BACKWARD against order.avsc\n', stderr: '' })
+  })
+
+  it('prints an unreadable file on one line, a line break quoted from it shown as \\n', async () => {
+    write('v1.avsc', V1)
+    write('order.avsc', 'junk\n')
+    const run = await x('check', '--offline', 'order.avsc', '--level', 'BACKWARD', '--against', 'v1.avsc')
+    const reason =
+      'order.avsc cannot be read as AVRO: SchemaParseException: Unexpected token \'j\', "junk\\n" is not valid JSON'
+    expect(run).toEqual({
+      code: 2,
+      stdout: `unreadable   order.avsc: ${reason}\n`,
+      stderr: `x-serde: ${reason}\n`,
     })
   })
 
@@ -154,6 +215,27 @@ describe('check --offline', () => {
     )
     expect(missing.code).toBe(2)
     expect(missing.stderr).toMatch(/^x-serde: Cannot read schemas\/order\.avsc at git:nope: /)
+  })
+
+  it.each([
+    ['null', 'expected an object with an artifacts array'],
+    ['{"artifacts":{}}', 'expected an object with an artifacts array'],
+    ['{"artifacts":[null]}', 'artifacts[0] is not an object'],
+    ['{"artifacts":[{"groupId":"default","artifactId":"order"}]}', 'artifacts[0].version is not a string'],
+    [
+      '{"artifacts":[{"groupId":"default","artifactId":"order","version":"1","file":"order.avsc","sha256":"00"}]}',
+      'artifacts[0].references is not an array',
+    ],
+  ])('exits 2 naming what is wrong in a lockfile %s, not 1 as if incompatible', async (text, what) => {
+    write('order.avsc', V1)
+    write('x-serde.lock.json', text)
+    expect(
+      await x('check', '--offline', 'order.avsc', '--level', 'BACKWARD', '--against', 'lockfile'),
+    ).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: `x-serde: The lockfile ${join(folder.path, 'x-serde.lock.json')} is not one x-serde pull wrote: ${what} (run x-serde pull again)\n`,
+    })
   })
 
   it('reads the version x-serde pull locked, with its level, and refuses it once it was edited', async () => {

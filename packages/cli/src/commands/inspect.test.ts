@@ -1,3 +1,4 @@
+import fc from 'fast-check'
 import { afterAll, describe, expect, it } from 'vitest'
 import { cli, workFolder } from '../test-support/cli-harness.js'
 
@@ -76,9 +77,10 @@ describe('inspect without a registry', () => {
 describe('inspect reading the message text', () => {
   it.each([
     ['zz', 'the last character has leftover bits (a byte reads zw)'],
-    ['a', 'one character is no whole byte'],
+    ['z', 'one character is no whole byte'],
     ['00:00:00:00:28:0a', 'colons are in neither alphabet'],
     ['AAAAACgK=', 'padding that does not complete a group of four'],
+    ['0x00 0x00 0x00 0x00 0x28', 'text that begins with 0x is meant as hex, and this is not hex'],
   ])('refuses %j with a usage error (exit 2): %s', async (text) => {
     expect(await cli(['inspect', text], { cwd: folder.path })).toEqual({
       code: 2,
@@ -87,17 +89,61 @@ describe('inspect reading the message text', () => {
     })
   })
 
+  it('refuses hex with a digit lost (exit 2), on the command line and on standard input, instead of reading it as base64', async () => {
+    // 00000000280 is also base64 whose bytes encode back to it: read so, it was 8 other bytes
+    const refusal = (count: number) => ({
+      code: 2,
+      stdout: '',
+      stderr: `x-serde: The message has an odd number of hex digits (${count}): a digit is missing (base64 made of hex digits alone needs its = padding)\n`,
+    })
+    expect(await cli(['inspect', '00000000280'], { cwd: folder.path })).toEqual(refusal(11))
+    expect(await cli(['inspect', '0x00 00 00 00 28 A'], { cwd: folder.path })).toEqual(refusal(11))
+    expect(await cli(['inspect', '-'], { cwd: folder.path, stdin: Buffer.from('00000000280\n') })).toEqual(
+      refusal(11),
+    )
+  })
+
   it('reads the same frame from hex with spaces, base64 with or without padding and URL-safe base64', async () => {
     const expected = (await cli(['inspect', FRAME.toString('hex'), '--json'], { cwd: folder.path })).stdout
     expect(expected).toBe(
       '{"framing":"framed","magic":0,"idSize":4,"idType":"globalId","id":40,"payloadBytes":3}\n',
     )
-    for (const text of ['AAAAACgK/v8=', 'AAAAACgK/v8', 'AAAAACgK_v8', ' 00 00 00 00 28 0a fe ff ']) {
+    for (const text of [
+      'AAAAACgK/v8=',
+      'AAAAACgK/v8',
+      'AAAAACgK_v8',
+      ' 00 00 00 00 28 0a fe ff ',
+      '0x00000000280afeff',
+      '0X00000000280AFEFF',
+      '0x00 00 00 00 28 0a fe ff',
+    ]) {
       expect(await cli(['inspect', text, '--json'], { cwd: folder.path })).toEqual({
         code: 0,
         stdout: expected,
         stderr: '',
       })
     }
+    expect(
+      await cli(['inspect', '-', '--json'], {
+        cwd: folder.path,
+        stdin: Buffer.from('0x000000002 80afeff\n'),
+      }),
+    ).toEqual({ code: 0, stdout: expected, stderr: '' })
+  })
+
+  it('reads any frame alike from hex (any case, 0x or not) and base64 (standard or URL-safe, padded or not)', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.uint8Array({ maxLength: 40 }), fc.nat(), async (payload, id) => {
+        const frame = Buffer.concat([Buffer.from([0, id >>> 24, id >>> 16, id >>> 8, id]), payload])
+        const hex = frame.toString('hex')
+        const texts = [hex, `0x${hex.toUpperCase()}`, frame.toString('base64'), frame.toString('base64url')]
+        const runs = await Promise.all(
+          texts.map((text) => cli(['inspect', text, '--json'], { cwd: folder.path })),
+        )
+        const expected = `{"framing":"framed","magic":0,"idSize":4,"idType":"globalId","id":${id >>> 0},"payloadBytes":${payload.length}}\n`
+        for (const run of runs) expect(run).toEqual({ code: 0, stdout: expected, stderr: '' })
+      }),
+      { numRuns: 50 },
+    )
   })
 })

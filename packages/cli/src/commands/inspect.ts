@@ -210,23 +210,44 @@ async function readInput(input: string | undefined, io: Io): Promise<Buffer> {
   if (input === '-') {
     const raw = await io.readStdin()
     const text = raw.toString('latin1').trim()
-    return isHex(text) || isBase64(text) ? decodeText(text) : raw
+    return isHex(text) || isBase64(text) || isOddHex(text) ? decodeText(text) : raw
   }
   return decodeText(input.trim())
 }
 
-function isHex(text: string): boolean {
-  const compact = text.replace(/\s+/g, '')
+/** The hex digits of `text` (whitespace and a leading `0x` or `0X` left out), or undefined when it is not hex. */
+function hexDigits(text: string): string | undefined {
+  const compact = text.replace(/\s+/g, '').replace(/^0[xX]/, '')
   return compact.length > 0 && compact.length % 2 === 0 && /^[0-9a-fA-F]+$/.test(compact)
+    ? compact
+    : undefined
+}
+
+function isHex(text: string): boolean {
+  return hexDigits(text) !== undefined
+}
+
+/**
+ * Whether `text` is hex with a digit lost: an odd count of hex digits (whitespace aside) after `0x`, or of digits and
+ * lowercase `a`–`f` alone. Base64 of a frame begins with `A` (the zero magic byte): such text is not taken for it.
+ */
+function isOddHex(text: string): boolean {
+  const compact = text.replace(/\s+/g, '')
+  const digits = compact.replace(/^0[xX]/, '')
+  if (digits.length % 2 === 0) return false
+  return digits === compact ? /^[0-9a-f]+$/.test(digits) : /^[0-9a-fA-F]+$/.test(digits)
 }
 
 /**
  * Base64 (standard or URL-safe alphabet, padding optional) whose bytes encode back to the same text: a length that
- * no bytes give (`a`, `abcde`) or leftover bits set in its last character (`zz`, where the byte reads `zw`) is not.
+ * no bytes give (`a`, `abcde`), leftover bits set in its last character (`zz`, where the byte reads `zw`) or a
+ * leading `0x` is not, nor is hex with a digit lost.
  */
 function isBase64(text: string): boolean {
   const compact = text.replace(/\s+/g, '')
   if (compact.length === 0 || !/^[A-Za-z0-9+/_-]+={0,2}$/.test(compact)) return false
+  // text that begins with 0x is meant as hex: when it is not hex (`0x00 0x28`), it is refused, not read as base64
+  if (/^0[xX]/.test(compact) || isOddHex(compact)) return false
   const digits = compact.replace(/=+$/, '')
   if (digits.length % 4 === 1 || (compact.length !== digits.length && compact.length % 4 !== 0)) return false
   const again = Buffer.from(digits, 'base64').toString('base64').replace(/=+$/, '')
@@ -234,8 +255,14 @@ function isBase64(text: string): boolean {
 }
 
 function decodeText(text: string): Buffer {
-  if (isHex(text)) return Buffer.from(text.replace(/\s+/g, ''), 'hex')
+  const hex = hexDigits(text)
+  if (hex !== undefined) return Buffer.from(hex, 'hex')
   if (isBase64(text)) return Buffer.from(text.replace(/\s+/g, ''), 'base64')
+  if (isOddHex(text)) {
+    throw new UsageError(
+      `The message has an odd number of hex digits (${text.replace(/\s+/g, '').replace(/^0[xX]/, '').length}): a digit is missing (base64 made of hex digits alone needs its = padding)`,
+    )
+  }
   throw new UsageError(
     `The message is neither hex nor base64, got ${JSON.stringify(text.length > 40 ? `${text.slice(0, 40)}…` : text)}: give HEX, BASE64, @FILE (raw bytes) or - (standard input)`,
   )

@@ -1,4 +1,4 @@
-import { readdir } from 'node:fs/promises'
+import { readdir, stat } from 'node:fs/promises'
 import { resolve, sep } from 'node:path'
 import { checkReferences, type SchemaFormat } from '@x/compatibility'
 import type { Io } from '../io.js'
@@ -11,7 +11,8 @@ import type { LockedVersion } from './pull.js'
 export type GivenReferences = Map<string, SourcedText>
 
 /**
- * `--reference-dir DIR` (every file under DIR by its path relative to DIR, `/`-separated; an Avro schema also by
+ * `--reference-dir DIR` (every file under DIR by its path relative to DIR, `/`-separated, a link to a file as that
+ * file, a link to a folder not entered; an Avro schema also by
  * the full name of the type it defines), then `--reference NAME=FILE`, which wins over a directory's name.
  */
 export async function givenReferences(
@@ -24,12 +25,14 @@ export async function givenReferences(
     let names: string[]
     try {
       const entries = await readdir(resolve(io.cwd, dir), { recursive: true, withFileTypes: true })
-      names = entries
-        .filter((entry) => entry.isFile())
-        .map((entry) =>
-          `${entry.parentPath ?? entry.path}${sep}${entry.name}`.slice(resolve(io.cwd, dir).length + 1),
-        )
-        .sort()
+      const files: string[] = []
+      for (const entry of entries) {
+        const path = `${entry.parentPath ?? entry.path}${sep}${entry.name}`
+        // a link to a file is that file; a link to a folder is not entered (it may loop), a dangling one is skipped
+        if (entry.isFile() || (entry.isSymbolicLink() && (await isFileBehind(path))))
+          files.push(path.slice(resolve(io.cwd, dir).length + 1))
+      }
+      names = files.sort()
     } catch (error) {
       throw new UsageError(`Cannot read the --reference-dir ${dir}: ${(error as Error).message}`)
     }
@@ -48,6 +51,15 @@ export async function givenReferences(
     given.set(item.slice(0, at), { source, text: await readFileText(io, source) })
   }
   return given
+}
+
+/** Whether a symbolic link leads to a file (not a folder, not nowhere). */
+async function isFileBehind(link: string): Promise<boolean> {
+  try {
+    return (await stat(link)).isFile()
+  } catch {
+    return false
+  }
 }
 
 /** The full name of the named Avro type a text defines at its top, if it is one. */

@@ -20,9 +20,13 @@ export function describeAgainst(against: readonly SourcedText[]): string {
   return `${against.length} earlier versions, ${against[0]?.source} to ${against.at(-1)?.source}`
 }
 
-/** The fault as one sentence naming its file. */
+/** The fault as one sentence naming its file, on one line: a line break quoted from a file is shown as a backslash and `n`. */
 export function faultText(fault: { source: string; reason: string }): string {
-  return `${fault.source} ${fault.reason}`
+  return oneLine(`${fault.source} ${fault.reason}`)
+}
+
+function oneLine(text: string): string {
+  return text.replace(/\r/g, '\\r').replace(/\n/g, '\\n')
 }
 
 /** One line for the schema (then one per issue), or one JSON document on one line with `--json`. */
@@ -41,6 +45,6 @@ export function printOutcome(io: Io, outcome: OfflineOutcome, json: boolean): vo
   const verdict = result.compatible ? 'compatible  ' : 'incompatible'
   io.stdout(`${verdict} ${file} under ${level} against ${describeAgainst(against)}\n`)
   for (const issue of result.issues) {
-    io.stdout(`  - ${issue.path === '' ? '(schema)' : issue.path}: ${issue.message}\n`)
+    io.stdout(`  - ${issue.path === '' ? '(schema)' : issue.path}: ${oneLine(issue.message)}\n`)
   }
 }

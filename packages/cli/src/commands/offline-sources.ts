@@ -58,15 +58,16 @@ export async function lockedEntry(
   groupId: string | undefined,
 ): Promise<LockedSchema> {
   const lockPath = resolve(io.cwd, lockfile ?? config.lockfile ?? 'x-serde.lock.json')
-  let file: Lockfile
+  let parsed: unknown
   try {
-    file = JSON.parse(await readText(io, lockPath)) as Lockfile
+    parsed = JSON.parse(await readText(io, lockPath))
   } catch (error) {
     throw new UsageError(
       `Cannot read the lockfile ${lockPath}: ${(error as Error).message} (run x-serde pull first)`,
     )
   }
-  const matches = (file.artifacts ?? []).filter(
+  const file = lockfileOf(parsed, lockPath)
+  const matches = file.artifacts.filter(
     (v) => v.artifactId === artifactId && (groupId === undefined || v.groupId === groupId),
   )
   if (matches.length !== 1) {
@@ -77,6 +78,42 @@ export async function lockedEntry(
     )
   }
   return { file, entry: matches[0] as LockedVersion }
+}
+
+const STRING_FIELDS = ['groupId', 'artifactId', 'version', 'file', 'sha256'] as const
+const REFERENCE_FIELDS = ['name', 'groupId', 'artifactId', 'version'] as const
+
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value)
+
+/**
+ * The lockfile as `x-serde pull` writes it, or a usage error naming the first entry that is not: an object with an
+ * `artifacts` array, each entry with the strings it locks and a `references` array.
+ */
+function lockfileOf(parsed: unknown, lockPath: string): Lockfile {
+  const refuse = (what: string): never => {
+    throw new UsageError(
+      `The lockfile ${lockPath} is not one x-serde pull wrote: ${what} (run x-serde pull again)`,
+    )
+  }
+  if (!isObject(parsed) || !Array.isArray(parsed.artifacts))
+    refuse('expected an object with an artifacts array')
+  for (const [index, entry] of (parsed as { artifacts: unknown[] }).artifacts.entries()) {
+    if (!isObject(entry)) refuse(`artifacts[${index}] is not an object`)
+    const locked = entry as Record<string, unknown>
+    for (const field of STRING_FIELDS)
+      if (typeof locked[field] !== 'string') refuse(`artifacts[${index}].${field} is not a string`)
+    if (locked.compatibility !== undefined && typeof locked.compatibility !== 'string')
+      refuse(`artifacts[${index}].compatibility is not a string`)
+    if (!Array.isArray(locked.references)) refuse(`artifacts[${index}].references is not an array`)
+    for (const [at, reference] of (locked.references as unknown[]).entries()) {
+      if (!isObject(reference) || REFERENCE_FIELDS.some((field) => typeof reference[field] !== 'string'))
+        refuse(
+          `artifacts[${index}].references[${at}] is not a reference { name, groupId, artifactId, version }`,
+        )
+    }
+  }
+  return parsed as unknown as Lockfile
 }
 
 /** The artifact id of FILE: `--artifact`, the config's files entry, else the file's name without extension. */

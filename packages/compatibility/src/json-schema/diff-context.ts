@@ -16,6 +16,19 @@ export interface Difference {
 }
 
 /**
+ * How many steps one comparison may take, references followed. References that branch into one another
+ * (`{"properties": {"a": {"$ref": "#"}, "b": {"$ref": "#"}, …}}`) are followed along every order of them, so a
+ * schema of a few hundred bytes would otherwise keep the comparison going for hours: past this many steps it is
+ * refused as unreadable.
+ */
+export const MAX_COMPARISON_STEPS = 1_000_000
+
+/** The steps a comparison has left, shared by all its contexts. */
+interface StepBudget {
+  left: number
+}
+
+/**
  * Where the comparison is, and the differences it found so far: a root collects all of them, a sub-context adds a
  * step to the path and knows the references already followed on the way (so recursive schemas end).
  */
@@ -27,6 +40,7 @@ export class DiffContext {
   readonly #found: Difference[]
   /** How many steps from the first root, through the comparisons of their own made on the way. */
   readonly #depth: number
+  readonly #budget: StepBudget
 
   private constructor(
     parent: DiffContext | undefined,
@@ -34,9 +48,15 @@ export class DiffContext {
     visited: ReadonlySet<string>,
     found: Difference[],
     depth: number,
+    budget: StepBudget,
   ) {
     // every step is a step into both schemas: a deeper comparison would exhaust the stack
     if (depth > MAX_SCHEMA_DEPTH) throw new SchemaLoadError(schemasTooDeep('The comparison'))
+    if (--budget.left < 0)
+      throw new SchemaLoadError(
+        `The comparison takes more than ${MAX_COMPARISON_STEPS} steps (references that branch into one another)`,
+      )
+    this.#budget = budget
     this.#parent = parent
     this.#step = step
     this.visited = visited
@@ -46,22 +66,29 @@ export class DiffContext {
 
   /** A new comparison. */
   static root(): DiffContext {
-    return new DiffContext(undefined, undefined, new Set(), [], 0)
+    return new DiffContext(undefined, undefined, new Set(), [], 0, { left: MAX_COMPARISON_STEPS })
   }
 
   /** A new comparison of its own that shares the references already followed here. */
   rootLike(): DiffContext {
-    return new DiffContext(undefined, undefined, this.visited, [], this.#depth + 1)
+    return new DiffContext(undefined, undefined, this.visited, [], this.#depth + 1, this.#budget)
   }
 
   /** The context one step (`properties/a`, possibly several path steps) further. */
   sub(step: string): DiffContext {
-    return new DiffContext(this, step, this.visited, this.#found, this.#depth + 1)
+    return new DiffContext(this, step, this.visited, this.#found, this.#depth + 1, this.#budget)
   }
 
   /** The context one step further, the reference at `location` followed on the way. */
   following(location: string, step: string): DiffContext {
-    return new DiffContext(this, step, new Set(this.visited).add(location), this.#found, this.#depth + 1)
+    return new DiffContext(
+      this,
+      step,
+      new Set(this.visited).add(location),
+      this.#found,
+      this.#depth + 1,
+      this.#budget,
+    )
   }
 
   /** The steps from the root to here. */

@@ -58,8 +58,10 @@ const jsoC = (name, expr, extra = {}) => ({
   ...extra,
 })
 
-// Records as each format's decoded value reaches the rules (see the README: timestamps as RFC 3339 text, bytes as
-// base64, longs exact, enums by name, maps and nested records as objects).
+// Records as the registry is sent them: Avro as Apicurio's Java serde sends a GenericRecord (a timestamp-millis as
+// its epoch-millisecond long, bytes as an ISO-8859-1 string, one character per byte), JSON as parsed, Protobuf as
+// JSON; longs exact (bigints, written as JSON integers by exactJson), enums by name, maps and nested records as
+// objects.
 const RECORDS = {
   avro: [
     {
@@ -68,13 +70,13 @@ const RECORDS = {
       qty: 3,
       name: 'Widget',
       status: 'ACTIVE',
-      createdAt: '2024-05-01T10:00:00.000Z',
+      createdAt: 1714557600000,
       big: 9007199254740993n,
       tags: ['a', 'b'],
       attrs: { color: 'red', size: 'L' },
       address: { city: 'Oslo', zip: '0150', geo: { lat: 59.9, lon: 10.7 } },
       note: null,
-      payload: 'AQID',
+      payload: '\u0001\u0002\u0003',
     },
     {
       id: -1,
@@ -82,7 +84,7 @@ const RECORDS = {
       qty: 0,
       name: 'widget x',
       status: 'DELETED',
-      createdAt: '2019-12-31T23:59:59.999Z',
+      createdAt: 1577836799999,
       big: -9007199254740993n,
       tags: [],
       attrs: {},
@@ -204,9 +206,9 @@ const CONDITIONS = {
     'tags.map(t, t + t) == ["aa", "bb"]',
     'tags.filter(t, t != "a") == ["b"]',
     'timestamp(createdAt) > timestamp("2020-01-01T00:00:00Z")',
-    'timestamp(createdAt).getFullYear() == 2024',
+    'createdAt > 1600000000000',
     'createdAt > "2020"',
-    'size(payload) > 0',
+    'size(payload) == 3',
     'missing > 0',
     'total > "x"',
     'name > 1',
@@ -712,6 +714,8 @@ async function main() {
   }
   const group = `rules-engine-corpus-${Date.now()}`
   const cases = generateCases().map(({ record, ...rest }) => ({ ...rest, recordJson: exactJson(record) }))
+  const leaked = cases.find((testCase) => /@@bigint|\\u0000/.test(testCase.recordJson))
+  if (leaked !== undefined) throw new Error(`${leaked.id}: a long was not written as a JSON integer`)
   let next = 0
   async function worker() {
     while (next < cases.length) {

@@ -4,8 +4,9 @@
  * value into the rules' record with `data.toString()` read back by Jackson:
  * - Avro: `GenericData.toString` of the `GenericRecord` a Java producer builds for the value (no conversions): a
  *   double stays a double (`5.0`), a logical type is its underlying long or int (epoch milliseconds, micros, days;
- *   a decimal its unscaled two's complement bytes), `bytes` and `fixed` are ISO-8859-1 text (one character per
- *   byte), an enum is its symbol, a union its branch's value.
+ *   a decimal its unscaled two's complement bytes), `bytes` is ISO-8859-1 text (one character per byte), a `fixed`
+ *   the list of its bytes as signed integers (`Arrays.toString`), a `float` the shortest decimal that reads back as
+ *   the same float (`Float.toString`), an enum its symbol, a union its branch's value.
  * - JSON Schema: the JSON the producer writes, longs exact.
  * - Protobuf: `toString` of a message is text format, which Jackson cannot read (Java's rules then see an empty
  *   record); the registry is sent proto3's canonical JSON instead (`JsonFormat.printer()`): JSON names, 64-bit
@@ -121,7 +122,8 @@ function avroText(schema: AvroSchema, value: unknown, names: Named): string {
   const type = schema.type as AvroSchema
   if (logical === 'decimal' && typeof value === 'string') {
     const size = typeof schema.size === 'number' ? schema.size : undefined
-    return latin1(twosComplement(unscaled(value, Number(schema.scale ?? 0)), size))
+    const bytes = twosComplement(unscaled(value, Number(schema.scale ?? 0)), size)
+    return type === 'fixed' ? signedBytes(bytes) : latin1(bytes)
   }
   if (value instanceof Date) {
     const ms = value.getTime()
@@ -144,7 +146,7 @@ function avroText(schema: AvroSchema, value: unknown, names: Named): string {
     case 'enum':
       return JSON.stringify(value)
     case 'fixed':
-      return bytesOf(value) === undefined ? plainText(value) : latin1(bytesOf(value)!)
+      return bytesOf(value) === undefined ? plainText(value) : signedBytes(bytesOf(value)!)
     case 'array':
       return Array.isArray(value)
         ? `[${value.map((item) => avroText(schema.items as AvroSchema, item, names)).join(',')}]`
@@ -161,8 +163,25 @@ function avroText(schema: AvroSchema, value: unknown, names: Named): string {
   }
 }
 
+/** Java's `GenericFixed#toString`: `Arrays.toString` of its bytes, signed. */
+function signedBytes(bytes: Uint8Array): string {
+  return `[${[...bytes].map((byte) => (byte > 127 ? byte - 256 : byte)).join(',')}]`
+}
+
+/** Java's `Float.toString`: the shortest decimal that reads back as the same float. */
+function floatText(value: number): string {
+  if (!Number.isFinite(value)) return doubleText(value)
+  const float = Math.fround(value)
+  for (let digits = 1; digits < 10; digits++) {
+    const shortest = Number(float.toPrecision(digits))
+    if (Math.fround(shortest) === float) return doubleText(shortest)
+  }
+  return doubleText(float)
+}
+
 function primitiveText(type: string, value: unknown): string {
-  if ((type === 'double' || type === 'float') && typeof value === 'number') return doubleText(value)
+  if (type === 'float' && typeof value === 'number') return floatText(value)
+  if (type === 'double' && typeof value === 'number') return doubleText(value)
   if (type === 'bytes' && bytesOf(value) !== undefined) return latin1(bytesOf(value)!)
   return plainText(value)
 }

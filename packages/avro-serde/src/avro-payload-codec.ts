@@ -3,7 +3,7 @@ import type { SchemaCodec } from '@x/serde-core'
 import type { AvscType } from './avro/avsc-internals.js'
 import type { AvroCodec, AvroEncoding } from './avro/index.js'
 import { binaryToJson, jsonToBinary } from './avro/json-encoding.js'
-import { fromRuleValue } from './avro/rule-values.js'
+import { fromRuleValue, toRuleFields, toRuleValue } from './avro/rule-values.js'
 
 const SCRATCH_SIZE = 4 * 1024
 const utf8 = new TextDecoder('utf-8', { fatal: true })
@@ -52,10 +52,21 @@ export class AvroPayloadCodec implements SchemaCodec {
     return end
   }
 
+  toRuleRecord(
+    value: unknown,
+    fields: readonly string[] | undefined,
+    double: (value: number) => unknown,
+  ): Record<string, unknown> {
+    const type = this.#codec.type as AvscType
+    if (type.fields === undefined) return toRuleValue(type, value, double) as Record<string, unknown>
+    return toRuleFields(type, value, fields, double) as Record<string, unknown>
+  }
+
   fromRuleRecord(record: Record<string, unknown>): unknown {
     return fromRuleValue(this.#codec.type as AvscType, record)
   }
 
+  /** The declared fields of `record`, encoded and decoded again (a field that does not fit fails the encoding). */
   decodedRuleRecord(record: Record<string, unknown>): unknown {
     const value = this.fromRuleRecord(record)
     // A fresh buffer: a decoded `bytes` value may be a view of it.

@@ -85,13 +85,19 @@ export function mergeRuleSets(...levels: readonly ContractRuleSet[]): ContractRu
   }
 }
 
+/** The brand of `RuleDouble` of `@x/rules` (an integral double of a rule record), a registered symbol. */
+const RULE_DOUBLE = Symbol.for('@x/rules.RuleDouble')
+
 /**
  * JSON text of a record for the registry: `JSON.stringify`'s text, except that a `bigint` is written as its exact
- * integer literal (the registry reads longs beyond 2^53 exactly).
+ * integer literal (the registry reads longs beyond 2^53 exactly) and a `RuleDouble` of `@x/rules` (an integral
+ * double) with a fraction, `5.0`, so that the registry reads a double as Apicurio's Java serde sends it.
  */
 export function recordJson(value: unknown): string {
   if (typeof value === 'bigint') return value.toString()
   if (value === null || typeof value !== 'object') return JSON.stringify(value) ?? 'null'
+  if ((value as { [RULE_DOUBLE]?: unknown })[RULE_DOUBLE] === true)
+    return doubleText((value as { value: number }).value)
   const withJson = value as { toJSON?: () => unknown }
   if (typeof withJson.toJSON === 'function') return recordJson(withJson.toJSON())
   if (Array.isArray(value)) {
@@ -103,6 +109,14 @@ export function recordJson(value: unknown): string {
     members.push(`${JSON.stringify(key)}:${recordJson(item)}`)
   }
   return `{${members.join(',')}}`
+}
+
+/** A double's JSON text with a fraction or an exponent (`5.0`, `-0.0`, `1e+21`), so that it is read as a double. */
+function doubleText(value: number): string {
+  if (!Number.isFinite(value)) return 'null'
+  if (Object.is(value, -0)) return '-0.0'
+  const text = String(value)
+  return /[.e]/.test(text) ? text : `${text}.0`
 }
 
 /** Reads one page of `VersionSearchResults`: the total `count` and the version names of the page. */

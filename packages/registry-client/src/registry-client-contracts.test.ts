@@ -77,6 +77,25 @@ describe('data-contract calls of the client', () => {
     expect(verdict.transformedRecord).toEqual({ id: 9007199254740993n, n: 1.5 })
   })
 
+  it('send an integral double of a rule record (RuleDouble of @x/rules) as 5.0, so the registry reads a double', async () => {
+    fixture.handle((_request, res) =>
+      reply(res, 200, '{"passed":true,"violations":[],"executedRules":0,"failedRules":0}'),
+    )
+    // what RuleDouble of @x/rules carries: its value and its registered brand
+    const double = (value: number) => ({
+      value,
+      [Symbol.for('@x/rules.RuleDouble')]: true,
+      toJSON: () => value,
+    })
+    await newClient().executeRules('a', '1', {
+      mode: 'WRITE',
+      record: { total: double(5), neg: double(-0), big: double(1e21), list: [double(2), 2] },
+    })
+    expect(fixture.requests[0]?.body).toBe(
+      '{"mode":"WRITE","record":{"total":5.0,"neg":-0.0,"big":1e+21,"list":[2.0,2]}}',
+    )
+  })
+
   it('read a violation without an action as null, and a missing list of rules as empty', async () => {
     fixture.handle((request, res) =>
       request.path.endsWith('/migrate')

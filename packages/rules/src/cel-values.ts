@@ -1,9 +1,10 @@
 import { MAX_RECORD_DEPTH, RecordTooDeepError, setData } from './record-data.js'
+import { isRuleDouble, ruleDouble } from './rule-double.js'
 
 /**
  * Conversions between the JSON-shaped record the registry receives and the values CEL evaluates. A JSON integer
  * (a `number` with no fraction below 1e21, or a `bigint`) is a CEL `int`, as the registry's JSON reader makes it;
- * any other `number` is a `double`. Only own fields are read; a map holding a key named `constructor` (which the
+ * any other `number`, and a `RuleDouble` (an integral double, `5.0`), is a `double`. Only own fields are read; a map holding a key named `constructor` (which the
  * CEL engine would take for the object's class) is given as a `Map`, and `__proto__` is a key like any other.
  * `depth` is how many lists and maps hold `value`.
  * @throws RecordTooDeepError past {@link MAX_RECORD_DEPTH} levels.
@@ -15,6 +16,7 @@ export function toCelValue(value: unknown, depth: number): unknown {
       : value
   }
   if (value === null || value instanceof Uint8Array) return value
+  if (isRuleDouble(value)) return value.value
   if (++depth > MAX_RECORD_DEPTH) throw new RecordTooDeepError()
   if (Array.isArray(value)) {
     const list: unknown[] = []
@@ -43,11 +45,13 @@ function toCelMap(
 
 /**
  * Converts a CEL result back to a JSON-shaped value of ordinary objects with own data fields: an `int` within 2^53
- * becomes a `number`, a `Map` an object. `depth` is how many lists and maps hold `value`.
+ * becomes a `number`, an integral `double` a `RuleDouble` (it stays a double for the rules after it), a `Map` an
+ * object. `depth` is how many lists and maps hold `value`.
  * @throws RecordTooDeepError past {@link MAX_RECORD_DEPTH} levels.
  */
 export function fromCelValue(value: unknown, depth: number): unknown {
   if (typeof value !== 'object') {
+    if (typeof value === 'number') return ruleDouble(value)
     return typeof value === 'bigint' && value >= Number.MIN_SAFE_INTEGER && value <= Number.MAX_SAFE_INTEGER
       ? Number(value)
       : value

@@ -92,7 +92,7 @@ describe('field names that Object.prototype also has', () => {
 
   it('stay own data fields of what a JSONata or CEL transform gives back, in ordinary objects', () => {
     for (const [type, expr] of [
-      ['JSONATA', '$'],
+      ['JSONATA', '$merge([$])'],
       ['JSONATA', '{"customer": customer}'],
       ['CEL', '{"customer": customer}'],
     ] as const) {

@@ -1,12 +1,13 @@
 import { invalidConfigError } from '@x/errors'
 import { MAX_RECORD_DEPTH, RecordTooDeepError, setData } from './record-data.js'
+import { isRuleDouble } from './rule-double.js'
 
 /**
  * The record a ruleset sees for a decoded value of any format: the JSON the registry's execute endpoint would be
  * sent for it, as `JSON.stringify` writes it, with integers kept exact. A `Date` becomes its RFC 3339 text
  * (`toISOString`; an invalid date `null`, as its `toJSON` gives it), a `Uint8Array` its base64 text, a `Map` an object, a `bigint` within ±(2^53 − 1) a `number` (beyond,
  * it stays a `bigint`: an exact CEL `int`), an object with `toJSON` (Protobuf well-known types, Long values) what
- * `toJSON` returns; `undefined`, functions and symbols are left out of objects, as JSON leaves them out, and a number
+ * `toJSON` returns, a `RuleDouble` itself; `undefined`, functions and symbols are left out of objects, as JSON leaves them out, and a number
  * that is not finite becomes `null`. Only own fields are read, and the record is made of ordinary objects whose
  * fields are own data properties, as `JSON.parse` makes them: a field named `__proto__` or `constructor` is a field
  * like any other.
@@ -58,6 +59,7 @@ function pick(value: Record<string, unknown>, fields: readonly string[]): Record
 function toRuleValue(value: unknown, depth: number): unknown {
   if (typeof value !== 'object') return toRuleScalar(value)
   if (value === null) return null
+  if (isRuleDouble(value)) return value
   if (++depth > MAX_RECORD_DEPTH) throw new RecordTooDeepError()
   if (Array.isArray(value)) {
     const list: unknown[] = []

@@ -79,12 +79,12 @@ describe('RulesEngine#execute', () => {
       mode: 'WRITE',
       record: { big: 9_007_199_254_740_993n, note: 'n', items: [9_007_199_254_740_995n, 1], copy: 0 },
     })
-    // `copy` was 0 in the record: the big number JSONata put there is its nearest double, not the long.
+    // `copy` was 0 in the record: the long JSONata copied there is the long itself, as the registry answers
     expect(result.transformedRecord).toEqual({
       big: 9_007_199_254_740_993n,
       note: '***',
       items: [9_007_199_254_740_995n, 5],
-      copy: 9_007_199_254_740_992,
+      copy: 9_007_199_254_740_993n,
     })
   })
 

@@ -203,7 +203,8 @@ function run(
     executedRules,
     failedRules: violations.length,
   }
-  if (transformed !== undefined) result.transformedRecord = transformed
+  // the registry reports a record only when a transform gave back another object than the one it was given
+  if (transformed !== undefined && transformed !== record) result.transformedRecord = transformed
   return result
 }
 

@@ -40,8 +40,12 @@ const NEEDED = ['getMergedRuleset', 'getVersionRuleset', 'listVersions'] as cons
 
 /** The engine module, imported once per process and only when some serde enables rules. */
 let engineModule: Promise<typeof import('@x/rules')> | undefined
-/** Its `toRuleRecord`: a decoded value of any format as the registry sees the same record. */
+/** Its `toRuleRecord`: a value as JSON, for a codec without a mapping of its own (JSON Schema). */
 let toRuleRecord: ((value: unknown, fields?: readonly string[]) => Record<string, unknown>) | undefined
+/** Its `ruleDouble`: an integral double as the rules see it, for the codecs' mappings. */
+let ruleDouble: ((value: number) => unknown) | undefined
+/** Its `plainRuleValue`: a record from the rules with each integral double a plain number, for users. */
+let plainRuleValue: ((value: unknown) => unknown) | undefined
 
 /**
  * Imports the rules engine. `@x/rules` is an optional peer of this package, installed by those who turn rules on:
@@ -110,14 +114,17 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 }
 
 /**
- * `value` as the rules see it (see `toRuleRecord`), or, when it cannot be given to them (nested deeper than
- * `MAX_RECORD_DEPTH` of `@x/rules`), the reason, for every rule that would run to fail with.
+ * `value` as the rules see it: the codec's mapping (`SchemaCodec#toRuleRecord`, the record Apicurio's Java serde
+ * hands its rules), else its JSON (`toRuleRecord` of `@x/rules`); or, when it cannot be given to them (nested
+ * deeper than `MAX_RECORD_DEPTH` of `@x/rules`), the reason, for every rule that would run to fail with.
  */
 function ruleRecord(
   value: Record<string, unknown>,
   fields: readonly string[] | undefined,
+  codec: SchemaCodec | undefined,
 ): Record<string, unknown> | string {
   try {
+    if (codec?.toRuleRecord !== undefined) return codec.toRuleRecord(value, fields, ruleDouble!)
     return toRuleRecord!(value, fields)
   } catch (error) {
     return error instanceof Error ? error.message : String(error)
@@ -149,6 +156,17 @@ function refusedByAll(
     executedRules: violations.length,
     failedRules: violations.length,
   }
+}
+
+/** The name of the last `READ` (or `WRITEREAD`) transform of a ruleset: the one whose record is handed out. */
+function lastReadTransform(rules: readonly (CompiledRule | null)[]): string {
+  let name = 'READ transform'
+  for (const compiled of rules) {
+    const rule = compiled?.rule
+    if (rule === undefined || rule.disabled === true || rule.kind !== 'TRANSFORM') continue
+    if (rule.mode === 'READ' || rule.mode === 'WRITEREAD') name = rule.name
+  }
+  return name
 }
 
 /**
@@ -224,6 +242,8 @@ export class ContractRules {
     if (this.#engine === undefined) {
       const engine = await loadEngine(this.#owner)
       toRuleRecord ??= engine.toRuleRecord
+      ruleDouble ??= engine.ruleDouble
+      plainRuleValue ??= engine.plainRuleValue
       this.#engine ??= new engine.RulesEngine()
     }
     const rulesKey = keyOf(this.#readRulesOf(coordinates, reading))
@@ -246,23 +266,26 @@ export class ContractRules {
     if (!isRecord(record)) return record
     const entry = this.#ruleset(coordinates)
     if (entry === null || entry.compiled.domainRules.length === 0) return record
-    const seen = ruleRecord(record, entry.writeFields)
+    const seen = ruleRecord(record, entry.writeFields, codec)
     const result =
       typeof seen === 'string'
         ? refusedByAll(entry.compiled.domainRules, 'WRITE', true, seen)
         : this.#engine!.execute(entry.compiled, { mode: 'WRITE', record: seen })
     const written = this.#verdict('WRITE', result, record)
-    if (written === record || codec?.fromRuleRecord === undefined) return written
+    if (written === record) return written
+    if (codec?.fromRuleRecord === undefined) return plainRuleValue!(written)
     return codec.fromRuleRecord(written as Record<string, unknown>)
   }
 
   /**
    * Migrates a decoded record to `targetVersion` (with migration on) and runs the `READ` rules of the version it
-   * is read as; answers the record to hand out. A record a `READ` transform gave back is decoded again with `codec`
-   * (the one `record` was decoded with) unless it was migrated, so it holds the values any other message of the
-   * schema holds; a migrated record is in the target version's shape and is handed out JSON-shaped.
-   * @throws RuleViolationError for a failed rule whose action is `ERROR` or `DLQ` (with `failOnError`);
-   *   DeserializationError when a `READ` transform's record does not fit the schema.
+   * is read as; answers the record to hand out. A record a `READ` transform gave back is handed out as the
+   * registry's `transformedRecord`: its declared fields decoded again with `codec` (the one `record` was decoded
+   * with) unless it was migrated, so they hold the values any other message of the schema holds, and the fields
+   * the transform added as it gave them; a migrated record is in the target version's shape and is handed out
+   * JSON-shaped (integral doubles as plain numbers).
+   * @throws RuleViolationError for a failed rule whose action is `ERROR` or `DLQ` (with `failOnError`), and
+   *   when a field a `READ` transform gave back does not fit its declared type (naming the field).
    */
   read(coordinates: VersionCoordinates, record: unknown, codec?: SchemaCodec, formatName = ''): unknown {
     if (!isRecord(record)) return record
@@ -275,7 +298,7 @@ export class ContractRules {
         const from = chain.findIndex((s) => s.version === coordinates.version)
         const to = chain.findIndex((s) => s.version === target)
         const mode = to >= from ? 'UPGRADE' : 'DOWNGRADE'
-        const whole = ruleRecord(current, undefined)
+        const whole = ruleRecord(current, undefined, codec)
         if (typeof whole === 'string') {
           // The first hop with a rule to run stops the chain, as a hop whose rules fail does.
           let refused: ExecuteResult | undefined
@@ -297,25 +320,63 @@ export class ContractRules {
         }
       }
     }
+    const migrated = current !== record
     const entry = this.#ruleset(this.#readRulesOf(coordinates, true))
-    if (entry === null || entry.compiled.domainRules.length === 0) return current
-    const readable = seen ?? ruleRecord(current, entry.readFields)
+    if (entry === null || entry.compiled.domainRules.length === 0)
+      return migrated ? plainRuleValue!(current) : current
+    const readable = seen ?? ruleRecord(current, entry.readFields, codec)
     const result =
       typeof readable === 'string'
         ? refusedByAll(entry.compiled.domainRules, 'READ', true, readable)
         : this.#engine!.execute(entry.compiled, { mode: 'READ', record: readable })
-    const read = this.#verdict('READ', result, current)
-    if (read === current || seen !== undefined || codec?.decodedRuleRecord === undefined) return read
+    const read = this.#verdict('READ', result, current) as Record<string, unknown>
+    if (read === current) return migrated ? plainRuleValue!(current) : current
+    if (seen !== undefined || codec?.decodedRuleRecord === undefined) return plainRuleValue!(read)
+    return this.#decodedTransform(read, codec, formatName, result, entry.compiled.domainRules)
+  }
+
+  /**
+   * The record a `READ` transform gave back, handed out as the registry's `transformedRecord`: its declared fields
+   * as `decode` gives them (`SchemaCodec#decodedRuleRecord`), then the fields it added, as the transform gave them.
+   * @throws RuleViolationError naming the field when a declared field no longer fits the schema (with the
+   *   transform's verdict: it is the rules that broke the record, not the message).
+   */
+  #decodedTransform(
+    read: Record<string, unknown>,
+    codec: SchemaCodec,
+    formatName: string,
+    result: ExecuteResult,
+    rules: readonly (CompiledRule | null)[],
+  ): unknown {
+    let decoded: unknown
     try {
-      return codec.decodedRuleRecord(read as Record<string, unknown>)
+      decoded = codec.decodedRuleRecord!(read)
     } catch (cause) {
-      throw new DeserializationError(
-        `The record a READ transform gave back does not fit the ${formatName} schema it was read with: ${
-          cause instanceof Error ? cause.message : String(cause)
-        }`,
-        { cause },
+      const reason = cause instanceof Error ? cause.message : String(cause)
+      throw new RuleViolationError(
+        `The record a READ transform gave back does not fit the ${formatName} schema it was read with: ${reason}`,
+        {
+          mode: 'READ',
+          violations: [
+            ...result.violations,
+            { ruleName: lastReadTransform(rules), message: reason, action: 'ERROR' },
+          ],
+          cause,
+        },
       )
     }
+    if (!isRecord(decoded)) return decoded
+    for (const key of Object.keys(read)) {
+      if (!Object.hasOwn(decoded, key)) {
+        Object.defineProperty(decoded, key, {
+          value: plainRuleValue!(read[key]),
+          writable: true,
+          enumerable: true,
+          configurable: true,
+        })
+      }
+    }
+    return decoded
   }
 
   #migrates(coordinates: VersionCoordinates, reading: boolean): boolean {

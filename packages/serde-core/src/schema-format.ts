@@ -45,18 +45,31 @@ export interface SchemaCodec {
   /** The full name of the record the schema describes, for messages; undefined when it has none. */
   readonly recordName?: string | undefined
   /**
-   * Turns the record a data-contract `TRANSFORM` rule gave back (JSON-shaped, as `toRuleRecord` of `@x/rules` makes
-   * every value: base64 text for bytes, RFC 3339 text for timestamps, numbers or `bigint`s for longs) into the values
-   * `encodeInto` takes for this schema, inverting `toRuleRecord`. A value that does not fit the schema is left as it
-   * is, for `encodeInto` to refuse. Absent: the record is encoded as it is (JSON Schema needs nothing).
+   * The record data-contract rules see for a value of this schema: what Apicurio's Java serde 3.3 hands its rules
+   * for the same value (and the registry's execute endpoint reads when sent it), led by the schema; see each format's
+   * README. `double` makes the value of an integral double (`RuleDouble` of `@x/rules`), so that CEL types it
+   * `double`. With `fields`, only those top-level fields (the ones the rules read). Absent: the record is the JSON
+   * of the value (`toRuleRecord` of `@x/rules`: JSON Schema values are JSON already).
+   * @throws an `Error` when the value cannot be given to the rules (the rules then fail with its message).
+   */
+  toRuleRecord?(
+    value: unknown,
+    fields: readonly string[] | undefined,
+    double: (value: number) => unknown,
+  ): Record<string, unknown>
+  /**
+   * Turns the record a data-contract `TRANSFORM` rule gave back (as {@link toRuleRecord} makes records) into the
+   * values `encodeInto` takes for this schema, inverting `toRuleRecord`. A value that does not fit the schema is left
+   * as it is, for `encodeInto` to refuse. Absent: the record is encoded as it is (JSON Schema needs nothing).
    */
   fromRuleRecord?(record: Record<string, unknown>): unknown
   /**
-   * The record a data-contract `READ` transform gave back for the message this codec decoded last (JSON-shaped,
-   * as `toRuleRecord` makes values) as `decode` would have returned it had the message held that record: bytes,
-   * timestamps and longs in the form every other message of the schema has them. Absent: the record is handed out
-   * as it is (JSON Schema, whose values are JSON already).
-   * @throws an `Error` when the record does not fit the schema.
+   * The declared fields of the record a data-contract `READ` transform gave back for the message this codec
+   * decoded last (as {@link toRuleRecord} makes records), as `decode` would have returned them had the message held
+   * that record: bytes, timestamps and longs in the form every other message of the schema has them. Fields the
+   * schema does not declare are left out (the core adds them back as the transform gave them). Absent: the record
+   * is handed out as it is (JSON Schema, whose values are JSON already).
+   * @throws an `Error` naming the field when a declared field does not fit the schema.
    */
   decodedRuleRecord?(record: Record<string, unknown>): unknown
 }

@@ -261,7 +261,7 @@ describe('serializers with rules on', () => {
     const celBytes = await serializer({ rules: ON }).serialize(value, ctx)
     expect(reads).toBe(byEncoder)
     await admin.setArtifactRuleset(artifactId, {
-      domainRules: [condition('short-a', 'WRITE', 'size(a) < 4'), transform('same', 'WRITE', '$')],
+      domainRules: [condition('short-a', 'WRITE', 'size(a) < 4'), transform('same', 'WRITE', '$merge([$])')],
       migrationRules: [],
     })
     reads = 0

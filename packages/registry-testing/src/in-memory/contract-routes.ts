@@ -5,7 +5,7 @@ import { EMPTY_RULESET, getAnswer, putAnswer, readRuleSet, type StoredRuleSet } 
 import type { JsonText } from './json-text.js'
 import { checkIdLengths, rawGroupId } from './params.js'
 import { artifactNotFound, badRequest } from './problems.js'
-import { type Json, parseBody } from './request-body.js'
+import { type Json, parseBody, parseRecordBody } from './request-body.js'
 import type { RouteContext } from './route-context.js'
 
 // The data-contract ruleset endpoints of Apicurio Registry 3.3: `/admin/contracts/ruleset`,
@@ -117,11 +117,12 @@ function verdict(result: ExecuteResult): Answer {
 /**
  * `POST …/versions/{v}/contract/execute` with `{ mode, record }`: the version's merged domain rules of that mode
  * (and `WRITEREAD`), run by `@x/rules`. Integers in the record are read exactly (beyond 2^53 as `bigint`s, written
- * back as exact digits), as the registry reads them.
+ * back as exact digits) and a number with a fraction or an exponent (`5.0`) as a double (written back as `5.0`),
+ * as the registry reads and writes them.
  */
 export function executeRules(ctx: RouteContext): Answer {
   const { artifact, version } = resolveVersion(ctx)
-  const body = parseBody(ctx.body, true)
+  const body = parseRecordBody(ctx.body)
   const record = recordOf(body, ['mode'])
   const merged = ctx.storage.contracts.merged(artifact.groupId, artifact.artifactId, version.globalId)
   const result = engine.execute(engine.compile(merged as RuleSet), {
@@ -141,7 +142,7 @@ export function migrateRecord(ctx: RouteContext): Answer {
   const { groupId, artifactId } = artifactOf(ctx)
   const artifact = ctx.storage.artifact(groupId, artifactId)
   if (artifact === undefined) throw artifactNotFound(groupId, artifactId)
-  const body = parseBody(ctx.body, true)
+  const body = parseRecordBody(ctx.body)
   const record = recordOf(body, ['fromVersion', 'toVersion'])
   const chain = artifact.versions.map((stored) => ({
     version: stored.version,

@@ -1,5 +1,6 @@
 import { AvroSchemaError, parseAvro } from '@x/compatibility/avro'
-import { parseExactJson } from '@x/registry-client/json'
+import { parseExactJson, parseJsonTree } from '@x/registry-client/json'
+import { ruleRecordOfJson } from '@x/rules'
 import type { StoredReference } from './content.js'
 import { rawGroupId } from './params.js'
 import { badRequest, missingParameter, RegistryProblem } from './problems.js'
@@ -64,6 +65,24 @@ export function parseBody(text: string, exact = false): Json {
     throw new RegistryProblem(400, 'BadRequestException', 'Not able to deserialize data provided.', {
       plain: true,
     })
+  }
+  if (!isObject(value)) throw badRequest('BadRequestException', 'Not able to deserialize data provided.')
+  return value
+}
+
+/**
+ * Parses the JSON body of the contract execute and migrate endpoints as the registry's Jackson reads it: integers
+ * exact (beyond 2^53 as `bigint`s) and a number written with a fraction or an exponent (`5.0`) a double, a
+ * `RuleDouble` of `@x/rules` when integral, so that CEL binds it as a `double` (see `ruleRecordOfJson`). A body
+ * that repeats a name is read as `parseBody` reads it (the last one wins, as in Jackson).
+ */
+export function parseRecordBody(text: string): Json {
+  if (text.trim() === '') throw missingParameter('body')
+  let value: unknown
+  try {
+    value = ruleRecordOfJson(parseJsonTree(text))
+  } catch {
+    return parseBody(text, true)
   }
   if (!isObject(value)) throw badRequest('BadRequestException', 'Not able to deserialize data provided.')
   return value

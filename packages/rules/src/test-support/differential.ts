@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs'
-import { parseExactJson } from '@x/registry-client/json'
+import { parseJsonTree } from '@x/registry-client/json'
+import { ruleRecordOfJson } from '../rule-json.js'
 import type { RulesEngine } from '../rules-engine.js'
 import type { ExecuteMode, ExecuteResult, RuleSet } from '../types.js'
 
@@ -23,9 +24,12 @@ export function loadCorpus(): CorpusCase[] {
   return JSON.parse(readFileSync(new URL('../../corpus/cases.json', import.meta.url), 'utf8')) as CorpusCase[]
 }
 
-/** Parses JSON text keeping integers beyond 2^53 exact. */
+/**
+ * Parses JSON text as the registry reads it: integers beyond 2^53 exact, and a literal with a fraction or an
+ * exponent (`5.0`) a double, as it reads records and writes its answers.
+ */
 export function exactParse(text: string): unknown {
-  return parseExactJson(text).value
+  return ruleRecordOfJson(parseJsonTree(text))
 }
 
 /** Runs a case through the engine as the registry would: merged levels for execute, version levels for migrate. */

@@ -179,6 +179,8 @@ beforeAll(async () => {
       of(testCase).plain.deserialize(of(testCase).serializer.serializeSync(testCase.value, ctx), ctx),
     AnySerializer: async (testCase, ctx) =>
       anyPlain.deserialize(await any.serialize(testCase.value, ctx), ctx),
+    'AnySerializer (sync)': async (testCase, ctx) =>
+      anyPlain.deserialize(any.serializeSync(testCase.value, ctx), ctx),
     KafkaJsSerde: async (testCase, ctx) => {
       const message = await producer.encodeMessage(ctx.topic, { value: testCase.value })
       return anyPlain.deserialize(message.value as Buffer, ctx)
@@ -191,6 +193,8 @@ beforeAll(async () => {
       of(testCase).checked.deserializeSync(await written.serialize(testCase.value, ctx), ctx),
     AnyDeserializer: async (testCase, ctx) =>
       anyChecked.deserialize(await written.serialize(testCase.value, ctx), ctx),
+    'AnyDeserializer (sync)': async (testCase, ctx) =>
+      anyChecked.deserializeSync(await written.serialize(testCase.value, ctx), ctx),
     KafkaJsSerde: async (testCase, ctx) => {
       const bytes = await written.serialize(testCase.value, ctx)
       const decoded = await consumer.decodeMessage(ctx.topic, 0, {
@@ -267,6 +271,7 @@ function migratorsTo(format: 'avro' | 'json', targetVersion: string) {
       deserializer: (bytes, ctx) => checked.deserialize(bytes, ctx),
       'deserializer (sync)': async (bytes, ctx) => checked.deserializeSync(bytes, ctx),
       AnyDeserializer: (bytes, ctx) => any.deserialize(bytes, ctx),
+      'AnyDeserializer (sync)': async (bytes, ctx) => any.deserializeSync(bytes, ctx),
       KafkaJsSerde: async (bytes, ctx) =>
         (
           await consumer.decodeMessage(ctx.topic, 0, {

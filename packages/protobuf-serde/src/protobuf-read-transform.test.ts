@@ -1,4 +1,4 @@
-import { DeserializationError } from '@x/errors'
+import { RuleViolationError } from '@x/errors'
 import { readThroughTransform, type TransformSerdes, useRulesRegistry } from '@x/test-support'
 import { SerializationContext } from '@x/wire-format'
 import { describe, expect, it } from 'vitest'
@@ -57,11 +57,18 @@ describe('Protobuf deserializer with a READ transform', () => {
     expect(ruled.ledger).toBe(5n)
   })
 
-  it('refuses a transformed record that does not fit the schema with a DeserializationError', async () => {
+  it('refuses a transformed record whose declared field breaks its type with a RuleViolationError naming the field', async () => {
     const failure = await readWith('$merge([$, {"size": "not a number"}])').catch((error: unknown) => error)
-    expect(failure).toBeInstanceOf(DeserializationError)
+    expect(failure).toBeInstanceOf(RuleViolationError)
+    expect(failure).toMatchObject({ code: 'RULE_VIOLATION', mode: 'READ' })
     expect((failure as Error).message).toContain(
       'The record a READ transform gave back does not fit the Protobuf schema it was read with',
     )
+    expect((failure as Error).message).toContain('size')
+  })
+
+  it("hands out the fields a READ transform added, as the registry's transformedRecord holds them", async () => {
+    const { plain, ruled } = await readWith('$merge([$, {"added": [1, 2.5], "label": "x"}])')
+    expect(ruled).toEqual({ ...plain, added: [1, 2.5], label: 'x' })
   })
 })

@@ -12,6 +12,7 @@ import type {
 } from '@x/rules'
 import type { RegistryPort } from './registry-port.js'
 import type { NormalizedRulesOptions } from './rules-options.js'
+import { rulesetWarnings, warnOnce } from './rules-warnings.js'
 import type { SchemaCodec } from './schema-format.js'
 
 /** @internal Where a version lives: the ruleset in force for it is looked up by these. */
@@ -38,6 +39,12 @@ interface RulesPort {
 
 const NEEDED = ['getMergedRuleset', 'getVersionRuleset', 'listVersions'] as const
 
+/** The level reads `RegistryClient` has beside those: with them the ruleset's levels are told apart, for warnings. */
+interface LevelsPort {
+  getGlobalRuleset(): Promise<ContractRuleSet>
+  getArtifactRuleset(artifactId: string, options?: { groupId?: string }): Promise<ContractRuleSet>
+}
+
 /** The engine module, imported once per process and only when some serde enables rules. */
 let engineModule: Promise<typeof import('@x/rules')> | undefined
 /** Its `toRuleRecord`: a value as JSON, for a codec without a mapping of its own (JSON Schema). */
@@ -46,6 +53,8 @@ let toRuleRecord: ((value: unknown, fields?: readonly string[]) => Record<string
 let ruleDouble: ((value: number) => unknown) | undefined
 /** Its `plainRuleValue`: a record from the rules with each integral double a plain number, for users. */
 let plainRuleValue: ((value: unknown) => unknown) | undefined
+/** Its `mergeRuleSets`: the levels of a ruleset merged as the registry merges them. */
+let mergeRuleSets: ((...levels: ContractRuleSet[]) => RuleSet) | undefined
 
 /**
  * Imports the rules engine. `@x/rules` is an optional peer of this package, installed by those who turn rules on:
@@ -244,6 +253,7 @@ export class ContractRules {
       toRuleRecord ??= engine.toRuleRecord
       ruleDouble ??= engine.ruleDouble
       plainRuleValue ??= engine.plainRuleValue
+      mergeRuleSets ??= engine.mergeRuleSets as (...levels: ContractRuleSet[]) => RuleSet
       this.#engine ??= new engine.RulesEngine()
     }
     const rulesKey = keyOf(this.#readRulesOf(coordinates, reading))
@@ -456,7 +466,7 @@ export class ContractRules {
     const [groupId, artifactId, version] = JSON.parse(key) as [string, string, string]
     let ruleset: RuleSet
     try {
-      ruleset = (await this.#client.getMergedRuleset(artifactId, version, { groupId })) as RuleSet
+      ruleset = await this.#fetchRuleset(groupId, artifactId, version)
     } catch (error) {
       if (this.#options.failOnError) throw error
       return { value: null }
@@ -470,6 +480,27 @@ export class ContractRules {
         readFields: engine.fieldsRead(compiled, 'READ'),
       },
     }
+  }
+
+  /**
+   * The ruleset in force for a version. With a client that reads each level (`RegistryClient`), the three levels
+   * (the same three requests `getMergedRuleset` makes), merged here, and a warning, once per process, for each rule
+   * nobody runs or that Apicurio's Java serde 3.3 treats otherwise (see `rulesetWarnings`).
+   */
+  async #fetchRuleset(groupId: string, artifactId: string, version: string): Promise<RuleSet> {
+    const client = this.#client as RulesPort & Partial<LevelsPort>
+    if (typeof client.getGlobalRuleset !== 'function' || typeof client.getArtifactRuleset !== 'function') {
+      return (await client.getMergedRuleset(artifactId, version, { groupId })) as RuleSet
+    }
+    const [global, artifact, versionLevel] = await Promise.all([
+      client.getGlobalRuleset(),
+      client.getArtifactRuleset(artifactId, { groupId }),
+      client.getVersionRuleset(artifactId, version, { groupId }),
+    ])
+    const merged = mergeRuleSets!(global, artifact, versionLevel)
+    const where = `artifact '${artifactId}' (group '${groupId}', version '${version}')`
+    warnOnce(rulesetWarnings(where, { global, artifact, version: versionLevel }, merged as ContractRuleSet))
+    return merged
   }
 
   async #loadChain(key: string): Promise<Loaded<VersionRuleSet[]>> {

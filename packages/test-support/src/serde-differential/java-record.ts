@@ -345,5 +345,9 @@ export function protobufJavaRecord(fields: readonly ProtoField[], value: unknown
     }
     parts.push(`${JSON.stringify(field.json)}:${text}`)
   }
+  const declared = new Set(fields.flatMap((field) => [field.name, field.json]))
+  for (const key of Object.keys(message)) {
+    if (!declared.has(key)) parts.push(`${JSON.stringify(key)}:${plainText(message[key])}`)
+  }
   return `{${parts.join(',')}}`
 }

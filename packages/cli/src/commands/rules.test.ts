@@ -136,6 +136,45 @@ describe('rules test', () => {
     expect([passed.code, passed.stdout]).toEqual([0, 'local    passed (WRITE: 1 rules run, 0 failed)\n'])
   })
 
+  it('reads 5.0 as a double and 5 as an int, as the registry and the serializers do', async () => {
+    await admin.setArtifactRuleset('orders-value', {
+      domainRules: [
+        {
+          name: 'double',
+          kind: 'CONDITION',
+          type: 'CEL',
+          mode: 'WRITE',
+          expr: 'type(total) == double',
+          onFailure: 'ERROR',
+        },
+      ],
+      migrationRules: [],
+    })
+    const double = await run([
+      'rules',
+      'test',
+      '{"total": 5.0}',
+      '--artifact',
+      'orders-value',
+      '--against-registry',
+    ])
+    expect([double.code, double.stdout]).toEqual([
+      0,
+      'local    passed (WRITE: 1 rules run, 0 failed)\nregistry passed (WRITE: 1 rules run, 0 failed)\n',
+    ])
+    const int = await run([
+      'rules',
+      'test',
+      '{"total": 5}',
+      '--artifact',
+      'orders-value',
+      '--against-registry',
+    ])
+    expect(int.code).toBe(1)
+    expect(int.stdout).toContain('local    refused')
+    expect(int.stdout).toContain('registry refused')
+  })
+
   it('tests a ruleset file before it is stored, with READ transforms shown', async () => {
     writeFileSync(join(folder.path, 'record.json'), '{"total": 1.5, "card": "4111"}')
     const run1 = await run([

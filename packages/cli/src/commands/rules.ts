@@ -1,12 +1,12 @@
 import { writeFile } from 'node:fs/promises'
 import { resolve } from 'node:path'
 import type { ContractRuleSet, ContractVerdict } from '@x/registry-client'
-import { isJsonObject } from '@x/registry-client/json'
+import { isJsonObject, parseJsonTree } from '@x/registry-client/json'
 import type { Config } from '../config.js'
 import { type Connection, type ConnectionFlags, connect } from '../connection.js'
 import { type Io, readText } from '../io.js'
 import { toJsonText } from '../json-output.js'
-import { checkJsonNesting, parseJsonText } from '../json-text.js'
+import { checkJsonNesting } from '../json-text.js'
 import { CheckFailed, UsageError } from '../usage-error.js'
 
 /** Which ruleset a `rules` command is about. */
@@ -120,7 +120,8 @@ export async function rulesSet(path: string, flags: RulesLevelFlags, config: Con
  * `x-serde rules test RECORD`: runs a record (JSON text, `@FILE`, or `-` for standard input) through the local
  * rules engine, with the version's merged ruleset from the registry or `--ruleset FILE`, and with
  * `--against-registry` through the registry's own execute endpoint; prints both verdicts. Exits 1 when a verdict
- * refuses the record.
+ * refuses the record. The record is read as the registry reads it, and as the serializers map their values (the
+ * JSON Apicurio's Java serde 3.3 sends): `5.0` is a double and `5` an int, an integer beyond 2^53 exact.
  */
 export async function rulesTest(
   recordArgument: string,
@@ -165,7 +166,9 @@ async function readRecord(io: Io, argument: string): Promise<Record<string, unkn
   else text = argument
   let value: unknown
   try {
-    value = parseJsonText(text)
+    checkJsonNesting(text)
+    const { ruleRecordOfJson } = await import('@x/rules')
+    value = ruleRecordOfJson(parseJsonTree(text))
   } catch (error) {
     throw new UsageError(`The record is not JSON: ${(error as Error).message}`)
   }

@@ -7,7 +7,12 @@ export {
   differentialSchema,
   javaRecordOf,
 } from './cases.js'
-export { DIFFERENTIAL_EXCEPTIONS, type DifferentialException } from './exceptions.js'
+export {
+  DIFFERENTIAL_EXCEPTIONS,
+  type DifferentialException,
+  RULES_TEST_EXCEPTIONS,
+  type RulesTestException,
+} from './exceptions.js'
 export {
   avroJavaRecord,
   jsonJavaRecord,

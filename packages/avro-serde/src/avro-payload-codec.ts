@@ -1,5 +1,5 @@
 import { DeserializationError } from '@x/errors'
-import type { SchemaCodec } from '@x/serde-core'
+import type { RuleValueKit, SchemaCodec } from '@x/serde-core'
 import type { AvscType } from './avro/avsc-internals.js'
 import type { AvroCodec, AvroEncoding } from './avro/index.js'
 import { binaryToJson, jsonToBinary } from './avro/json-encoding.js'
@@ -55,8 +55,9 @@ export class AvroPayloadCodec implements SchemaCodec {
   toRuleRecord(
     value: unknown,
     fields: readonly string[] | undefined,
-    double: (value: number) => unknown,
+    kit: RuleValueKit,
   ): Record<string, unknown> {
+    const { double } = kit
     const type = this.#codec.type as AvscType
     if (type.fields === undefined) return toRuleValue(type, value, double) as Record<string, unknown>
     return toRuleFields(type, value, fields, double) as Record<string, unknown>

@@ -1,10 +1,10 @@
-import type { SchemaCodec } from '@x/serde-core'
+import type { RuleValueKit, SchemaCodec } from '@x/serde-core'
 import protobuf from 'protobufjs'
 import { FastReader } from './fast-reader.js'
 import { finishRead } from './finish-read.js'
 import { type Framing, FramingError, prefixFor, readIndexes, readRef } from './framing.js'
 import type { DeclaredMessage, ProtoSchema } from './proto-schema.js'
-import { fromRuleMessage } from './rule-values.js'
+import { fromRuleMessage, markRuleDoubles } from './rule-values.js'
 import { type LongMode, type MessagePlan, planOf, toEncodable } from './values.js'
 
 /** How messages are read into JavaScript values (see the type mapping in the README). */
@@ -97,6 +97,19 @@ export class ProtobufCodec implements SchemaCodec {
     writer.reset()
     if (length > MAX_KEPT_WRITER) this.#writer = undefined
     return end <= target.length ? end : target.length - end
+  }
+
+  /**
+   * The record rules see for a message of this schema: its JSON (`kit.json`), with each `double` and `float` field a
+   * double, also when integral (see `markRuleDoubles`).
+   */
+  toRuleRecord(
+    value: unknown,
+    fields: readonly string[] | undefined,
+    kit: RuleValueKit,
+  ): Record<string, unknown> {
+    const plan = this.#writable?.plan ?? this.#lastRead?.plan
+    return kit.json(plan === undefined ? value : markRuleDoubles(plan, value, kit.double), fields)
   }
 
   fromRuleRecord(record: Record<string, unknown>): unknown {

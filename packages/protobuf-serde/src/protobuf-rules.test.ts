@@ -131,3 +131,37 @@ describe('Protobuf map keys named __proto__ and constructor, with rules on', () 
     )
   })
 })
+
+describe('Protobuf serdes giving rules a double field', () => {
+  const doubles = [
+    'syntax = "proto3";',
+    'message Reading {',
+    '  double total = 1;',
+    '  repeated double samples = 2;',
+    '  Inner inner = 3;',
+    '  int64 count = 4;',
+    '}',
+    'message Inner { double value = 1; }',
+    '',
+  ].join('\n')
+  const reading = { total: 5, samples: [1, 2.5], inner: { value: 3 }, count: 5 }
+
+  it('bind an integral double as a CEL double, as the registry reads the 5.0 of proto3 JSON, and an int64 as an int', async () => {
+    await env.client.registerSchema('readings-value', doubles, { artifactType: 'PROTOBUF' })
+    const expr =
+      'type(total) == double && total / 2.0 == 2.5 && type(samples[0]) == double && type(inner.value) == double && type(count) == int'
+    await env.client.setArtifactRuleset('readings-value', {
+      domainRules: [
+        { name: 'doubles', kind: 'CONDITION', type: 'CEL', mode: 'WRITEREAD', expr, onFailure: 'ERROR' },
+      ],
+      migrationRules: [],
+    })
+    const serializer = new ProtobufSerializer(env.client, 'readings-value', { rules: { enabled: true } })
+    const bytes = await serializer.serialize(reading, ctx)
+    const read = await new ProtobufDeserializer(env.client, { rules: { enabled: true } }).deserialize(
+      bytes,
+      ctx,
+    )
+    expect(read).toMatchObject({ total: 5, samples: [1, 2.5], inner: { value: 3 } })
+  })
+})

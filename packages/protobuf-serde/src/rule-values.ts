@@ -1,5 +1,64 @@
 import type { FieldPlan, MessagePlan } from './values.js'
 
+/** The brand of `RuleDouble` of `@x/rules`, a registered symbol. */
+const RULE_DOUBLE = Symbol.for('@x/rules.RuleDouble')
+
+/**
+ * A message value with each `double` and `float` field (at any depth of its own message types, in lists and maps)
+ * as proto3's JSON mapping writes it and the registry's Jackson reads it back: a double, `double(5)` for an
+ * integral one (so that CEL types it `double`, as it types the `5.0` Java's `JsonFormat` writes), the text `"NaN"`,
+ * `"Infinity"`, `"-Infinity"` for the others. Every other value is left as it is (the caller then makes the
+ * record's JSON of it); the well-known types are left whole. Only own fields are read; a field named `__proto__`
+ * stays an own data field.
+ */
+export function markRuleDoubles(
+  plan: MessagePlan,
+  value: unknown,
+  double: (value: number) => unknown,
+): unknown {
+  if (!isObject(value)) return value
+  let out: Record<string, unknown> | undefined
+  for (const field of plan.fields) {
+    if (!Object.hasOwn(value, field.name)) continue
+    const item = value[field.name]
+    if (item === undefined || item === null) continue
+    const converted = field.map
+      ? markMap(field, item, double)
+      : field.repeated && Array.isArray(item)
+        ? item.map((one) => markSingle(field, one, double))
+        : markSingle(field, item, double)
+    if (converted === item) continue
+    out ??= { ...value }
+    setOwn(out, field.name, converted)
+  }
+  return out ?? value
+}
+
+function markMap(field: FieldPlan, value: unknown, double: (value: number) => unknown): unknown {
+  if (value instanceof Map) {
+    const out = new Map<unknown, unknown>()
+    for (const [key, item] of value) out.set(key, markSingle(field, item, double))
+    return out
+  }
+  if (!isObject(value)) return value
+  const out: Record<string, unknown> = {}
+  for (const key of Object.keys(value)) setOwn(out, key, markSingle(field, value[key], double))
+  return out
+}
+
+function markSingle(field: FieldPlan, value: unknown, double: (value: number) => unknown): unknown {
+  if (field.message !== undefined) {
+    return field.message.type.fullName.startsWith('.google.protobuf.')
+      ? value
+      : markRuleDoubles(field.message, value, double)
+  }
+  if (field.scalar === 'float' && typeof value === 'number') {
+    if (!Number.isFinite(value)) return String(value)
+    return Number.isInteger(value) ? double(value) : value
+  }
+  return value
+}
+
 /**
  * The record a data-contract transform gave back, as values the Protobuf writer takes. The rules see a message as
  * `toRuleRecord` of `@x/rules` makes it (JSON-shaped); this is its inverse, led by the message's fields: base64
@@ -49,7 +108,15 @@ function mapValue(field: FieldPlan, value: unknown): unknown {
   return out
 }
 
+const NON_FINITE: Record<string, number> = { NaN: Number.NaN, Infinity: Infinity, '-Infinity': -Infinity }
+
 function singleValue(field: FieldPlan, value: unknown): unknown {
+  if (
+    typeof value === 'object' &&
+    value !== null &&
+    (value as { [RULE_DOUBLE]?: unknown })[RULE_DOUBLE] === true
+  )
+    return (value as { value: number }).value
   if (field.message !== undefined) {
     if (typeof value === 'string') return wellKnownValue(field.message.type.fullName, value) ?? value
     return fromRuleMessage(field.message, value)
@@ -60,6 +127,8 @@ function singleValue(field: FieldPlan, value: unknown): unknown {
     case 'int64':
     case 'uint64':
       return longValue(value)
+    case 'float':
+      return typeof value === 'string' && Object.hasOwn(NON_FINITE, value) ? NON_FINITE[value] : value
     default:
       return value
   }

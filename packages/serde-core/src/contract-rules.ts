@@ -13,7 +13,7 @@ import type {
 import type { RegistryPort } from './registry-port.js'
 import type { NormalizedRulesOptions } from './rules-options.js'
 import { rulesetWarnings, warnOnce } from './rules-warnings.js'
-import type { SchemaCodec } from './schema-format.js'
+import type { RuleValueKit, SchemaCodec } from './schema-format.js'
 
 /** @internal Where a version lives: the ruleset in force for it is looked up by these. */
 export interface VersionCoordinates {
@@ -49,10 +49,10 @@ interface LevelsPort {
 let engineModule: Promise<typeof import('@x/rules')> | undefined
 /** Its `toRuleRecord`: a value as JSON, for a codec without a mapping of its own (JSON Schema). */
 let toRuleRecord: ((value: unknown, fields?: readonly string[]) => Record<string, unknown>) | undefined
-/** Its `ruleDouble`: an integral double as the rules see it, for the codecs' mappings. */
-let ruleDouble: ((value: number) => unknown) | undefined
 /** Its `plainRuleValue`: a record from the rules with each integral double a plain number, for users. */
 let plainRuleValue: ((value: unknown) => unknown) | undefined
+/** The helpers a codec's `toRuleRecord` builds records with, made once the engine is loaded. */
+let kit: RuleValueKit | undefined
 /** Its `mergeRuleSets`: the levels of a ruleset merged as the registry merges them. */
 let mergeRuleSets: ((...levels: ContractRuleSet[]) => RuleSet) | undefined
 
@@ -133,7 +133,7 @@ function ruleRecord(
   codec: SchemaCodec | undefined,
 ): Record<string, unknown> | string {
   try {
-    if (codec?.toRuleRecord !== undefined) return codec.toRuleRecord(value, fields, ruleDouble!)
+    if (codec?.toRuleRecord !== undefined) return codec.toRuleRecord(value, fields, kit!)
     return toRuleRecord!(value, fields)
   } catch (error) {
     return error instanceof Error ? error.message : String(error)
@@ -251,9 +251,9 @@ export class ContractRules {
     if (this.#engine === undefined) {
       const engine = await loadEngine(this.#owner)
       toRuleRecord ??= engine.toRuleRecord
-      ruleDouble ??= engine.ruleDouble
       plainRuleValue ??= engine.plainRuleValue
       mergeRuleSets ??= engine.mergeRuleSets as (...levels: ContractRuleSet[]) => RuleSet
+      kit ??= { double: engine.ruleDouble, json: engine.toRuleRecord }
       this.#engine ??= new engine.RulesEngine()
     }
     const rulesKey = keyOf(this.#readRulesOf(coordinates, reading))

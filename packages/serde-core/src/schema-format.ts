@@ -47,15 +47,14 @@ export interface SchemaCodec {
   /**
    * The record data-contract rules see for a value of this schema: what Apicurio's Java serde 3.3 hands its rules
    * for the same value (and the registry's execute endpoint reads when sent it), led by the schema; see each format's
-   * README. `double` makes the value of an integral double (`RuleDouble` of `@x/rules`), so that CEL types it
-   * `double`. With `fields`, only those top-level fields (the ones the rules read). Absent: the record is the JSON
-   * of the value (`toRuleRecord` of `@x/rules`: JSON Schema values are JSON already).
+   * README. `kit` gives what `@x/rules` makes records of. With `fields`, only those top-level fields (the ones the
+   * rules read). Absent: the record is the JSON of the value (`kit.json`: JSON Schema values are JSON already).
    * @throws an `Error` when the value cannot be given to the rules (the rules then fail with its message).
    */
   toRuleRecord?(
     value: unknown,
     fields: readonly string[] | undefined,
-    double: (value: number) => unknown,
+    kit: RuleValueKit,
   ): Record<string, unknown>
   /**
    * Turns the record a data-contract `TRANSFORM` rule gave back (as {@link toRuleRecord} makes records) into the
@@ -72,6 +71,17 @@ export interface SchemaCodec {
    * @throws an `Error` naming the field when a declared field does not fit the schema.
    */
   decodedRuleRecord?(record: Record<string, unknown>): unknown
+}
+
+/** What a codec's `toRuleRecord` builds a rule record with: the helpers of `@x/rules`, loaded with rules on. */
+export interface RuleValueKit {
+  /** The rule record's value of an integral double (`RuleDouble` of `@x/rules`): CEL types it `double`. */
+  double(value: number): unknown
+  /**
+   * A value as JSON for the rules (`toRuleRecord` of `@x/rules`: bytes as base64, a `Date` as RFC 3339 text, an
+   * object with `toJSON` as what it returns); the `RuleDouble`s in it stay. With `fields`, only those fields.
+   */
+  json(value: unknown, fields?: readonly string[]): Record<string, unknown>
 }
 
 /** Parses registry schemas of one format, with the options of one serializer or deserializer. */

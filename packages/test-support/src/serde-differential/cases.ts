@@ -201,6 +201,8 @@ const PROTOBUF_RULESETS: ContractRuleSet[] = [
     check('level-positive', 'level > 0'),
     check('score-half', 'score == 0.5'),
     check('active', 'active'),
+    check('score-is-double', 'type(score) == double'),
+    check('ratio-is-double', 'type(ratio) == double'),
   ),
   rules(
     check('admin', '"admin" in roles'),

@@ -140,36 +140,6 @@ export const DIFFERENTIAL_EXCEPTIONS: Record<string, DifferentialException> = {
     rulesTest: 'node',
     why: 'Not legitimate, to fix: the JSONata transform computes big + 1 beyond 2^53 as a double, as the registry does, and the registry writes that double as its exact integer (1152921504606846976 for 2^60 + 2, 9223372036854775807 for 2^63); the library keeps it a JavaScript number, which the JSON Schema serializer writes with its shortest digits (1152921504606847000, 9223372036854776000: another long for a Java reader) and the deserializer hands out as an inexact number instead of a bigint. The Avro serializer writes the exact integer (avro-r14 agrees).',
   },
-  'protobuf-r0-read-0': {
-    kind: 'gap',
-    node: '{"refused":[["user-positive","DLQ"]]}',
-    registry:
-      '{"record":{"userId":"9223372036854775807","score":0.5,"level":7,"nickname":"nick","roles":["admin","dev"],"labels":{"env":"prod","team":"core"},"profile":{"age":30,"country":"NO","emails":["p@x.io"]},"updatedAt":"2025-01-01T00:00:00Z","ttl":"3600s","wrapped":"12","color":"BLUE","blob":"AAH/","counter":"1152921504606846977","active":true,"extra":{"source":"web","n":2},"ratio":5}}',
-    rulesTest: 'registry',
-    why: "Not legitimate, to fix: the registry is sent a Protobuf message as proto3's canonical JSON (Java's serde 3.3 has none: toString() of a message is text format, which Jackson cannot read, so its rules see an empty record), but the library hands the rules the decoded message itself: .proto field names (user_id, updated_at), 64-bit integers as numbers, Timestamp and Duration as {seconds, nanos}, wrappers as {value}, a Struct as its fields. So rules on the JSON names and forms (userId, timestamp(updatedAt), type(wrapped) == string, has(extra.source)) and transforms writing them answer otherwise.",
-  },
-  'protobuf-r0-read-1': {
-    kind: 'gap',
-    node: '{"refused":[["user-positive","DLQ"],["level-positive","DLQ"],["score-half","DLQ"],["active","DLQ"]]}',
-    registry: '{"refused":[["level-positive","DLQ"],["score-half","DLQ"],["active","DLQ"]]}',
-    rulesTest: 'registry',
-    why: "Not legitimate, to fix: the registry is sent a Protobuf message as proto3's canonical JSON (Java's serde 3.3 has none: toString() of a message is text format, which Jackson cannot read, so its rules see an empty record), but the library hands the rules the decoded message itself: .proto field names (user_id, updated_at), 64-bit integers as numbers, Timestamp and Duration as {seconds, nanos}, wrappers as {value}, a Struct as its fields. So rules on the JSON names and forms (userId, timestamp(updatedAt), type(wrapped) == string, has(extra.source)) and transforms writing them answer otherwise.",
-  },
-  'protobuf-r0-write-0': {
-    kind: 'gap',
-    node: '{"refused":[["user-positive","DLQ"]]}',
-    registry:
-      '{"record":{"userId":"9223372036854775807","score":0.5,"level":7,"nickname":"nick","roles":["admin","dev"],"labels":{"env":"prod","team":"core"},"profile":{"age":30,"country":"NO","emails":["p@x.io"]},"updatedAt":"2025-01-01T00:00:00Z","ttl":"3600s","wrapped":"12","color":"BLUE","blob":"AAH/","counter":"1152921504606846977","active":true,"extra":{"source":"web","n":2},"ratio":5}}',
-    rulesTest: 'registry',
-    why: "Not legitimate, to fix: the registry is sent a Protobuf message as proto3's canonical JSON (Java's serde 3.3 has none: toString() of a message is text format, which Jackson cannot read, so its rules see an empty record), but the library hands the rules the decoded message itself: .proto field names (user_id, updated_at), 64-bit integers as numbers, Timestamp and Duration as {seconds, nanos}, wrappers as {value}, a Struct as its fields. So rules on the JSON names and forms (userId, timestamp(updatedAt), type(wrapped) == string, has(extra.source)) and transforms writing them answer otherwise.",
-  },
-  'protobuf-r0-write-1': {
-    kind: 'gap',
-    node: '{"refused":[["user-positive","DLQ"],["level-positive","DLQ"],["score-half","DLQ"],["active","DLQ"]]}',
-    registry: '{"refused":[["level-positive","DLQ"],["score-half","DLQ"],["active","DLQ"]]}',
-    rulesTest: 'registry',
-    why: "Not legitimate, to fix: the registry is sent a Protobuf message as proto3's canonical JSON (Java's serde 3.3 has none: toString() of a message is text format, which Jackson cannot read, so its rules see an empty record), but the library hands the rules the decoded message itself: .proto field names (user_id, updated_at), 64-bit integers as numbers, Timestamp and Duration as {seconds, nanos}, wrappers as {value}, a Struct as its fields. So rules on the JSON names and forms (userId, timestamp(updatedAt), type(wrapped) == string, has(extra.source)) and transforms writing them answer otherwise.",
-  },
   'protobuf-r10-write-0': {
     kind: 'gap',
     node: '{"record":{"userId":"9223372036854775807","score":0.5,"level":7,"nickname":"nick","roles":["admin","dev"],"labels":{"env":"prod","team":"core"},"profile":{"age":30,"country":"NO","emails":["p@x.io"]},"updatedAt":"2025-01-01T00:00:00Z","ttl":"60s","wrapped":"12","color":"BLUE","blob":"AAH/","counter":"1152921504606846977","active":true,"extra":{"source":"web","n":2},"ratio":5}}',
@@ -273,6 +243,52 @@ export const DIFFERENTIAL_EXCEPTIONS: Record<string, DifferentialException> = {
     node: '{"refused":[["counter","DLQ"],["extra","DLQ"]]}',
     registry:
       '{"record":{"userId":"9223372036854775807","score":0.5,"level":7,"nickname":"nick","roles":["admin","dev"],"labels":{"env":"prod","team":"core"},"profile":{"age":30,"country":"NO","emails":["p@x.io"]},"updatedAt":"2025-01-01T00:00:00Z","ttl":"3600s","wrapped":"12","color":"BLUE","blob":"AAH/","counter":"1152921504606846977","active":true,"extra":{"source":"web","n":2},"ratio":5}}',
+    rulesTest: 'registry',
+    why: "Not legitimate, to fix: the registry is sent a Protobuf message as proto3's canonical JSON (Java's serde 3.3 has none: toString() of a message is text format, which Jackson cannot read, so its rules see an empty record), but the library hands the rules the decoded message itself: .proto field names (user_id, updated_at), 64-bit integers as numbers, Timestamp and Duration as {seconds, nanos}, wrappers as {value}, a Struct as its fields. So rules on the JSON names and forms (userId, timestamp(updatedAt), type(wrapped) == string, has(extra.source)) and transforms writing them answer otherwise.",
+  },
+  'protobuf-r0-read-0': {
+    kind: 'gap',
+    node: '{"refused":[["user-positive","DLQ"],["ratio-is-double","DLQ"]]}',
+    registry:
+      '{"record":{"userId":"9223372036854775807","score":0.5,"level":7,"nickname":"nick","roles":["admin","dev"],"labels":{"env":"prod","team":"core"},"profile":{"age":30,"country":"NO","emails":["p@x.io"]},"updatedAt":"2025-01-01T00:00:00Z","ttl":"3600s","wrapped":"12","color":"BLUE","blob":"AAH/","counter":"1152921504606846977","active":true,"extra":{"source":"web","n":2},"ratio":5}}',
+    rulesTest: 'registry',
+    why: "Not legitimate, to fix: the registry is sent a Protobuf message as proto3's canonical JSON (Java's serde 3.3 has none: toString() of a message is text format, which Jackson cannot read, so its rules see an empty record), but the library hands the rules the decoded message itself: .proto field names (user_id, updated_at), 64-bit integers as numbers, Timestamp and Duration as {seconds, nanos}, wrappers as {value}, a Struct as its fields. So rules on the JSON names and forms (userId, timestamp(updatedAt), type(wrapped) == string, has(extra.source)) and transforms writing them answer otherwise.",
+  },
+  'protobuf-r0-read-1': {
+    kind: 'gap',
+    node: '{"refused":[["user-positive","DLQ"],["level-positive","DLQ"],["score-half","DLQ"],["active","DLQ"],["ratio-is-double","DLQ"]]}',
+    registry:
+      '{"refused":[["level-positive","DLQ"],["score-half","DLQ"],["active","DLQ"],["ratio-is-double","DLQ"]]}',
+    rulesTest: 'registry',
+    why: "Not legitimate, to fix: the registry is sent a Protobuf message as proto3's canonical JSON (Java's serde 3.3 has none: toString() of a message is text format, which Jackson cannot read, so its rules see an empty record), but the library hands the rules the decoded message itself: .proto field names (user_id, updated_at), 64-bit integers as numbers, Timestamp and Duration as {seconds, nanos}, wrappers as {value}, a Struct as its fields. So rules on the JSON names and forms (userId, timestamp(updatedAt), type(wrapped) == string, has(extra.source)) and transforms writing them answer otherwise.",
+  },
+  'protobuf-r0-read-2': {
+    kind: 'gap',
+    node: '{"refused":[["user-positive","DLQ"],["score-half","DLQ"],["ratio-is-double","DLQ"]]}',
+    registry: '{"refused":[["user-positive","DLQ"],["score-half","DLQ"]]}',
+    rulesTest: 'registry',
+    why: "Not legitimate, to fix: the registry is sent a Protobuf message as proto3's canonical JSON (Java's serde 3.3 has none: toString() of a message is text format, which Jackson cannot read, so its rules see an empty record), but the library hands the rules the decoded message itself: .proto field names (user_id, updated_at), 64-bit integers as numbers, Timestamp and Duration as {seconds, nanos}, wrappers as {value}, a Struct as its fields. So rules on the JSON names and forms (userId, timestamp(updatedAt), type(wrapped) == string, has(extra.source)) and transforms writing them answer otherwise.",
+  },
+  'protobuf-r0-write-0': {
+    kind: 'gap',
+    node: '{"refused":[["user-positive","DLQ"],["ratio-is-double","DLQ"]]}',
+    registry:
+      '{"record":{"userId":"9223372036854775807","score":0.5,"level":7,"nickname":"nick","roles":["admin","dev"],"labels":{"env":"prod","team":"core"},"profile":{"age":30,"country":"NO","emails":["p@x.io"]},"updatedAt":"2025-01-01T00:00:00Z","ttl":"3600s","wrapped":"12","color":"BLUE","blob":"AAH/","counter":"1152921504606846977","active":true,"extra":{"source":"web","n":2},"ratio":5}}',
+    rulesTest: 'registry',
+    why: "Not legitimate, to fix: the registry is sent a Protobuf message as proto3's canonical JSON (Java's serde 3.3 has none: toString() of a message is text format, which Jackson cannot read, so its rules see an empty record), but the library hands the rules the decoded message itself: .proto field names (user_id, updated_at), 64-bit integers as numbers, Timestamp and Duration as {seconds, nanos}, wrappers as {value}, a Struct as its fields. So rules on the JSON names and forms (userId, timestamp(updatedAt), type(wrapped) == string, has(extra.source)) and transforms writing them answer otherwise.",
+  },
+  'protobuf-r0-write-1': {
+    kind: 'gap',
+    node: '{"refused":[["user-positive","DLQ"],["level-positive","DLQ"],["score-half","DLQ"],["active","DLQ"],["ratio-is-double","DLQ"]]}',
+    registry:
+      '{"refused":[["level-positive","DLQ"],["score-half","DLQ"],["active","DLQ"],["ratio-is-double","DLQ"]]}',
+    rulesTest: 'registry',
+    why: "Not legitimate, to fix: the registry is sent a Protobuf message as proto3's canonical JSON (Java's serde 3.3 has none: toString() of a message is text format, which Jackson cannot read, so its rules see an empty record), but the library hands the rules the decoded message itself: .proto field names (user_id, updated_at), 64-bit integers as numbers, Timestamp and Duration as {seconds, nanos}, wrappers as {value}, a Struct as its fields. So rules on the JSON names and forms (userId, timestamp(updatedAt), type(wrapped) == string, has(extra.source)) and transforms writing them answer otherwise.",
+  },
+  'protobuf-r0-write-2': {
+    kind: 'gap',
+    node: '{"refused":[["user-positive","DLQ"],["score-half","DLQ"],["ratio-is-double","DLQ"]]}',
+    registry: '{"refused":[["user-positive","DLQ"],["score-half","DLQ"]]}',
     rulesTest: 'registry',
     why: "Not legitimate, to fix: the registry is sent a Protobuf message as proto3's canonical JSON (Java's serde 3.3 has none: toString() of a message is text format, which Jackson cannot read, so its rules see an empty record), but the library hands the rules the decoded message itself: .proto field names (user_id, updated_at), 64-bit integers as numbers, Timestamp and Duration as {seconds, nanos}, wrappers as {value}, a Struct as its fields. So rules on the JSON names and forms (userId, timestamp(updatedAt), type(wrapped) == string, has(extra.source)) and transforms writing them answer otherwise.",
   },

@@ -10,8 +10,8 @@
  * - JSON Schema: the JSON the producer writes, longs exact.
  * - Protobuf: `toString` of a message is text format, which Jackson cannot read (Java's rules then see an empty
  *   record); the registry is sent proto3's canonical JSON instead (`JsonFormat.printer()`): JSON names, 64-bit
- *   integers as text, bytes as base64, enums by name, well-known types as their JSON forms, default values left
- *   out.
+ *   integers as text, doubles as `Double.toString` writes them (`2.0`), bytes as base64, enums by name, well-known
+ *   types as their JSON forms, default values left out.
  * Values are taken leniently: a field already in its record form (a millisecond number for a timestamp, text for
  * bytes) is written as it is, so that a record a READ transform gave back can be compared too.
  */
@@ -302,6 +302,8 @@ function isDefault(value: unknown): boolean {
 }
 
 function scalarText(type: string, value: unknown): string {
+  if (type === 'double' && typeof value === 'number') return doubleText(value)
+  if (type === 'float' && typeof value === 'number') return floatText(value)
   if (LONGS.has(type) && (typeof value === 'bigint' || typeof value === 'number')) {
     return JSON.stringify(value.toString())
   }

@@ -1,4 +1,5 @@
 import {
+  celCondition,
   domainRules,
   expectOrderRules,
   jsonataTransform,
@@ -148,5 +149,49 @@ describe('Avro map keys named __proto__ and constructor, with rules on', () => {
       name: 'RuleViolationError',
       violations: [{ ruleName: 'held', message: 'Condition failed: held', action: 'ERROR' }],
     })
+  })
+})
+
+describe("Avro serdes giving rules the record Java's serde 3.3 gives them", () => {
+  const readings = JSON.stringify({
+    type: 'record',
+    name: 'Reading',
+    fields: [
+      { name: 'total', type: 'double' },
+      { name: 'ts', type: { type: 'long', logicalType: 'timestamp-millis' } },
+      { name: 'b', type: 'bytes' },
+      { name: 'digest', type: { type: 'fixed', name: 'D', size: 2 } },
+      { name: 'color', type: { type: 'enum', name: 'Color', symbols: ['RED', 'GREEN'] } },
+      { name: 'maybe', type: ['null', 'double'] },
+    ],
+  })
+  const reading = {
+    total: 5,
+    ts: new Date(1_700_000_000_123),
+    b: Buffer.from([0x00, 0xff, 0x41]),
+    digest: Buffer.from([0x01, 0xfe]),
+    color: 'GREEN',
+    maybe: 2,
+  }
+
+  it('a double 5.0 as a CEL double, a timestamp-millis as its epoch-millisecond long, bytes one character a byte', async () => {
+    await env.client.registerSchema('readings-value', readings, { artifactType: 'AVRO' })
+    const expr = [
+      'type(total) == double && total / 2.0 == 2.5',
+      'ts == 1700000000123',
+      'size(b) == 3 && b.endsWith("A")',
+      'digest == [1, -2]',
+      'color == "GREEN"',
+      'type(maybe) == double',
+    ].join(' && ')
+    await env.client.setArtifactRuleset(
+      'readings-value',
+      domainRules(celCondition('java-record', 'WRITEREAD', expr, 'ERROR')),
+    )
+    const bytes = await new AvroSerializer(env.client, 'readings-value', {
+      rules: { enabled: true },
+    }).serialize(reading, ctx)
+    const read = await new AvroDeserializer(env.client, { rules: { enabled: true } }).deserialize(bytes, ctx)
+    expect(read).toEqual(reading)
   })
 })

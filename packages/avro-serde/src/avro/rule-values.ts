@@ -70,7 +70,7 @@ export function toRuleValue(type: AvscType, value: unknown, double: RuleDoubleOf
 
 /**
  * The declared fields of a record value as the rules see them (see {@link toRuleValue}), in schema order; with
- * `fields`, only those of them (the ones the rules read).
+ * `fields`, only those of them (the ones the rules read). Only the value's own fields are read.
  */
 export function toRuleFields(
   type: AvscType,
@@ -80,12 +80,32 @@ export function toRuleFields(
 ): unknown {
   if (!isObject(value)) return value
   const out: Record<string, unknown> = {}
+  if (fields !== undefined) {
+    const byName = fieldsByName(type)
+    for (const name of fields) {
+      const field = byName.get(name)
+      const item = field === undefined || !Object.hasOwn(value, name) ? undefined : value[name]
+      if (item !== undefined) setOwn(out, name, toRuleValue(field!.type, item, double))
+    }
+    return out
+  }
   for (const field of type.fields!) {
-    if (fields !== undefined && !fields.includes(field.name)) continue
-    const item = value[field.name]
+    const item = Object.hasOwn(value, field.name) ? value[field.name] : undefined
     if (item !== undefined) setOwn(out, field.name, toRuleValue(field.type, item, double))
   }
   return out
+}
+
+/** A record type's fields by name, made once per type. */
+const FIELDS_BY_NAME = new WeakMap<AvscType, Map<string, { readonly type: AvscType }>>()
+
+function fieldsByName(type: AvscType): Map<string, { readonly type: AvscType }> {
+  let byName = FIELDS_BY_NAME.get(type)
+  if (byName === undefined) {
+    byName = new Map(type.fields!.map((field) => [field.name, field]))
+    FIELDS_BY_NAME.set(type, byName)
+  }
+  return byName
 }
 
 function doubleValue(value: number, double: RuleDoubleOf): unknown {

@@ -175,6 +175,44 @@ describe('rules test', () => {
     expect(int.stdout).toContain('registry refused')
   })
 
+  it('reads an integer in an Avro double field as a double, as the Avro serializer gives it to the rules', async () => {
+    const avsc = {
+      type: 'record',
+      name: 'Reading',
+      fields: [
+        { name: 'total', type: 'double' },
+        { name: 'maybe', type: ['null', 'double'] },
+        { name: 'count', type: 'long' },
+      ],
+    }
+    await admin.registerSchema('readings-value', JSON.stringify(avsc), { artifactType: 'AVRO' })
+    await admin.setArtifactRuleset('readings-value', {
+      domainRules: [
+        {
+          name: 'types',
+          kind: 'CONDITION',
+          type: 'CEL',
+          mode: 'WRITE',
+          expr: 'type(total) == double && type(maybe) == double && type(count) == int',
+          onFailure: 'ERROR',
+        },
+      ],
+      migrationRules: [],
+    })
+    const result = await run([
+      'rules',
+      'test',
+      '{"total": 5, "maybe": 2, "count": 3}',
+      '--artifact',
+      'readings-value',
+      '--against-registry',
+    ])
+    expect([result.code, result.stdout]).toEqual([
+      0,
+      'local    passed (WRITE: 1 rules run, 0 failed)\nregistry passed (WRITE: 1 rules run, 0 failed)\n',
+    ])
+  })
+
   it('tests a ruleset file before it is stored, with READ transforms shown', async () => {
     writeFileSync(join(folder.path, 'record.json'), '{"total": 1.5, "card": "4111"}')
     const run1 = await run([

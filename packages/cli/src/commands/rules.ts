@@ -1,12 +1,14 @@
 import { writeFile } from 'node:fs/promises'
 import { resolve } from 'node:path'
-import type { ContractRuleSet, ContractVerdict } from '@x/registry-client'
+import type { ContractRuleSet, ContractVerdict, RegisteredSchema } from '@x/registry-client'
 import { isJsonObject, parseJsonTree } from '@x/registry-client/json'
+import { avroRuleDoubles } from '../avro-rule-doubles.js'
 import type { Config } from '../config.js'
 import { type Connection, type ConnectionFlags, connect } from '../connection.js'
 import { type Io, readText } from '../io.js'
 import { toJsonText } from '../json-output.js'
 import { checkJsonNesting } from '../json-text.js'
+import { referenceTexts } from '../reference-texts.js'
 import { CheckFailed, UsageError } from '../usage-error.js'
 
 /** Which ruleset a `rules` command is about. */
@@ -121,7 +123,8 @@ export async function rulesSet(path: string, flags: RulesLevelFlags, config: Con
  * rules engine, with the version's merged ruleset from the registry or `--ruleset FILE`, and with
  * `--against-registry` through the registry's own execute endpoint; prints both verdicts. Exits 1 when a verdict
  * refuses the record. The record is read as the registry reads it, and as the serializers map their values (the
- * JSON Apicurio's Java serde 3.3 sends): `5.0` is a double and `5` an int, an integer beyond 2^53 exact.
+ * JSON Apicurio's Java serde 3.3 sends): `5.0` is a double and `5` an int, an integer beyond 2^53 exact; with an Avro
+ * schema, an integer in a `double` field is a double, as the serializer gives it.
  */
 export async function rulesTest(
   recordArgument: string,
@@ -132,8 +135,9 @@ export async function rulesTest(
   if (flags.artifact === undefined) throw new UsageError('rules test needs --artifact ID')
   const mode = flags.mode ?? 'WRITE'
   const version = flags.version ?? 'branch=latest'
-  const record = await readRecord(io, recordArgument)
+  const given = await readRecord(io, recordArgument)
   await using connection = connect(flags, config, io)
+  const record = await asSerialized(connection, flags.artifact, version, given)
   const ruleset =
     flags.ruleset === undefined
       ? await connection.client.getMergedRuleset(flags.artifact, version)
@@ -157,6 +161,30 @@ export async function rulesTest(
   }
   const refused = verdicts.filter(([, verdict]) => !verdict.passed).length
   if (refused > 0) throw new CheckFailed(`${refused} of ${verdicts.length} verdicts refuse the record`)
+}
+
+/**
+ * The record as the version's serializer gives it to the rules: for an Avro schema, an integer written where the
+ * schema has a `double` or a `float` is a double (see `avroRuleDoubles`). The record as given when the version's
+ * schema cannot be read (the rules then say what is missing) or is of another format.
+ */
+async function asSerialized(
+  connection: Connection,
+  artifactId: string,
+  version: string,
+  record: Record<string, unknown>,
+): Promise<Record<string, unknown>> {
+  let schema: RegisteredSchema
+  try {
+    schema = await connection.client.getSchemaVersion(artifactId, version)
+  } catch {
+    return record
+  }
+  if (schema.artifactType !== 'AVRO') return record
+  const references =
+    schema.globalId === undefined ? [] : (await referenceTexts(connection, schema.globalId)).values()
+  const { ruleDouble } = await import('@x/rules')
+  return avroRuleDoubles(schema.schema, references, record, ruleDouble) as Record<string, unknown>
 }
 
 async function readRecord(io: Io, argument: string): Promise<Record<string, unknown>> {

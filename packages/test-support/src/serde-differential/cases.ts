@@ -197,7 +197,7 @@ const JSON_RULESETS: ContractRuleSet[] = [
 
 const PROTOBUF_RULESETS: ContractRuleSet[] = [
   rules(
-    check('user-positive', 'userId > "0"'),
+    check('user-positive', 'userId > 0'),
     check('level-positive', 'level > 0'),
     check('score-half', 'score == 0.5'),
     check('active', 'active'),
@@ -219,7 +219,7 @@ const PROTOBUF_RULESETS: ContractRuleSet[] = [
   rules(
     check('blue', 'color == "BLUE"'),
     check('blob', 'size(blob) == 4'),
-    check('counter', 'counter == "1152921504606846977"'),
+    check('counter', 'counter == 1152921504606846977'),
     check('extra', 'has(extra.source)'),
   ),
   rules(
@@ -236,7 +236,7 @@ const PROTOBUF_RULESETS: ContractRuleSet[] = [
   rules(transform('level-up', 'WRITE', '$merge([$, {"level": level + 1}])'), check('up', 'level > 0')),
   rules(transform('later', 'WRITE', '$merge([$, {"updatedAt": "2026-01-02T03:04:05.500Z", "ttl": "60s"}])')),
   rules(transform('color', 'WRITEREAD', '$merge([$, {"color": "RED"}])')),
-  rules(transform('user', 'WRITE', '$merge([$, {"userId": "5", "counter": "18446744073709551615"}])')),
+  rules(transform('user', 'WRITE', '$merge([$, {"userId": 5, "counter": 7}])')),
 ]
 
 const SCHEMAS: Record<DifferentialFormat, string> = {

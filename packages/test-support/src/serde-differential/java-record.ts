@@ -9,9 +9,10 @@
  *   the same float (`Float.toString`), an enum its symbol, a union its branch's value.
  * - JSON Schema: the JSON the producer writes, longs exact.
  * - Protobuf: `toString` of a message is text format, which Jackson cannot read (Java's rules then see an empty
- *   record); the registry is sent proto3's canonical JSON instead (`JsonFormat.printer()`): JSON names, 64-bit
- *   integers as text, doubles as `Double.toString` writes them (`2.0`), bytes as base64, enums by name, well-known
- *   types as their JSON forms, default values left out.
+ *   record); the registry is sent proto3's JSON mapping instead (as `JsonFormat.printer()` writes it: JSON names,
+ *   doubles as `Double.toString` writes them (`2.0`), bytes as base64, enums by name, well-known types as their
+ *   JSON forms, default values left out), but with 64-bit integers as JSON numbers rather than quoted text, as the
+ *   library documents its Protobuf records (so that `count > 0` reads them).
  * Values are taken leniently: a field already in its record form (a millisecond number for a timestamp, text for
  * bytes) is written as it is, so that a record a READ transform gave back can be compared too.
  */
@@ -230,7 +231,6 @@ export interface ProtoField {
   zero?: string
 }
 
-const LONGS = new Set(['int64', 'uint64', 'sint64', 'fixed64', 'sfixed64'])
 const WRAPPERS: Record<string, string> = {
   DoubleValue: 'double',
   FloatValue: 'float',
@@ -304,9 +304,6 @@ function isDefault(value: unknown): boolean {
 function scalarText(type: string, value: unknown): string {
   if (type === 'double' && typeof value === 'number') return doubleText(value)
   if (type === 'float' && typeof value === 'number') return floatText(value)
-  if (LONGS.has(type) && (typeof value === 'bigint' || typeof value === 'number')) {
-    return JSON.stringify(value.toString())
-  }
   if (type === 'bytes' && value instanceof Uint8Array) {
     return JSON.stringify(Buffer.from(value).toString('base64'))
   }

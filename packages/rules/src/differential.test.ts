@@ -26,6 +26,30 @@ describe('the engine against the answers recorded from Apicurio Registry 3.3.3',
     expect(corpus.filter((testCase) => testCase.kind === 'migrate').length).toBeGreaterThan(30)
   })
 
+  it('holds longs beyond 2^53 in its records as exact JSON integers, none replaced by a marker string', () => {
+    const longs = (value: unknown): bigint[] =>
+      typeof value === 'bigint'
+        ? [value]
+        : typeof value === 'object' && value !== null
+          ? Object.values(value).flatMap(longs)
+          : []
+    const strings = (value: unknown): string[] =>
+      typeof value === 'string'
+        ? [value]
+        : typeof value === 'object' && value !== null
+          ? Object.values(value).flatMap(strings)
+          : []
+    const records = corpus.map((testCase) => exactParse(testCase.recordJson))
+    const beyond = records.filter((record) =>
+      longs(record).some((long) => long > 2n ** 53n || long < -(2n ** 53n)),
+    )
+    expect(beyond.length).toBeGreaterThan(300)
+    expect(records.flatMap(strings).filter((text) => text.includes('\u0000'))).toEqual([])
+    expect(new Set(records.flatMap(longs))).toEqual(
+      new Set([9007199254740993n, -9007199254740993n, 9223372036854775807n]),
+    )
+  })
+
   it.each(
     corpus
       .filter((testCase) => !(testCase.id in DIFFERENCES))

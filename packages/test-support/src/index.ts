@@ -11,4 +11,5 @@ export {
   ledgerSchemas,
   migrationRules,
 } from './rulesets.js'
+export * from './serde-differential/index.js'
 export { thrown } from './thrown.js'

@@ -4,7 +4,9 @@ import { FastReader } from './fast-reader.js'
 import { finishRead } from './finish-read.js'
 import { type Framing, FramingError, prefixFor, readIndexes, readRef } from './framing.js'
 import type { DeclaredMessage, ProtoSchema } from './proto-schema.js'
-import { declaresField, fromRuleMessage, toRuleMessage } from './rule-values.js'
+import { toRuleMessage } from './rule-record.js'
+import { declaresField } from './rule-shape.js'
+import { fromRuleMessage } from './rule-values.js'
 import { type LongMode, type MessagePlan, planOf, toEncodable } from './values.js'
 
 /** How messages are read into JavaScript values (see the type mapping in the README). */

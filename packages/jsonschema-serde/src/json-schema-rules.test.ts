@@ -72,3 +72,23 @@ describe('JSON Schema serializer with a WRITE transform', () => {
     )
   })
 })
+
+describe('JSON Schema serdes with a JSONata transform computing a long beyond 2^53', () => {
+  it('write and read the exact integer of the double it computed, 2^63 clamped to 2^63 - 1, as the registry gives them', async () => {
+    const bigSchema = JSON.stringify({ type: 'object', properties: { big: { type: 'integer' } } })
+    await env.client.registerSchema('bigs-value', bigSchema, { artifactType: 'JSON' })
+    await env.client.setArtifactRuleset(
+      'bigs-value',
+      domainRules(jsonataTransform('plus', 'WRITE', '$merge([$, {"big": big + 1}])')),
+    )
+    const bigs = new SerializationContext('bigs')
+    const serializer = new JsonSchemaSerializer(env.client, 'bigs-value', { rules: { enabled: true } })
+    const written = await serializer.serialize({ big: 1_152_921_504_606_846_977n }, bigs)
+    expect(Buffer.from(written).subarray(5).toString('utf8')).toBe('{"big":1152921504606846976}')
+    expect(await new JsonSchemaDeserializer(env.client).deserialize(written, bigs)).toEqual({
+      big: 1_152_921_504_606_846_976n,
+    })
+    const top = await serializer.serialize({ big: 9_223_372_036_854_775_807n }, bigs)
+    expect(Buffer.from(top).subarray(5).toString('utf8')).toBe('{"big":9223372036854775807}')
+  })
+})

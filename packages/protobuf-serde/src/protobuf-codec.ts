@@ -4,7 +4,9 @@ import { FastReader } from './fast-reader.js'
 import { finishRead } from './finish-read.js'
 import { type Framing, FramingError, prefixFor, readIndexes, readRef } from './framing.js'
 import type { DeclaredMessage, ProtoSchema } from './proto-schema.js'
-import { fromRuleMessage, markRuleDoubles } from './rule-values.js'
+import { toRuleMessage } from './rule-record.js'
+import { declaresField } from './rule-shape.js'
+import { fromRuleMessage } from './rule-values.js'
 import { type LongMode, type MessagePlan, planOf, toEncodable } from './values.js'
 
 /** How messages are read into JavaScript values (see the type mapping in the README). */
@@ -100,8 +102,8 @@ export class ProtobufCodec implements SchemaCodec {
   }
 
   /**
-   * The record rules see for a message of this schema: its JSON (`kit.json`), with each `double` and `float` field a
-   * double, also when integral (see `markRuleDoubles`).
+   * The record rules see for a message of this schema: proto3's JSON mapping of it (see `toRuleMessage`: JSON
+   * names, well-known types in their JSON forms, doubles as doubles), as `kit.json` writes it.
    */
   toRuleRecord(
     value: unknown,
@@ -109,7 +111,13 @@ export class ProtobufCodec implements SchemaCodec {
     kit: RuleValueKit,
   ): Record<string, unknown> {
     const plan = this.#writable?.plan ?? this.#lastRead?.plan
-    return kit.json(plan === undefined ? value : markRuleDoubles(plan, value, kit.double), fields)
+    return kit.json(plan === undefined ? value : toRuleMessage(plan, value, kit.double, fields), fields)
+  }
+
+  /** Whether `key` of a rule record names a field of the message read last, by its JSON or `.proto` name. */
+  declaresRuleField(key: string): boolean {
+    const plan = this.#lastRead?.plan
+    return plan !== undefined && declaresField(plan, key)
   }
 
   fromRuleRecord(record: Record<string, unknown>): unknown {

@@ -165,3 +165,79 @@ describe('Protobuf serdes giving rules a double field', () => {
     expect(read).toMatchObject({ total: 5, samples: [1, 2.5], inner: { value: 3 } })
   })
 })
+
+describe('Protobuf serdes giving rules the proto3 JSON of a message, as the registry is sent it', () => {
+  const userSchema = [
+    'syntax = "proto3";',
+    'import "google/protobuf/timestamp.proto";',
+    'import "google/protobuf/duration.proto";',
+    'import "google/protobuf/wrappers.proto";',
+    'import "google/protobuf/struct.proto";',
+    'message User {',
+    '  int64 user_id = 1;',
+    '  google.protobuf.Timestamp updated_at = 2;',
+    '  google.protobuf.Duration ttl = 3;',
+    '  google.protobuf.Int64Value wrapped = 4;',
+    '  google.protobuf.DoubleValue ratio = 5;',
+    '  google.protobuf.Struct extra = 6;',
+    '}',
+    '',
+  ].join('\n')
+  const user = {
+    user_id: 9_223_372_036_854_775_807n,
+    updated_at: { seconds: 1_735_689_600, nanos: 0 },
+    ttl: { seconds: 1, nanos: 500_000_000 },
+    wrapped: { value: 12 },
+    ratio: { value: 5 },
+    extra: { fields: { source: { string_value: 'web' } } },
+  }
+  const check =
+    'userId > 0 && timestamp(updatedAt) == timestamp("2025-01-01T00:00:00Z") && duration(ttl) == duration("1.5s")' +
+    ' && type(wrapped) == int && type(ratio) == double && has(extra.source)'
+  const condition = (mode: 'WRITE' | 'READ') => ({
+    name: `json-${mode}`,
+    kind: 'CONDITION' as const,
+    type: 'CEL' as const,
+    mode,
+    expr: check,
+    onFailure: 'ERROR' as const,
+  })
+
+  it('check JSON names and well-known forms, and write a transform that sets them as the message they name', async () => {
+    await env.client.registerSchema('users-value', userSchema, { artifactType: 'PROTOBUF' })
+    await env.client.setArtifactRuleset(
+      'users-value',
+      domainRules(
+        condition('WRITE'),
+        jsonataTransform(
+          'later',
+          'WRITE',
+          '$merge([$, {"userId": 5, "updatedAt": "2026-01-02T03:04:05.500Z"}])',
+        ),
+        condition('READ'),
+        jsonataTransform('renamed', 'READ', '$merge([$, {"ttl": "60s", "added": userId}])'),
+      ),
+    )
+    const users = new SerializationContext('users')
+    const serializer = new ProtobufSerializer(env.client, 'users-value', { rules: { enabled: true } })
+    const plain = new ProtobufSerializer(env.client, 'users-value')
+    const written = await serializer.serialize(user, users)
+    const transformed = { ...user, user_id: 5, updated_at: { seconds: 1_767_323_045, nanos: 500_000_000 } }
+    expect(Buffer.from(written).toString('hex')).toBe(
+      Buffer.from(await plain.serialize(transformed, users)).toString('hex'),
+    )
+    // the READ condition fails on the transformed record (userId 5, updatedAt 2026): read the plain one
+    await expect(
+      new ProtobufDeserializer(env.client, { rules: { enabled: true } }).deserialize(written, users),
+    ).rejects.toMatchObject({ code: 'RULE_VIOLATION', mode: 'READ' })
+    const bytes = await plain.serialize(user, users)
+    const read = await new ProtobufDeserializer(env.client, { rules: { enabled: true } }).deserialize(
+      bytes,
+      users,
+    )
+    // the declared fields under their .proto names only, the field the transform added as it gave it
+    const unruled = (await new ProtobufDeserializer(env.client).deserialize(bytes, users)) as object
+    expect(read).toEqual({ ...unruled, ttl: { seconds: 60, nanos: 0 }, added: 9_223_372_036_854_775_807n })
+    expect(Object.keys(read as object)).not.toContain('userId')
+  })
+})

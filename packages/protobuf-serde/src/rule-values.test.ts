@@ -1,6 +1,6 @@
 import protobuf from 'protobufjs'
 import { describe, expect, it } from 'vitest'
-import { fromRuleMessage, markRuleDoubles } from './rule-values.js'
+import { fromRuleMessage } from './rule-values.js'
 import { planOf } from './values.js'
 
 // The record a transform gave back is data: its own fields are read, a name it does not hold is absent whatever
@@ -26,60 +26,5 @@ describe('fromRuleMessage', () => {
     expect(Object.getPrototypeOf(out.blobs)).toBe(Object.prototype)
     expect(Object.keys(out.blobs)).toEqual(['__proto__', 'b'])
     expect(Object.getOwnPropertyDescriptor(out.blobs, '__proto__')?.value).toEqual(Buffer.from([1, 2]))
-  })
-})
-
-describe('markRuleDoubles', () => {
-  const types = protobuf.parse(
-    [
-      'syntax = "proto3";',
-      'message M {',
-      '  double d = 1;',
-      '  float f = 2;',
-      '  repeated double list = 3;',
-      '  map<string, double> byName = 4;',
-      '  N inner = 5;',
-      '  int64 count = 6;',
-      '  string s = 7;',
-      '}',
-      'message N { double v = 1; }',
-    ].join('\n'),
-    { keepCase: true },
-  ).root
-  const mPlan = planOf(types.lookupType('M'))
-  const double = (value: number) => ({ double: value })
-
-  it('marks each integral double of the message, its lists, maps and own messages, and writes NaN and infinities as text', () => {
-    const value = {
-      d: 5,
-      f: 1.5,
-      list: [1, Number.NaN],
-      byName: { a: 2, b: -Infinity },
-      inner: { v: 3 },
-      count: 7,
-      s: 'x',
-    }
-    expect(markRuleDoubles(mPlan, value, double)).toEqual({
-      d: { double: 5 },
-      f: 1.5,
-      list: [{ double: 1 }, 'NaN'],
-      byName: { a: { double: 2 }, b: '-Infinity' },
-      inner: { v: { double: 3 } },
-      count: 7,
-      s: 'x',
-    })
-  })
-
-  it('gives back the value itself when it holds no integral double', () => {
-    const value = { d: 2.5, s: 'x' }
-    expect(markRuleDoubles(mPlan, value, double)).toBe(value)
-  })
-
-  it('is inverted by fromRuleMessage for the doubles', () => {
-    const brand = { value: 4, [Symbol.for('@x/rules.RuleDouble')]: true }
-    expect(fromRuleMessage(mPlan, { d: brand, list: ['Infinity', 2.5] })).toEqual({
-      d: 4,
-      list: [Infinity, 2.5],
-    })
   })
 })

@@ -1,127 +1,72 @@
+import { isObject, isRuleDouble, MAX_DEPTH, type RuleField, setOwn, shapeOf, tooDeep } from './rule-shape.js'
 import type { FieldPlan, MessagePlan } from './values.js'
 
-/** The brand of `RuleDouble` of `@x/rules`, a registered symbol. */
-const RULE_DOUBLE = Symbol.for('@x/rules.RuleDouble')
-
 /**
- * A message value with each `double` and `float` field (at any depth of its own message types, in lists and maps)
- * as proto3's JSON mapping writes it and the registry's Jackson reads it back: a double, `double(5)` for an
- * integral one (so that CEL types it `double`, as it types the `5.0` Java's `JsonFormat` writes), the text `"NaN"`,
- * `"Infinity"`, `"-Infinity"` for the others. Every other value is left as it is (the caller then makes the
- * record's JSON of it); the well-known types are left whole. Only own fields are read; a field named `__proto__`
- * stays an own data field.
- */
-export function markRuleDoubles(
-  plan: MessagePlan,
-  value: unknown,
-  double: (value: number) => unknown,
-): unknown {
-  if (!isObject(value)) return value
-  let out: Record<string, unknown> | undefined
-  for (const field of plan.fields) {
-    if (!Object.hasOwn(value, field.name)) continue
-    const item = value[field.name]
-    if (item === undefined || item === null) continue
-    const converted = field.map
-      ? markMap(field, item, double)
-      : field.repeated && Array.isArray(item)
-        ? item.map((one) => markSingle(field, one, double))
-        : markSingle(field, item, double)
-    if (converted === item) continue
-    out ??= { ...value }
-    setOwn(out, field.name, converted)
-  }
-  return out ?? value
-}
-
-function markMap(field: FieldPlan, value: unknown, double: (value: number) => unknown): unknown {
-  if (value instanceof Map) {
-    const out = new Map<unknown, unknown>()
-    for (const [key, item] of value) out.set(key, markSingle(field, item, double))
-    return out
-  }
-  if (!isObject(value)) return value
-  const out: Record<string, unknown> = {}
-  for (const key of Object.keys(value)) setOwn(out, key, markSingle(field, value[key], double))
-  return out
-}
-
-function markSingle(field: FieldPlan, value: unknown, double: (value: number) => unknown): unknown {
-  if (field.message !== undefined) {
-    return field.message.type.fullName.startsWith('.google.protobuf.')
-      ? value
-      : markRuleDoubles(field.message, value, double)
-  }
-  if (field.scalar === 'float' && typeof value === 'number') {
-    if (!Number.isFinite(value)) return String(value)
-    return Number.isInteger(value) ? double(value) : value
-  }
-  return value
-}
-
-/**
- * The record a data-contract transform gave back, as values the Protobuf writer takes. The rules see a message as
- * `toRuleRecord` of `@x/rules` makes it (JSON-shaped); this is its inverse, led by the message's fields: base64
- * text becomes a `Buffer` for `bytes`, integer text (as proto3's JSON writes 64-bit integers) the number or
- * `bigint` it spells for a 64-bit field (a `bigint` stays one; a `number` beyond 2^53 is left for the writer to
- * refuse, as it may have been rounded), and RFC 3339 text (`"2026-01-02T03:04:05.5Z"`) or duration text
- * (`"3600s"`) the `google.protobuf.Timestamp` or `Duration` message it stands for. Anything that fits none of
- * these is left as it is, for the writer to refuse with its path. Only the record's own fields are read, and map
- * keys and fields named `__proto__` or `constructor` stay own data fields.
+ * The record a data-contract transform gave back, as values the Protobuf writer takes: the inverse of
+ * `toRuleMessage`, led by the message's fields. A field is read by its JSON name, else its `.proto` name, and
+ * written by its `.proto` name: base64 text becomes a `Buffer` for `bytes`, integer text the number or `bigint` it
+ * spells for a 64-bit field (a `bigint` stays one; a `number` beyond 2^53 is left for the writer to refuse, as it may
+ * have been rounded), a double (`RuleDouble`) its number and `"NaN"`/`"Infinity"`/`"-Infinity"` theirs, RFC 3339
+ * text (`"2026-01-02T03:04:05.5Z"`) or duration text (`"3600s"`) the `google.protobuf.Timestamp` or `Duration`
+ * message it stands for, a bare value its wrapper message, JSON a `Struct`, `Value` or `ListValue`, text a
+ * `FieldMask`. Anything that fits none of these is left as it is, for the writer to refuse with its path; fields
+ * the schema does not declare are kept as they are. Only the record's own fields are read, and map keys and fields
+ * named `__proto__` or `constructor` stay own data fields.
  */
 export function fromRuleMessage(plan: MessagePlan, value: unknown): unknown {
+  return messageValue(plan, value, 0)
+}
+
+function messageValue(plan: MessagePlan, value: unknown, depth: number): unknown {
   if (!isObject(value)) return value
-  const out: Record<string, unknown> = { ...value }
-  for (const field of plan.fields) {
-    if (!Object.hasOwn(value, field.name)) continue
-    const item = value[field.name]
-    if (item === undefined || item === null) continue
+  if (++depth > MAX_DEPTH) throw tooDeep()
+  const shape = shapeOf(plan)
+  const out: Record<string, unknown> = {}
+  for (const rule of shape.fields) {
+    const { field } = rule
+    const key = Object.hasOwn(value, rule.json)
+      ? rule.json
+      : Object.hasOwn(value, field.name)
+        ? field.name
+        : undefined
+    if (key === undefined) continue
+    const item = value[key]
+    if (item === undefined || item === null) {
+      setOwn(out, field.name, item)
+      continue
+    }
     const converted = field.map
-      ? mapValue(field, item)
+      ? mapValue(rule, item, depth)
       : field.repeated && Array.isArray(item)
-        ? item.map((one) => singleValue(field, one))
-        : singleValue(field, item)
+        ? item.map((one) => singleValue(rule, one, depth))
+        : singleValue(rule, item, depth)
     setOwn(out, field.name, converted)
   }
+  for (const key of Object.keys(value)) if (!shape.names.has(key)) setOwn(out, key, value[key])
   return out
 }
 
-/** Sets an own data property: assigned, but defined for `__proto__` (whose assignment would set the prototype). */
-function setOwn(out: Record<string, unknown>, key: string, value: unknown): void {
-  if (key === '__proto__') {
-    Object.defineProperty(out, key, { value, writable: true, enumerable: true, configurable: true })
-  } else {
-    out[key] = value
-  }
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return (
-    typeof value === 'object' && value !== null && !Array.isArray(value) && !(value instanceof Uint8Array)
-  )
-}
-
-function mapValue(field: FieldPlan, value: unknown): unknown {
+function mapValue(rule: RuleField, value: unknown, depth: number): unknown {
   if (!isObject(value)) return value
   const out: Record<string, unknown> = {}
-  for (const key of Object.keys(value)) setOwn(out, key, singleValue(field, value[key]))
+  for (const key of Object.keys(value)) setOwn(out, key, singleValue(rule, value[key], depth))
   return out
 }
 
 const NON_FINITE: Record<string, number> = { NaN: Number.NaN, Infinity: Infinity, '-Infinity': -Infinity }
 
-function singleValue(field: FieldPlan, value: unknown): unknown {
-  if (
-    typeof value === 'object' &&
-    value !== null &&
-    (value as { [RULE_DOUBLE]?: unknown })[RULE_DOUBLE] === true
-  )
-    return (value as { value: number }).value
+function singleValue(rule: RuleField, value: unknown, depth: number): unknown {
+  const { field } = rule
   if (field.message !== undefined) {
-    if (typeof value === 'string') return wellKnownValue(field.message.type.fullName, value) ?? value
-    return fromRuleMessage(field.message, value)
+    if (rule.wellKnown !== undefined) return wellKnownValue(rule.wellKnown, value, depth) ?? value
+    return messageValue(field.message, value, depth)
   }
-  switch (field.scalar) {
+  return scalarValue(field.scalar, value)
+}
+
+function scalarValue(scalar: FieldPlan['scalar'], value: unknown): unknown {
+  if (isRuleDouble(value)) return value.value
+  switch (scalar) {
     case 'bytes':
       return typeof value === 'string' ? Buffer.from(value, 'base64') : value
     case 'int64':
@@ -143,33 +88,92 @@ function longValue(value: unknown): unknown {
   return value
 }
 
+const WRAPPED: Readonly<Record<string, FieldPlan['scalar']>> = {
+  'google.protobuf.DoubleValue': 'float',
+  'google.protobuf.FloatValue': 'float',
+  'google.protobuf.Int64Value': 'int64',
+  'google.protobuf.UInt64Value': 'uint64',
+  'google.protobuf.Int32Value': 'int32',
+  'google.protobuf.UInt32Value': 'uint32',
+  'google.protobuf.BoolValue': 'bool',
+  'google.protobuf.StringValue': 'string',
+  'google.protobuf.BytesValue': 'bytes',
+}
+
+/** The message a well-known type's JSON form stands for; undefined when `value` is not such a form. */
+function wellKnownValue(typeName: string, value: unknown, depth: number): unknown {
+  if (Object.hasOwn(WRAPPED, typeName)) {
+    return isObject(value) ? undefined : { value: scalarValue(WRAPPED[typeName], value) }
+  }
+  switch (typeName) {
+    case 'google.protobuf.Timestamp':
+    case 'google.protobuf.Duration':
+      return typeof value === 'string' ? timeValue(typeName, value) : undefined
+    case 'google.protobuf.Struct':
+      return isObject(value) ? structValue(value, depth) : undefined
+    case 'google.protobuf.Value':
+      return jsonValue(value, depth)
+    case 'google.protobuf.ListValue':
+      return Array.isArray(value) ? listValue(value, depth) : undefined
+    case 'google.protobuf.FieldMask':
+      return typeof value === 'string' ? { paths: value === '' ? [] : value.split(',') } : undefined
+    default:
+      return undefined
+  }
+}
+
+function structValue(value: Record<string, unknown>, depth: number): { fields: Record<string, unknown> } {
+  if (++depth > MAX_DEPTH) throw tooDeep()
+  const fields: Record<string, unknown> = {}
+  for (const key of Object.keys(value)) setOwn(fields, key, jsonValue(value[key], depth))
+  return { fields }
+}
+
+function listValue(value: readonly unknown[], depth: number): { values: unknown[] } {
+  if (++depth > MAX_DEPTH) throw tooDeep()
+  return { values: value.map((item) => jsonValue(item, depth)) }
+}
+
+/** A JSON value as a `google.protobuf.Value` message. */
+function jsonValue(value: unknown, depth: number): unknown {
+  if (value === null || value === undefined) return { null_value: 0 }
+  if (isRuleDouble(value)) return { number_value: value.value }
+  switch (typeof value) {
+    case 'number':
+      return { number_value: value }
+    case 'bigint':
+      return { number_value: Number(value) }
+    case 'string':
+      return { string_value: value }
+    case 'boolean':
+      return { bool_value: value }
+    default:
+      if (Array.isArray(value)) return { list_value: listValue(value, depth) }
+      return isObject(value) ? { struct_value: structValue(value, depth) } : value
+  }
+}
+
 const TIMESTAMP = /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2})(?:\.(\d{1,9}))?(Z|[+-]\d{2}:\d{2})$/i
 const DURATION = /^(-)?(\d+)(?:\.(\d{1,9}))?s$/
 
-/** The fields of a Timestamp or Duration written as proto3 JSON text; undefined for other text or types. */
-function wellKnownValue(
-  typeName: string,
-  text: string,
-): { seconds: number | bigint; nanos: number } | undefined {
-  if (typeName === '.google.protobuf.Timestamp') {
+/** The fields of a Timestamp or Duration written as proto3 JSON text; undefined for other text. */
+function timeValue(typeName: string, text: string): { seconds: number | bigint; nanos: number } | undefined {
+  if (typeName === 'google.protobuf.Timestamp') {
     const parts = TIMESTAMP.exec(text)
     if (parts === null) return undefined
     const ms = Date.parse(`${parts[1]}${parts[3]}`)
     if (Number.isNaN(ms)) return undefined
     return { seconds: longValue(Math.floor(ms / 1000)) as number, nanos: nanosOf(parts[2]) }
   }
-  if (typeName === '.google.protobuf.Duration') {
-    const parts = DURATION.exec(text)
-    if (parts === null) return undefined
-    const sign = parts[1] === undefined ? 1 : -1
-    const seconds = longValue(parts[2]) as number | bigint
-    const nanos = nanosOf(parts[3])
-    return {
-      seconds: typeof seconds === 'bigint' ? BigInt(sign) * seconds : sign * seconds || 0,
-      nanos: sign * nanos || 0,
-    }
+  const parts = DURATION.exec(text)
+  if (parts === null) return undefined
+  const sign = parts[1] === undefined ? 1 : -1
+  const seconds = longValue(parts[2]) as number | bigint
+  const nanos = nanosOf(parts[3])
+  return {
+    seconds: typeof seconds === 'bigint' ? BigInt(sign) * seconds : sign * seconds || 0,
+    nanos: sign * nanos || 0,
   }
-  return undefined
 }
 
 function nanosOf(fraction: string | undefined): number {

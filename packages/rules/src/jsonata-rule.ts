@@ -13,7 +13,7 @@ const PREFIX = 'JSONata evaluation error: '
  * Whatever the evaluation throws (a record nested too deep included) is the rule's failure. A value the expression
  * moves or copies unchanged comes back as it was, as the registry's engine hands on the very object it was given: a
  * long beyond 2^53 exact, an integral double still a double; a value it computes comes back as JSONata computes it
- * (an integral result is an integer, as the registry's answers give it). An expression that gives back its input
+ * (an integral result is an integer, as the registry's answers give it: beyond ±(2^53 − 1) the `bigint` of its exact value). An expression that gives back its input
  * itself (`$`) leaves the record as it was, not transformed. An evaluation running longer than `timeoutMs` is
  * stopped and fails the rule (no limit when `undefined`).
  */
@@ -109,6 +109,21 @@ function toJsonataValue(value: unknown, depth: number, kept: unknown[], marking:
   return copy
 }
 
+const TWO_63 = 2 ** 63
+const MAX_LONG = 2n ** 63n - 1n
+
+/**
+ * A number JSONata computed, as the registry's engine gives it back: an integral double beyond ±(2^53 − 1) and
+ * within ±2^63 is the long of its exact value (`2^60 + 2` computed in doubles is 1152921504606846976, not the
+ * 1152921504606847000 its shortest digits spell), 2^63 itself clamped to 2^63 − 1, as Java's cast to `long`
+ * clamps it; every other number stays as it is.
+ */
+function computedNumber(value: number): number | bigint {
+  if (Number.isSafeInteger(value) || !Number.isInteger(value) || Math.abs(value) > TWO_63) return value
+  const exact = BigInt(value)
+  return exact > MAX_LONG ? MAX_LONG : exact
+}
+
 function messageOf(error: unknown): string {
   if (error instanceof Error) return error.message
   if (typeof error === 'object' && error !== null && 'message' in error) return String(error.message)
@@ -122,11 +137,12 @@ function messageOf(error: unknown): string {
  */
 function toPlainValue(value: unknown, trace: unknown, kept: readonly unknown[], depth: number): unknown {
   if (typeof value !== 'object') {
-    if (typeof value !== 'number' || typeof trace !== 'number') return value
+    if (typeof value !== 'number') return value
+    if (typeof trace !== 'number') return computedNumber(value)
     const index = markIndex(trace, kept.length)
-    if (index < 0) return value
+    if (index < 0) return computedNumber(value)
     const original = kept[index]
-    return Number(original as number | bigint | RuleDouble) === value ? original : value
+    return Number(original as number | bigint | RuleDouble) === value ? original : computedNumber(value)
   }
   if (value === null) return value
   if (++depth > MAX_RECORD_DEPTH) throw new RecordTooDeepError()

@@ -377,7 +377,7 @@ export class ContractRules {
     }
     if (!isRecord(decoded)) return decoded
     for (const key of Object.keys(read)) {
-      if (!Object.hasOwn(decoded, key)) {
+      if (!Object.hasOwn(decoded, key) && codec.declaresRuleField?.(key) !== true) {
         Object.defineProperty(decoded, key, {
           value: plainRuleValue!(read[key]),
           writable: true,

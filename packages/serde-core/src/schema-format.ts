@@ -71,6 +71,13 @@ export interface SchemaCodec {
    * @throws an `Error` naming the field when a declared field does not fit the schema.
    */
   decodedRuleRecord?(record: Record<string, unknown>): unknown
+  /**
+   * Whether a key of the record a `READ` transform gave back names a field the schema declares (by another name
+   * than `decode`'s, as Protobuf's JSON names), which {@link decodedRuleRecord} has given back already: the core
+   * adds back only the fields that are neither in its result nor declared. Absent: a key is declared when that
+   * result holds it.
+   */
+  declaresRuleField?(key: string): boolean
 }
 
 /** What a codec's `toRuleRecord` builds a rule record with: the helpers of `@x/rules`, loaded with rules on. */

@@ -141,7 +141,9 @@ describe('IdpAuth tls settings', () => {
       error = thrown as Error & { code?: string }
     }
     expect(error?.code).toBe('INVALID_CONFIG')
-    expect(error?.message).toMatch(/^IdpAuth: the TLS settings cannot be used: .*bad decrypt/)
+    expect(error?.message).toMatch(
+      /^IdpAuth: the TLS settings cannot be used: .*(bad decrypt|DECODER routines::unsupported)/,
+    )
     expect(inspect(error)).not.toContain('wrong passphrase')
   })
 })

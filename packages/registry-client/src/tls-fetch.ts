@@ -35,7 +35,8 @@ export function createTlsTransport(owner: string, tls: unknown, keepAlive: boole
   try {
     nodeTls.createSecureContext(settings)
   } catch (error) {
-    // OpenSSL's reason ("bad decrypt", "key values mismatch", "no start line") names no secret; the error object is
+    // OpenSSL's reason ("bad decrypt", or "DECODER routines::unsupported" from the OpenSSL of newer Node lines, for a
+    // wrong passphrase; "key values mismatch", "no start line") names no secret; the error object is
     // not kept as the cause all the same.
     const reason = error instanceof Error ? error.message.replace(/^error:[0-9A-F]+:/i, '') : 'unknown reason'
     throw invalidConfigError(

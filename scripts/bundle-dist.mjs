@@ -7,7 +7,7 @@
 //
 // Every bare import stays an import: the other @x packages, third-party packages and Node's modules are loaded as
 // before, so a user who installs one package gets that package alone and an application still has one copy of each.
-// The bundles carry source maps (with the sources inlined) chained through tsc's, so that a stack trace under
+// The bundles carry source maps (mappings only, no copy of the sources) chained through tsc's, so that a stack trace under
 // `--enable-source-maps` names the package's src/*.ts files and lines.
 import { readFileSync, rmSync } from 'node:fs'
 import { readdir } from 'node:fs/promises'
@@ -65,5 +65,7 @@ await bundle.write({
   entryFileNames: `[name]${SUFFIX}`,
   chunkFileNames: `[name]-[hash]${SUFFIX}`,
   sourcemap: true,
+  // the maps name src/*.ts and their lines; the sources themselves stay out of the tarball's weight
+  sourcemapExcludeSources: true,
 })
 await bundle.close()

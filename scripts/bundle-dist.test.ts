@@ -24,7 +24,7 @@ const published = readdirSync(join(root, 'packages'))
   .filter(({ manifest }) => manifest.private !== true)
 
 describe('the bundled dist of every published package', () => {
-  it('points every entry point at a bundle whose source map leads to src/*.ts with the sources inlined', () => {
+  it('points every entry point at a bundle whose source map leads to src/*.ts without a copy of the sources', () => {
     expect(published.length).toBeGreaterThan(10)
     for (const { dir, manifest } of published) {
       for (const [subpath, target] of Object.entries(manifest.exports)) {
@@ -46,9 +46,10 @@ describe('the bundled dist of every published package', () => {
         expect(map.sources.length).toBeGreaterThan(0)
         for (const source of map.sources)
           expect([file, source]).toEqual([file, expect.stringMatching(/^\.\.\/src\/.+\.ts$/)])
-        expect(map.sourcesContent?.every((content) => typeof content === 'string' && content !== '')).toBe(
-          true,
-        )
+        // mappings only: the sources would double what an install weighs
+        expect(
+          map.sourcesContent?.filter((content) => content !== null && content !== undefined) ?? [],
+        ).toEqual([])
       }
     }
   })

@@ -26,6 +26,8 @@ function entries() {
     const name = file.slice('./dist/'.length, -SUFFIX.length)
     input[name] = join('dist', `${name}.js`)
   }
+  // a command's entry (`"bundle": ["bin"]`): what its launcher in bin/ imports, never an export (importing it runs it)
+  for (const name of manifest.bundle ?? []) input[name] = join('dist', `${name}.js`)
   return input
 }
 

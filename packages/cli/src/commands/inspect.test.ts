@@ -131,6 +131,15 @@ describe('inspect reading the message text', () => {
     ).toEqual({ code: 0, stdout: expected, stderr: '' })
   })
 
+  it('reads base64 made of hex digits alone as base64 when that reading is the frame', async () => {
+    // 00 00 00 00 01 00 in base64 is AAAAAAEA, which is also 4 bytes of hex (aa aa aa ea)
+    expect(await cli(['inspect', 'AAAAAAEA', '--json'], { cwd: folder.path })).toEqual({
+      code: 0,
+      stdout: '{"framing":"framed","magic":0,"idSize":4,"idType":"globalId","id":1,"payloadBytes":1}\n',
+      stderr: '',
+    })
+  })
+
   it('reads any frame alike from hex (any case, 0x or not) and base64 (standard or URL-safe, padded or not)', async () => {
     await fc.assert(
       // ids from 1: inspect refuses a frame naming id 0, which no registry assigns

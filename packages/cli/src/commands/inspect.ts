@@ -256,8 +256,11 @@ function isBase64(text: string): boolean {
 
 function decodeText(text: string): Buffer {
   const hex = hexDigits(text)
-  if (hex !== undefined) return Buffer.from(hex, 'hex')
-  if (isBase64(text)) return Buffer.from(text.replace(/\s+/g, ''), 'base64')
+  const base64 = isBase64(text) ? Buffer.from(text.replace(/\s+/g, ''), 'base64') : undefined
+  // Text of hex digits alone with a length of four is base64 too (`AAAAAAEA`): the reading that begins with the
+  // magic byte 0x00 is the frame (hex frames begin `00`, base64 frames `A`); hex when neither or both do.
+  if (hex !== undefined && !(base64?.[0] === 0 && !hex.startsWith('00'))) return Buffer.from(hex, 'hex')
+  if (base64 !== undefined) return base64
   if (isOddHex(text)) {
     throw new UsageError(
       `The message has an odd number of hex digits (${text.replace(/\s+/g, '').replace(/^0[xX]/, '').length}): a digit is missing (base64 made of hex digits alone needs its = padding)`,

@@ -194,6 +194,10 @@ try {
     await result.click()
     await tab.waitForLoadState('networkidle')
     const id = decodeURIComponent(new URL(tab.url()).hash.slice(1))
+    // the result is followed inside the page (no load): wait until the section it names is rendered
+    await tab
+      .waitForFunction((id) => document.getElementById(id) !== null, id, { timeout: 10_000 })
+      .catch(() => {})
     // The section the result leads to (from its heading to the next) names it, linked to its reference page.
     const named = await tab.evaluate((id) => {
       let node = document.getElementById(id)?.nextElementSibling

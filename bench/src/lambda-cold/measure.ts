@@ -53,7 +53,7 @@ function mskEvent(values: readonly Uint8Array[]): string {
  * it reads no frame), kafkajs-SR on the Confluent-API stub serving the same id. Runs rotate the order of the kinds.
  */
 export async function measureLambdaCold(
-  env: BenchEnv,
+  env: Pick<BenchEnv, 'url' | 'confluentUrl'>,
   stub: ConfluentStub,
   runs: number,
 ): Promise<LambdaColdResult[]> {

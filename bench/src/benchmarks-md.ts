@@ -25,6 +25,8 @@ export function renderBenchmarksMd(input: {
   results: readonly RoundResult[]
   rows: readonly Row[]
   cold: readonly ColdResult[]
+  /** The offline compatibility table, rendered (`renderCompatibility`). */
+  compatibility: string
   /** The start-up tables, rendered (`renderStartup`). */
   startup: string
   warning: string | undefined
@@ -94,6 +96,7 @@ ${renderTables(rows)}
 ${renderPeers(input.cases, input.results)}
 ${renderRuleCosts(input.cases, input.results)}
 ${renderCold(input.cold)}
+${input.compatibility}
 ${input.startup}
 ${renderE2eSection(loadE2e())}
 

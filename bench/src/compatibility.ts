@@ -92,7 +92,10 @@ export function measureCompatibility(rounds: number): CompatibilityTiming[] {
 /** The table `pnpm bench` prints. */
 export function renderCompatibility(timings: readonly CompatibilityTiming[]): string {
   const lines = [
-    'Offline compatibility (@x/compatibility `checkCompatibility`, FULL_TRANSITIVE against 1000 versions)',
+    '### Offline compatibility: one `checkCompatibility` call, FULL_TRANSITIVE against 1000 versions',
+    '',
+    'The first call of the process per format (before the JIT has compiled the checker), then the median of the warm ' +
+      'calls; each version is parsed once per call.',
     '',
     '| format | versions | first call ms | warm median ms | verdict |',
     '| --- | ---: | ---: | ---: | --- |',

@@ -310,7 +310,8 @@ async function main(): Promise<void> {
     console.log('')
     const cold = await measureColdStarts(env, registry, stub, config.quick ? 1 : 3)
     console.log(renderCold(cold))
-    console.log(renderCompatibility(measureCompatibility(config.quick ? 2 : 4)))
+    const compatibilityMd = renderCompatibility(measureCompatibility(config.quick ? 2 : 4))
+    console.log(compatibilityMd)
     const startupLoad = loadNow()
     const startup: StartupResult[] = await measureStartup(
       await startupTarget(env),
@@ -393,6 +394,7 @@ async function main(): Promise<void> {
           results,
           rows,
           cold,
+          compatibility: compatibilityMd,
           startup: `${startupMd}\n${lambdaMd}`,
           warning,
           byNode: loadRuns(),

@@ -56,6 +56,10 @@ const reliability = readFileSync(join(root, 'RELIABILITY.md'), 'utf8')
 write('bench-run.md', section(benchmarks, /^!\[/, /^## /, 'BENCHMARKS.md'))
 write('bench-summary.md', section(benchmarks, /^## Summary$/, /^## /, 'BENCHMARKS.md'))
 write('bench-nodes.md', section(benchmarks, /^## Node 20, 22 and 24 side by side$/, /^## /, 'BENCHMARKS.md'))
+write(
+  'bench-compatibility.md',
+  section(benchmarks, /^### Offline compatibility/, /^#{2,3} /, 'BENCHMARKS.md'),
+)
 write('bench-start-up.md', section(benchmarks, /^### Start-up/, /^(## |<!-- e2e)/, 'BENCHMARKS.md'))
 write(
   'bench-e2e.md',

@@ -1,0 +1,1 @@
+export function copiedFigures(text: string): { line: number; text: string }[]

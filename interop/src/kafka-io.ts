@@ -1,4 +1,4 @@
-import { type IHeaders, Kafka, logLevel, Partitioners } from 'kafkajs'
+import { type IHeaders, Kafka, type KafkaMessage, logLevel, Partitioners } from 'kafkajs'
 
 /** A record as it travels through Kafka: raw value bytes and raw header bytes. */
 export interface RawMessage {
@@ -41,19 +41,23 @@ function toBuffer(value: Buffer | string | (Buffer | string)[] | undefined): Buf
   return typeof last === 'string' ? Buffer.from(last) : (last ?? Buffer.alloc(0))
 }
 
-/** Reads the first `count` messages of `topic` with kafkajs (a fresh consumer group); fails after `timeoutMs`. */
-export async function consumeRaw(
+/**
+ * The first `count` messages of `topic`, each as `read` makes it of the message and its partition, read with kafkajs
+ * in a fresh consumer group (named after `group` and the topic); fails after `timeoutMs`.
+ */
+export async function consumeFirst<T>(
   brokers: string,
   topic: string,
   count: number,
-  timeoutMs = 60_000,
-): Promise<RawMessage[]> {
+  read: (message: KafkaMessage, partition: number) => T,
+  { group = 'interop', timeoutMs = 60_000 }: { group?: string; timeoutMs?: number } = {},
+): Promise<T[]> {
   const consumer = kafka(brokers).consumer({
-    groupId: `interop-${topic}-${Math.random().toString(36).slice(2, 10)}`,
+    groupId: `${group}-${topic}-${Math.random().toString(36).slice(2, 10)}`,
     maxWaitTimeInMs: 200,
   })
   await consumer.connect()
-  const received: RawMessage[] = []
+  const received: T[] = []
   try {
     await consumer.subscribe({ topic, fromBeginning: true })
     await new Promise<void>((done, fail) => {
@@ -66,11 +70,9 @@ export async function consumeRaw(
       )
       consumer
         .run({
-          eachMessage: async ({ message }) => {
+          eachMessage: async ({ partition, message }) => {
             if (received.length >= count) return
-            const headers: Record<string, Buffer> = {}
-            for (const [name, value] of Object.entries(message.headers ?? {})) headers[name] = toBuffer(value)
-            received.push({ value: message.value ?? Buffer.alloc(0), headers })
+            received.push(read(message, partition))
             if (received.length === count) {
               clearTimeout(timer)
               done()
@@ -86,4 +88,24 @@ export async function consumeRaw(
     await consumer.disconnect()
   }
   return received
+}
+
+/** Reads the first `count` messages of `topic`: raw value bytes and each header's (last) value. */
+export function consumeRaw(
+  brokers: string,
+  topic: string,
+  count: number,
+  timeoutMs = 60_000,
+): Promise<RawMessage[]> {
+  return consumeFirst(
+    brokers,
+    topic,
+    count,
+    (message) => {
+      const headers: Record<string, Buffer> = {}
+      for (const [name, value] of Object.entries(message.headers ?? {})) headers[name] = toBuffer(value)
+      return { value: message.value ?? Buffer.alloc(0), headers }
+    },
+    { timeoutMs },
+  )
 }

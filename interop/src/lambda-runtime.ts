@@ -1,6 +1,6 @@
 import { fork } from 'node:child_process'
 import { join } from 'node:path'
-import { Kafka, logLevel } from 'kafkajs'
+import { consumeFirst } from './kafka-io.js'
 import { interopDir } from './paths.js'
 
 /** A record of a Kafka event, as Lambda's event source mapping writes it. */
@@ -28,68 +28,39 @@ export interface MskEvent {
  * base64, each header a `{ name: bytes }` object in the record's order, offsets and timestamps as numbers. Read with
  * kafkajs (a fresh consumer group); fails after `timeoutMs`.
  */
-export async function eventRecordsOf(
+export function eventRecordsOf(
   brokers: string,
   topic: string,
   count: number,
   timeoutMs = 60_000,
 ): Promise<EventRecord[]> {
-  const kafka = new Kafka({
-    clientId: 'x-serde-lambda',
-    brokers: brokers.split(','),
-    logLevel: logLevel.NOTHING,
-  })
-  const consumer = kafka.consumer({
-    groupId: `lambda-${topic}-${Math.random().toString(36).slice(2, 10)}`,
-    maxWaitTimeInMs: 200,
-  })
-  await consumer.connect()
-  const records: EventRecord[] = []
-  try {
-    await consumer.subscribe({ topic, fromBeginning: true })
-    await new Promise<void>((done, fail) => {
-      const timer = setTimeout(
-        () => fail(new Error(`read ${records.length} of ${count} records of ${topic}`)),
-        timeoutMs,
-      )
-      consumer
-        .run({
-          eachMessage: async ({ partition, message }) => {
-            if (records.length >= count) return
-            const headers: Record<string, number[]>[] = []
-            for (const [name, value] of Object.entries(message.headers ?? {})) {
-              for (const one of Array.isArray(value) ? value : [value]) {
-                headers.push({
-                  [name]: [...(typeof one === 'string' ? Buffer.from(one) : (one ?? Buffer.alloc(0)))],
-                })
-              }
-            }
-            const record: EventRecord = {
-              topic,
-              partition,
-              offset: Number(message.offset),
-              timestamp: Number(message.timestamp),
-              timestampType: 'CREATE_TIME',
-              value: message.value === null ? null : message.value.toString('base64'),
-              headers,
-            }
-            if (message.key !== null && message.key.length > 0) record.key = message.key.toString('base64')
-            records.push(record)
-            if (records.length === count) {
-              clearTimeout(timer)
-              done()
-            }
-          },
-        })
-        .catch((error: unknown) => {
-          clearTimeout(timer)
-          fail(error)
-        })
-    })
-  } finally {
-    await consumer.disconnect()
-  }
-  return records
+  return consumeFirst(
+    brokers,
+    topic,
+    count,
+    (message, partition) => {
+      const headers: Record<string, number[]>[] = []
+      for (const [name, value] of Object.entries(message.headers ?? {})) {
+        for (const one of Array.isArray(value) ? value : [value]) {
+          headers.push({
+            [name]: [...(typeof one === 'string' ? Buffer.from(one) : (one ?? Buffer.alloc(0)))],
+          })
+        }
+      }
+      const record: EventRecord = {
+        topic,
+        partition,
+        offset: Number(message.offset),
+        timestamp: Number(message.timestamp),
+        timestampType: 'CREATE_TIME',
+        value: message.value === null ? null : message.value.toString('base64'),
+        headers,
+      }
+      if (message.key !== null && message.key.length > 0) record.key = message.key.toString('base64')
+      return record
+    },
+    { group: 'lambda', timeoutMs },
+  )
 }
 
 /** An MSK event of `records`, grouped by "topic-partition" in their order. */

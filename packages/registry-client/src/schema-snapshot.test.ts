@@ -69,6 +69,22 @@ async function snapshotOfUser(): Promise<{
   return { snapshot, user: { globalId: Number(user.globalId), contentId: Number(user.contentId) } }
 }
 
+/** The text of a snapshot of one version, with `change` replacing its fields. */
+function snapshotOf(change: Record<string, unknown>): string {
+  const version = {
+    groupId: 'g',
+    artifactId: 'a',
+    version: '1',
+    artifactType: 'AVRO',
+    globalId: '7',
+    contentId: '7',
+    latest: true,
+    references: [],
+    schema: '"string"',
+  }
+  return JSON.stringify({ snapshotVersion: 1, versions: [{ ...version, ...change }] })
+}
+
 describe('takeSnapshot', () => {
   it('holds the latest version of each artifact asked for and every version it references, with both ids', async () => {
     const { snapshot, user } = await snapshotOfUser()
@@ -152,62 +168,17 @@ describe('snapshot files', () => {
     ['without versions', '{"snapshotVersion":1}', /its "versions" must be an array, got undefined$/],
     [
       'with an id that is not decimal text',
-      JSON.stringify({
-        snapshotVersion: 1,
-        versions: [
-          {
-            groupId: 'g',
-            artifactId: 'a',
-            version: '1',
-            artifactType: 'AVRO',
-            globalId: 7,
-            contentId: '7',
-            latest: true,
-            references: [],
-            schema: '"string"',
-          },
-        ],
-      }),
+      snapshotOf({ globalId: 7 }),
       /versions\[0\]\.globalId must be an id as decimal text \(0 to 2\^63 - 1\), got number 7$/,
     ],
     [
       'with an id beyond 64 bits',
-      JSON.stringify({
-        snapshotVersion: 1,
-        versions: [
-          {
-            groupId: 'g',
-            artifactId: 'a',
-            version: '1',
-            artifactType: 'AVRO',
-            globalId: '9223372036854775808',
-            contentId: '7',
-            latest: true,
-            references: [],
-            schema: '"string"',
-          },
-        ],
-      }),
+      snapshotOf({ globalId: '9223372036854775808' }),
       /versions\[0\]\.globalId must be an id as decimal text \(0 to 2\^63 - 1\), got string "9223372036854775808"$/,
     ],
     [
       'with a reference lacking its artifact',
-      JSON.stringify({
-        snapshotVersion: 1,
-        versions: [
-          {
-            groupId: 'g',
-            artifactId: 'a',
-            version: '1',
-            artifactType: 'AVRO',
-            globalId: '7',
-            contentId: '7',
-            latest: true,
-            references: [{ name: 'n', groupId: 'g', version: '1' }],
-            schema: '"string"',
-          },
-        ],
-      }),
+      snapshotOf({ references: [{ name: 'n', groupId: 'g', version: '1' }] }),
       /versions\[0\]\.references\[0\]\.artifactId must be a non-empty string, got undefined/,
     ],
   ])('refuses a snapshot %s with a TypeError (INVALID_CONFIG) saying why', (_, text, message) => {

@@ -1,4 +1,5 @@
 import {
+  celCondition,
   domainRules,
   expectOrderRules,
   jsonataTransform,
@@ -239,5 +240,107 @@ describe('Protobuf serdes giving rules the proto3 JSON of a message, as the regi
     const unruled = (await new ProtobufDeserializer(env.client).deserialize(bytes, users)) as object
     expect(read).toEqual({ ...unruled, ttl: { seconds: 60, nanos: 0 }, added: 9_223_372_036_854_775_807n })
     expect(Object.keys(read as object)).not.toContain('userId')
+  })
+})
+
+describe('Protobuf serdes giving rules the well-known types as Java prints their proto3 JSON', () => {
+  const schema = [
+    'syntax = "proto3";',
+    'import "google/protobuf/timestamp.proto";',
+    'import "google/protobuf/duration.proto";',
+    'import "google/protobuf/struct.proto";',
+    'import "google/protobuf/field_mask.proto";',
+    'message Event {',
+    '  google.protobuf.Timestamp at = 1;',
+    '  google.protobuf.Duration ttl = 2;',
+    '  google.protobuf.Struct extra = 3;',
+    '  google.protobuf.FieldMask mask = 4;',
+    '}',
+    '',
+  ].join('\n')
+  const event = {
+    at: { seconds: 1_735_689_600, nanos: 0 },
+    ttl: { seconds: 1, nanos: 500_000 },
+    extra: { fields: { n: { number_value: 5 } } },
+    mask: { paths: ['user_id', 'display_name'] },
+  }
+  const events = new SerializationContext('events')
+  const register = async (artifactId: string, ...rules: Parameters<typeof domainRules>) => {
+    await env.client.registerSchema(artifactId, schema, { artifactType: 'PROTOBUF' })
+    await env.client.setArtifactRuleset(artifactId, domainRules(...rules))
+  }
+
+  it('refuse a Timestamp after 9999-12-31 that a CEL WRITE condition reads, with the reason as the violation', async () => {
+    await register(
+      'events-late-value',
+      celCondition('recent', 'WRITE', 'timestamp(at) > timestamp("2000-01-01T00:00:00Z")', 'ERROR'),
+    )
+    const serializer = new ProtobufSerializer(env.client, 'events-late-value', { rules: { enabled: true } })
+    await serializer.serialize(event, events)
+    const late = { ...event, at: { seconds: 253_402_300_800, nanos: 0 } }
+    await expect(serializer.serialize(late, events)).rejects.toMatchObject({
+      name: 'RuleViolationError',
+      code: 'RULE_VIOLATION',
+      violations: [
+        {
+          ruleName: 'recent',
+          action: 'ERROR',
+          message:
+            'A google.protobuf.Timestamp must have seconds from -62135596800 to 253402300799 ' +
+            '(0001-01-01T00:00:00Z to 9999-12-31T23:59:59Z) and nanos from 0 to 999999999 to be given to ' +
+            'data-contract rules as proto3 JSON, not seconds 253402300800 and nanos 0',
+        },
+      ],
+    })
+  })
+
+  it('refuse on read a Duration whose nanos have the other sign, that a JSONata READ condition reads', async () => {
+    await register('events-ttl-value', {
+      name: 'positive',
+      kind: 'CONDITION',
+      type: 'JSONATA',
+      mode: 'READ',
+      expr: '$substring(ttl, 0, 1) != "-"',
+      onFailure: 'ERROR',
+    })
+    const plain = new ProtobufSerializer(env.client, 'events-ttl-value')
+    const reader = new ProtobufDeserializer(env.client, { rules: { enabled: true } })
+    expect(await reader.deserialize(await plain.serialize(event, events), events)).toMatchObject({
+      ttl: { seconds: 1, nanos: 500_000 },
+    })
+    const mixed = await plain.serialize({ ...event, ttl: { seconds: 1, nanos: -5 } }, events)
+    await expect(reader.deserialize(mixed, events)).rejects.toMatchObject({
+      code: 'RULE_VIOLATION',
+      mode: 'READ',
+      violations: [
+        {
+          ruleName: 'positive',
+          message:
+            'A google.protobuf.Duration must have seconds from -315576000000 to 315576000000 and nanos from ' +
+            '-999999999 to 999999999 of the same sign to be given to data-contract rules as proto3 JSON, ' +
+            'not seconds 1 and nanos -5',
+        },
+      ],
+    })
+  })
+
+  it('bind a Struct number as a CEL double and a FieldMask as lowerCamelCase paths, and write a transformed mask back in snake_case', async () => {
+    const check =
+      'type(extra.n) == double && extra.n == 5.0 && mask == "userId,displayName" && ttl == "1.000500s"'
+    await register(
+      'events-json-value',
+      celCondition('java-json', 'WRITEREAD', check, 'ERROR'),
+      jsonataTransform('mask', 'WRITE', '$merge([$, {"mask": "createdAt,user.displayName"}])'),
+    )
+    const serializer = new ProtobufSerializer(env.client, 'events-json-value', { rules: { enabled: true } })
+    const written = await serializer.serialize(event, events)
+    const plain = new ProtobufSerializer(env.client, 'events-json-value')
+    const transformed = { ...event, mask: { paths: ['created_at', 'user.display_name'] } }
+    expect(Buffer.from(written).toString('hex')).toBe(
+      Buffer.from(await plain.serialize(transformed, events)).toString('hex'),
+    )
+    const reader = new ProtobufDeserializer(env.client, { rules: { enabled: true } })
+    const read = await reader.deserialize(await plain.serialize(event, events), events)
+    expect(read).toMatchObject({ mask: { paths: ['user_id', 'display_name'] } })
   })
 })

@@ -1,4 +1,5 @@
 import { isObject, MAX_DEPTH, type RuleField, setOwn, shapeOf, tooDeep } from './rule-shape.js'
+import { doubleJson, wellKnownJson } from './rule-well-known.js'
 import type { FieldPlan, MessagePlan } from './values.js'
 
 /**
@@ -6,15 +7,14 @@ import type { FieldPlan, MessagePlan } from './values.js'
  * `JsonFormat` prints it, Java's serde having no record of its own for Protobuf): fields by their JSON names
  * (`userId` for `user_id`), default values of fields without presence left out (and empty lists and maps), a
  * `double` or `float` as a double (`double(5)` for an integral one, so that CEL types it `double` as it types the
- * `5.0` Java writes; `"NaN"`, `"Infinity"`, `"-Infinity"` as text), an enum by its name, a `Timestamp` as RFC 3339
- * text (`"2025-01-01T00:00:00Z"`, 0, 3, 6 or 9 fraction digits), a `Duration` as seconds text (`"1.5s"`), a
- * wrapper as its bare value, a `Struct`, `Value` or `ListValue` as the JSON it holds, a `FieldMask` as its paths
- * joined by commas, an `Empty` as `{}`. Unlike proto3 JSON, 64-bit integers stay numbers (`bigint`s beyond 2^53),
- * so that `count > 0` reads them; bytes stay bytes (the caller's JSON makes them base64). A field is taken by its
- * `.proto` name, else its JSON name; fields the schema does not declare are kept as they are. With `fields` (JSON
- * names), only those top-level fields are converted. Only own fields are read; a field named `__proto__` stays an
- * own data field.
- * @throws RangeError when messages, lists or `Struct`s nest deeper than the rules read.
+ * `5.0` Java writes; `"NaN"`, `"Infinity"`, `"-Infinity"` as text), an enum by its name, a well-known type in its
+ * JSON form (`wellKnownJson`: a `Timestamp` as `"2025-01-01T00:00:00Z"`, a `Duration` as `"1.5s"`, …). Unlike
+ * proto3 JSON, 64-bit integers stay numbers (`bigint`s beyond 2^53), so that `count > 0` reads them; bytes stay
+ * bytes (the caller's JSON makes them base64). A field is taken by its `.proto` name, else its JSON name; fields
+ * the schema does not declare are kept as they are. With `fields` (JSON names), only those top-level fields are
+ * converted. Only own fields are read; a field named `__proto__` stays an own data field.
+ * @throws RangeError when messages, lists or `Struct`s nest deeper than the rules read, and (code `INVALID_DATA`) for
+ *   a well-known value proto3 JSON cannot write (a `Timestamp` outside years 1 to 9999, …; see `wellKnownJson`).
  */
 export function toRuleMessage(
   plan: MessagePlan,
@@ -96,127 +96,3 @@ function singleJson(
   }
   return field.scalar === 'float' ? doubleJson(value, double) : value
 }
-
-function doubleJson(value: unknown, double: (value: number) => unknown): unknown {
-  if (typeof value !== 'number') return value
-  if (!Number.isFinite(value)) return String(value)
-  return Number.isInteger(value) ? double(value) : value
-}
-
-/** A well-known type's JSON form (proto3's JSON mapping, 64-bit integers as numbers); other types as they are. */
-function wellKnownJson(
-  typeName: string,
-  value: Record<string, unknown>,
-  double: (value: number) => unknown,
-  depth: number,
-): unknown {
-  switch (typeName) {
-    case 'google.protobuf.Timestamp':
-      return timestampText(toBigInt(value.seconds), Number(value.nanos ?? 0))
-    case 'google.protobuf.Duration':
-      return durationText(toBigInt(value.seconds), Number(value.nanos ?? 0))
-    case 'google.protobuf.DoubleValue':
-    case 'google.protobuf.FloatValue':
-      return doubleJson(value.value ?? 0, double)
-    case 'google.protobuf.Int64Value':
-    case 'google.protobuf.UInt64Value':
-    case 'google.protobuf.Int32Value':
-    case 'google.protobuf.UInt32Value':
-      return value.value ?? 0
-    case 'google.protobuf.BoolValue':
-      return value.value ?? false
-    case 'google.protobuf.StringValue':
-      return value.value ?? ''
-    case 'google.protobuf.BytesValue':
-      return value.value ?? new Uint8Array()
-    case 'google.protobuf.Struct':
-      return structJson(value, depth)
-    case 'google.protobuf.Value':
-      return valueJson(value, depth)
-    case 'google.protobuf.ListValue':
-      return listJson(value, depth)
-    case 'google.protobuf.FieldMask':
-      return Array.isArray(value.paths) ? value.paths.join(',') : value
-    case 'google.protobuf.Empty':
-      return {}
-    default:
-      return value
-  }
-}
-
-function toBigInt(value: unknown): bigint {
-  if (typeof value === 'bigint') return value
-  if (typeof value === 'number' && Number.isFinite(value)) return BigInt(Math.trunc(value))
-  if (typeof value === 'string' && /^-?[0-9]+$/.test(value)) return BigInt(value)
-  if (isObject(value) && typeof value.toString === 'function') {
-    // a protobufjs Long
-    const text = String(value)
-    if (/^-?[0-9]+$/.test(text)) return BigInt(text)
-  }
-  return 0n
-}
-
-function fractionText(nanos: number): string {
-  if (nanos === 0) return ''
-  const digits = String(Math.abs(nanos)).padStart(9, '0')
-  if (digits.endsWith('000000')) return `.${digits.slice(0, 3)}`
-  if (digits.endsWith('000')) return `.${digits.slice(0, 6)}`
-  return `.${digits}`
-}
-
-function timestampText(seconds: bigint, nanos: number): string {
-  const date = new Date(Number(seconds) * 1000)
-  if (Number.isNaN(date.getTime())) return `${seconds}s`
-  return `${date.toISOString().slice(0, 19)}${fractionText(nanos)}Z`
-}
-
-function durationText(seconds: bigint, nanos: number): string {
-  const negative = seconds < 0n || nanos < 0
-  const whole = seconds < 0n ? -seconds : seconds
-  return `${negative ? '-' : ''}${whole}${fractionText(Math.abs(nanos))}s`
-}
-
-/** The member of a oneof of `value` named `snake` (or its JSON name `camel`) that it holds itself. */
-function member(value: Record<string, unknown>, snake: string, camelName: string): unknown {
-  if (Object.hasOwn(value, snake)) return value[snake]
-  if (Object.hasOwn(value, camelName)) return value[camelName]
-  return undefined
-}
-
-function structJson(value: Record<string, unknown>, depth: number): Record<string, unknown> {
-  if (++depth > MAX_DEPTH) throw tooDeep()
-  const fields = Object.hasOwn(value, 'fields') ? value.fields : undefined
-  const json: Record<string, unknown> = {}
-  if (fields instanceof Map) {
-    for (const [key, item] of fields) setOwn(json, String(key), valueJson(item, depth))
-  } else if (isObject(fields)) {
-    for (const key of Object.keys(fields)) setOwn(json, key, valueJson(fields[key], depth))
-  }
-  return json
-}
-
-function listJson(value: Record<string, unknown>, depth: number): unknown[] {
-  if (++depth > MAX_DEPTH) throw tooDeep()
-  const values = Object.hasOwn(value, 'values') ? value.values : undefined
-  return Array.isArray(values) ? values.map((item) => valueJson(item, depth)) : []
-}
-
-/** A `google.protobuf.Value`'s JSON: the member of its `kind` oneof it holds, else `null`. */
-function valueJson(value: unknown, depth: number): unknown {
-  if (!isObject(value)) return null
-  const struct = member(value, 'struct_value', 'structValue')
-  if (isObject(struct)) return structJson(struct, depth)
-  const list = member(value, 'list_value', 'listValue')
-  if (isObject(list)) return listJson(list, depth)
-  for (const [snake, camelName] of VALUE_SCALARS) {
-    const scalar = member(value, snake, camelName)
-    if (scalar !== undefined && scalar !== null) return scalar
-  }
-  return null
-}
-
-const VALUE_SCALARS = [
-  ['number_value', 'numberValue'],
-  ['string_value', 'stringValue'],
-  ['bool_value', 'boolValue'],
-] as const

@@ -9,9 +9,9 @@ import type { FieldPlan, MessagePlan } from './values.js'
  * have been rounded), a double (`RuleDouble`) its number and `"NaN"`/`"Infinity"`/`"-Infinity"` theirs, RFC 3339
  * text (`"2026-01-02T03:04:05.5Z"`) or duration text (`"3600s"`) the `google.protobuf.Timestamp` or `Duration`
  * message it stands for, a bare value its wrapper message, JSON a `Struct`, `Value` or `ListValue`, text a
- * `FieldMask`. Anything that fits none of these is left as it is, for the writer to refuse with its path; fields
- * the schema does not declare are kept as they are. Only the record's own fields are read, and map keys and fields
- * named `__proto__` or `constructor` stay own data fields.
+ * `FieldMask` (its lowerCamelCase paths back in snake_case). Anything that fits none of these is left as it is, for
+ * the writer to refuse with its path; fields the schema does not declare are kept as they are. Only the record's
+ * own fields are read, and map keys and fields named `__proto__` or `constructor` stay own data fields.
  */
 export function fromRuleMessage(plan: MessagePlan, value: unknown): unknown {
   return messageValue(plan, value, 0)
@@ -116,10 +116,19 @@ function wellKnownValue(typeName: string, value: unknown, depth: number): unknow
     case 'google.protobuf.ListValue':
       return Array.isArray(value) ? listValue(value, depth) : undefined
     case 'google.protobuf.FieldMask':
-      return typeof value === 'string' ? { paths: value === '' ? [] : value.split(',') } : undefined
+      return typeof value === 'string' ? { paths: fieldMaskPaths(value) } : undefined
     default:
       return undefined
   }
+}
+
+/** `FieldMaskUtil.fromJsonString` of Java: each lowerCamelCase path in snake_case (`userId` → `user_id`). */
+function fieldMaskPaths(text: string): string[] {
+  const paths: string[] = []
+  for (const path of text.split(',')) {
+    if (path !== '') paths.push(path.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`))
+  }
+  return paths
 }
 
 function structValue(value: Record<string, unknown>, depth: number): { fields: Record<string, unknown> } {

@@ -4,7 +4,6 @@ export type { CompiledRule, CompiledRuleSet, RuleOutcome } from './compiled-rule
 export type { JsonataEvaluator, JsonataProgram } from './jsonata-evaluator.js'
 export { SyncJsonataEvaluator } from './jsonata-evaluator.js'
 export { mergeRuleSets } from './merge-rule-sets.js'
-export { protobufWellKnownJson } from './protobuf-well-known.js'
 export { MAX_RECORD_DEPTH, RecordTooDeepError } from './record-data.js'
 export { isRuleDouble, plainRuleValue, RULE_DOUBLE, RuleDouble, ruleDouble } from './rule-double.js'
 export type { JsonTextTree } from './rule-json.js'

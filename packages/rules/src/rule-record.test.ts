@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest'
-import { protobufWellKnownJson } from './protobuf-well-known.js'
 import { toRuleRecord } from './rule-record.js'
 import { RulesEngine } from './rules-engine.js'
 
@@ -101,38 +100,5 @@ describe('toRuleRecord with the fields the rules read', () => {
     const message = { toJSON: () => ({ a: 1, b: 2 }) }
     expect(toRuleRecord(message, ['a'])).toEqual({ a: 1, b: 2 })
     expect(toRuleRecord(new Map([['a', 1]]), ['b'])).toEqual({ a: 1 })
-  })
-})
-
-describe('protobufWellKnownJson', () => {
-  it('writes Timestamp and Duration in proto3 JSON text with 0, 3, 6 or 9 fraction digits', () => {
-    expect(protobufWellKnownJson('google.protobuf.Timestamp', { seconds: 1735689600, nanos: 0 })).toBe(
-      '2025-01-01T00:00:00Z',
-    )
-    expect(
-      protobufWellKnownJson('.google.protobuf.Timestamp', { seconds: 930745800n, nanos: 500_000_000 }),
-    ).toBe('1999-06-30T12:30:00.500Z')
-    expect(protobufWellKnownJson('google.protobuf.Duration', { seconds: 3600, nanos: 0 })).toBe('3600s')
-    expect(protobufWellKnownJson('google.protobuf.Duration', { seconds: 0, nanos: 1500 })).toBe(
-      '0.000001500s',
-    )
-    expect(protobufWellKnownJson('google.protobuf.Duration', { seconds: -2, nanos: -500_000_000 })).toBe(
-      '-2.500s',
-    )
-  })
-
-  it('unwraps wrappers and writes Struct, FieldMask and Empty as their JSON', () => {
-    expect(protobufWellKnownJson('google.protobuf.Int32Value', { value: 12 })).toBe(12)
-    expect(
-      protobufWellKnownJson('google.protobuf.Struct', {
-        fields: {
-          a: { number_value: 1.5 },
-          b: { list_value: { values: [{ string_value: 'x' }, { bool_value: true }, { null_value: 0 }] } },
-        },
-      }),
-    ).toEqual({ a: 1.5, b: ['x', true, null] })
-    expect(protobufWellKnownJson('google.protobuf.FieldMask', { paths: ['a', 'b.c'] })).toBe('a,b.c')
-    expect(protobufWellKnownJson('google.protobuf.Empty', {})).toEqual({})
-    expect(protobufWellKnownJson('my.Message', {})).toBeUndefined()
   })
 })

@@ -1,7 +1,11 @@
-import type { IncomingHttpHeaders, IncomingMessage } from 'node:http'
+import type { Agent, IncomingMessage } from 'node:http'
+import { NodeAnswer } from './node-answer.js'
 
 // Node's modules are taken with `process.getBuiltinModule` when first needed, not imported: an ES import of
 // `node:http` reads every export, and on newer Node one of them loads the bundled undici this module avoids.
+
+/** The error of an answer whose connection closed before its body was whole. */
+const INCOMPLETE = 'the connection closed before the answer was complete'
 
 /** What the client reads of an answer, whichever way it was sent. */
 export interface TransportResponse {
@@ -11,12 +15,15 @@ export interface TransportResponse {
   text(): Promise<string>
 }
 
-/** One request as the client sends it: header names in lower case. */
+/**
+ * One request: header names in lower case. A string body is sent as UTF-8 with `text/plain;charset=UTF-8` unless
+ * `content-type` is given, as `fetch` sends it.
+ */
 export interface TransportInit {
   method: string
   headers: Record<string, string>
-  body: string | null
-  signal: AbortSignal
+  body: string | Uint8Array | null
+  signal?: AbortSignal | undefined
 }
 
 /**
@@ -44,40 +51,6 @@ export function nodeTransportFits(fetchToUse: unknown): boolean {
   return !process.execArgv.includes('--use-env-proxy')
 }
 
-/** `Headers.get` over Node's parsed headers: names in any case, repeated fields joined with `, `. */
-class NodeAnswerHeaders {
-  readonly #headers: IncomingHttpHeaders
-
-  constructor(headers: IncomingHttpHeaders) {
-    this.#headers = headers
-  }
-
-  get(name: string): string | null {
-    const value = this.#headers[name.toLowerCase()]
-    if (value === undefined) return null
-    return Array.isArray(value) ? value.join(', ') : value
-  }
-}
-
-const decoder = new TextDecoder()
-
-/** The body as `fetch`'s `text()` gives it: content codings undone, UTF-8 with a leading BOM dropped. */
-function decodeBody(body: Buffer, coding: string | undefined): string {
-  let bytes = body
-  const codings = (coding ?? '')
-    .split(',')
-    .map((part) => part.trim().toLowerCase())
-    .filter((part) => part !== '' && part !== 'identity')
-  for (const part of codings.reverse()) {
-    const zlib = process.getBuiltinModule('node:zlib')
-    if (part === 'gzip' || part === 'x-gzip') bytes = zlib.gunzipSync(bytes)
-    else if (part === 'deflate') bytes = zlib.inflateSync(bytes)
-    else if (part === 'br') bytes = zlib.brotliDecompressSync(bytes)
-    else break
-  }
-  return decoder.decode(bytes)
-}
-
 /** A redirect `fetch` would follow: such an answer is handed back so that `fetch` sends the request instead. */
 export function isRedirect(status: number, headers: Pick<Headers, 'get'>): boolean {
   return (
@@ -87,47 +60,56 @@ export function isRedirect(status: number, headers: Pick<Headers, 'get'>): boole
 }
 
 /**
- * Sends one request with `node:http` or `node:https` (their global agents, which keep connections alive) and reads
- * the whole answer. Rejects with Node's own error (its `code`, such as `ECONNREFUSED`, tells whether the request
- * was sent) or with the signal's abort error.
+ * Sends one request with `node:http` or `node:https` and reads the whole answer. Without `agent`, through their
+ * global agents (which keep connections alive); with one, through it (an `https.Agent` carries TLS settings).
+ * Follows no redirect: a 3xx is the answer. Rejects with the signal's reason once it aborts (before the request or
+ * while the answer comes), otherwise with Node's own error: its `code` (`ECONNREFUSED`, a TLS code such as
+ * `SELF_SIGNED_CERT_IN_CHAIN`) tells whether the request was sent and why it failed.
  */
-export function sendWithNode(url: string, init: TransportInit): Promise<TransportResponse> {
+export function sendWithNode(url: string, init: TransportInit, agent?: Agent): Promise<NodeAnswer> {
+  const { signal } = init
   return new Promise((resolve, reject) => {
+    signal?.throwIfAborted()
     const send = url.startsWith('https:')
       ? process.getBuiltinModule('node:https').request
       : process.getBuiltinModule('node:http').request
     const headers: Record<string, string | number> = { accept: '*/*', 'user-agent': 'node', ...init.headers }
-    if (init.body !== null) {
-      headers['content-length'] = Buffer.byteLength(init.body)
-      headers['content-type'] ??= 'text/plain;charset=UTF-8'
+    const { body } = init
+    if (body !== null) {
+      headers['content-length'] = typeof body === 'string' ? Buffer.byteLength(body) : body.length
+      if (typeof body === 'string') headers['content-type'] ??= 'text/plain;charset=UTF-8'
     }
-    const onAnswer = (response: IncomingMessage): void => {
+    let settled = false
+    const fail = (error: unknown): void => {
+      if (settled) return
+      settled = true
+      signal?.removeEventListener('abort', onAbort)
+      outgoing.destroy()
+      reject(signal?.aborted ? signal.reason : error)
+    }
+    const onAbort = (): void => fail(signal?.reason)
+    const onAnswer = (answer: IncomingMessage): void => {
       const chunks: Buffer[] = []
-      response.on('data', (chunk: Buffer) => chunks.push(chunk))
-      response.on('error', reject)
-      // A connection closed before the whole body came (resolving first, when it did, makes this a no-op).
-      response.on('close', () => {
-        if (!response.complete) reject(Object.assign(new Error('aborted'), { code: 'ECONNRESET' }))
+      answer.on('data', (chunk: Buffer) => chunks.push(chunk))
+      answer.on('error', fail)
+      // A connection closed before the whole body came (after the answer was taken, this does nothing).
+      answer.on('close', () => {
+        if (!answer.complete) fail(Object.assign(new Error(INCOMPLETE), { code: 'ECONNRESET' }))
       })
-      response.on('end', () => {
-        const status = response.statusCode ?? 0
-        let text: string
+      answer.on('end', () => {
+        if (settled) return
+        settled = true
+        signal?.removeEventListener('abort', onAbort)
         try {
-          text = decodeBody(Buffer.concat(chunks), response.headers['content-encoding'])
+          resolve(new NodeAnswer(answer, Buffer.concat(chunks)))
         } catch (error) {
           reject(error)
-          return
         }
-        resolve({
-          status,
-          ok: status >= 200 && status < 300,
-          headers: new NodeAnswerHeaders(response.headers),
-          text: () => Promise.resolve(text),
-        })
       })
     }
-    const request = send(url, { method: init.method, headers, signal: init.signal }, onAnswer)
-    request.on('error', reject)
-    request.end(init.body ?? undefined)
+    const outgoing = send(url, { method: init.method, headers, agent }, onAnswer)
+    outgoing.on('error', fail)
+    signal?.addEventListener('abort', onAbort, { once: true })
+    outgoing.end(body ?? undefined)
   })
 }

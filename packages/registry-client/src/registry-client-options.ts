@@ -1,8 +1,9 @@
+import type { Agent } from 'node:https'
 import { describeValue, invalidConfigError, redactUrl } from '@x/errors'
 import type { SchemaSnapshot } from './schema-snapshot.js'
 import { type ClientTelemetry, LazyTelemetry } from './telemetry.js'
-import { createTlsTransport, type TlsTransport } from './tls-fetch.js'
 import type { TlsOptions } from './tls-options.js'
+import { createTlsAgent } from './tls-transport.js'
 import type { TokenProvider } from './types.js'
 
 /**
@@ -128,8 +129,8 @@ export interface ResolvedOptions {
    */
   secrets: readonly string[]
   fetch: typeof globalThis.fetch
-  /** The `node:https` transport made for `tls`; the client closes it with itself. */
-  transport: TlsTransport | undefined
+  /** The `https.Agent` made for `tls`: every request goes through it; the client destroys it with itself. */
+  tlsAgent: Agent | undefined
   /** The usage-telemetry name sent as `X-Registry-Client-Id` on id lookups. */
   clientId: string | undefined
   /**
@@ -321,7 +322,7 @@ function parseClientId(value: unknown): string | undefined {
   return value
 }
 
-function tlsTransport(options: RegistryClientOptions, baseUrl: string): TlsTransport | undefined {
+function tlsAgent(options: RegistryClientOptions, baseUrl: string): Agent | undefined {
   if (options.tls === undefined) return undefined
   if (!baseUrl.startsWith('https:')) {
     throw invalidConfigError(`tls applies to an https: registry, but url is ${redactUrl(baseUrl)}`)
@@ -331,7 +332,7 @@ function tlsTransport(options: RegistryClientOptions, baseUrl: string): TlsTrans
       'tls and fetch cannot be used together: a fetch of your own makes its own connections (configure TLS in it, or leave fetch out)',
     )
   }
-  return createTlsTransport('RegistryClient', options.tls, true)
+  return createTlsAgent('RegistryClient', options.tls, true)
 }
 
 /**
@@ -372,8 +373,8 @@ export function resolveOptions(options: RegistryClientOptions): ResolvedOptions 
       throw invalidConfigError(`timing.${name} must be a function, got ${describeValue(timing[name])}`)
     }
   }
-  // Last: the transport opens nothing yet, but there is no point in making it for options that are wrong.
-  const transport = tlsTransport(options, baseUrl)
+  // Last: the agent opens nothing yet, but there is no point in making it for options that are wrong.
+  const agent = tlsAgent(options, baseUrl)
   return {
     baseUrl,
     displayUrl,
@@ -391,10 +392,10 @@ export function resolveOptions(options: RegistryClientOptions): ResolvedOptions 
     basicAuthorization: auth === undefined ? basic : undefined,
     headers,
     secrets: [...secrets, ...headerSecrets(headers)],
-    fetch: transport?.fetch ?? options.fetch ?? globalThis.fetch.bind(globalThis),
-    transport,
+    fetch: options.fetch ?? globalThis.fetch.bind(globalThis),
+    tlsAgent: agent,
     clientId,
-    defaultFetch: options.fetch === undefined && transport === undefined ? globalThis.fetch : undefined,
+    defaultFetch: options.fetch === undefined && agent === undefined ? globalThis.fetch : undefined,
     cacheMaxSize: integerOption('cacheMaxSize', options.cacheMaxSize, DEFAULTS.cacheMaxSize, 1),
     cacheTtlMs:
       options.cacheTtlMs === undefined

@@ -1,7 +1,10 @@
+import { execFile } from 'node:child_process'
 import { once } from 'node:events'
 import { createServer } from 'node:https'
 import type { AddressInfo } from 'node:net'
-import { inspect } from 'node:util'
+import { fileURLToPath } from 'node:url'
+import { inspect, promisify } from 'node:util'
+import { gzipSync } from 'node:zlib'
 import { RegistryConnectionError } from '@x/errors'
 import { InMemoryRegistry, makeTestCertificates, type TestCertificates } from '@x/registry-testing'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
@@ -154,6 +157,57 @@ describe('RegistryClient over mutual TLS', () => {
     await client.close()
     await expect.poll(() => open).toBe(0)
     server.close()
+  })
+})
+
+describe('RegistryClient over TLS, sending with node:https', () => {
+  it('reads a schema in a fresh process without loading Node’s bundled undici, as without tls', async () => {
+    const writer = newClient({ tls: { ca: certs.ca, cert: certs.clientCert, key: certs.clientKey } })
+    const { globalId } = await writer.registerSchema('tls-cold', SCHEMA)
+    const client = fileURLToPath(new URL('../dist/index.js', import.meta.url))
+    const tls = { ca: certs.ca, cert: certs.clientCert, key: certs.clientKey }
+    const script = `const { RegistryClient } = await import(${JSON.stringify(client)})
+const client = new RegistryClient({ url: ${JSON.stringify(registry.url)}, groupId: 'tls', maxRetries: 0, tls: ${JSON.stringify(tls)} })
+const found = await client.getSchemaByGlobalId(${globalId})
+await client.close()
+const undiciLoaded = process.moduleLoadList.some((name) => name.includes('undici'))
+process.stdout.write(JSON.stringify({ schema: found.schema, undiciLoaded }))`
+    // Asynchronously: the registry answering the child runs in this process.
+    const { stdout } = await promisify(execFile)(process.execPath, ['--input-type=module', '-e', script])
+    expect(JSON.parse(stdout)).toEqual({ schema: SCHEMA, undiciLoaded: false })
+  })
+
+  it('reads a gzip-coded answer, and takes a redirect as the answer without following it', async () => {
+    const paths: string[] = []
+    const server = createServer({ cert: certs.serverCert, key: certs.serverKey }, (req, res) => {
+      paths.push(req.url ?? '')
+      if (req.url?.startsWith('/apis/registry/v3/ids/globalIds/1?')) {
+        res.writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'gzip' })
+        res.end(gzipSync(SCHEMA))
+        return
+      }
+      res.writeHead(307, { location: '/elsewhere' }).end()
+    })
+    server.listen(0, '127.0.0.1')
+    await once(server, 'listening')
+    const { port } = server.address() as AddressInfo
+    const url = `https://127.0.0.1:${port}/apis/registry/v3`
+    const client = newClient({ url, tls: { ca: certs.ca }, maxRetries: 0 })
+    try {
+      expect((await client.getSchemaByGlobalId(1)).schema).toBe(SCHEMA)
+      const error = await failure(client.getSchemaByGlobalId(2))
+      expect([error.status, error.message]).toEqual([
+        307,
+        `The registry at ${url} answered HTTP 307 when asked for globalId 2`,
+      ])
+      expect(paths.map((path) => path.replace(/\?.*/, ''))).toEqual([
+        '/apis/registry/v3/ids/globalIds/1',
+        '/apis/registry/v3/ids/globalIds/2',
+      ])
+    } finally {
+      await client.close()
+      server.close()
+    }
   })
 })
 

@@ -664,7 +664,7 @@ export class RegistryClient {
     if (this.closed) return
     this.#closing.abort(new ClientClosedError('The registry client is closed'))
     for (const cache of this.#caches()) cache.clear()
-    this.#options.transport?.close()
+    this.#options.tlsAgent?.destroy()
   }
 
   /** `await using client = new RegistryClient(…)` closes it at the end of the block. */

@@ -305,13 +305,15 @@ export class RegistryHttp {
   /**
    * Sends with `fetch`, or, when that has the same meaning, with `node:http` (which spares a short-lived process
    * loading Node's bundled undici for its first request). A redirect, or a header value only `fetch` accepts, goes
-   * to `fetch` as it always did.
+   * to `fetch` as it always did. With `tls`, every request goes through `node:https` with its agent, and a 3xx is
+   * the answer.
    */
   async #transport(
     url: string,
     init: { method: string; headers: Record<string, string>; body: string | null; signal: AbortSignal },
   ): Promise<TransportResponse> {
     const options = this.#options
+    if (options.tlsAgent !== undefined) return sendWithNode(url, init, options.tlsAgent)
     if (nodeTransportFits(options.defaultFetch)) {
       let response: TransportResponse | undefined
       try {

@@ -2,5 +2,5 @@
 // `RegistryClient` or `IdpAuth` instead.
 
 export { tlsFailureHint } from './tls-failure.js'
-export { createTlsTransport, type TlsTransport } from './tls-fetch.js'
 export type { NodeTlsSettings, PemInput, TlsOptions } from './tls-options.js'
+export { createTlsTransport, type TlsTransport } from './tls-transport.js'

@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net'
 import { inspect } from 'node:util'
 import { makeTestCertificates, type TestCertificates } from '@x/registry-testing'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createTlsTransport } from './tls-fetch.js'
+import { createTlsTransport } from './tls-transport.js'
 
 let certs: TestCertificates
 let server: Server

@@ -77,8 +77,8 @@ export interface ApicurioSchemaRegistryOptions<V>
    * Where the handlers of {@link ApicurioSchemaRegistry.getDeserializationErrorHandler} (2.x) and
    * {@link ApicurioSchemaRegistry.getCorruptedMessageHandler} (1.35) send a record that cannot be decoded (a poison
    * record, as `readErrorKind` says): a function, or a topic sent to with a producer that writes Buffers as they are
-   * (no registry, no serializers), with the record's key, value and headers (the last value of a repeated one: a
-   * produced message's headers are a Map) and the same `x-serde-*` headers as every adapter adds.
+   * (no registry, no serializers), with the record's key, value and headers (names and values as Buffers; the last
+   * value of a repeated one: a produced message's headers are a Map) and the `x-serde-*` headers every adapter adds.
    * @default none: Platformatic ends the stream with the error, as without the handler
    */
   deadLetter?:
@@ -122,7 +122,7 @@ export interface PlatformaticRecord {
 /** What a dead-letter topic is sent through: a Platformatic `Producer` without serializers. */
 export interface PlatformaticProducer {
   send(options: {
-    messages: { topic: string; key?: Buffer | null; value?: Buffer | null; headers?: Map<string, Buffer> }[]
+    messages: { topic: string; key?: Buffer | null; value?: Buffer | null; headers?: Map<Buffer, Buffer> }[]
   }): Promise<unknown>
 }
 
@@ -309,10 +309,13 @@ export class ApicurioSchemaRegistry<V = unknown> {
         () => ({ topic, partition, offset, record, error }),
         { topic, partition, offset },
         (producer, to, added) => {
-          const headers = new Map<string, Buffer>()
+          const named = new Map<string, Buffer>()
           for (const [name, value] of record.headers)
-            if (name !== null && value !== null) headers.set(name.toString('utf8'), value)
-          for (const name in added) headers.set(name, Buffer.from(added[name]!, 'utf8'))
+            if (name !== null && value !== null) named.set(name.toString('utf8'), value)
+          for (const name in added) named.set(name, Buffer.from(added[name]!, 'utf8'))
+          // Names as bytes too: a producer without serializers writes a header's name as it is given.
+          const headers = new Map<Buffer, Buffer>()
+          for (const [name, value] of named) headers.set(Buffer.from(name, 'utf8'), value)
           return producer.send({ messages: [{ topic: to, key: record.key, value: record.value, headers }] })
         },
       )

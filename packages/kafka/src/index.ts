@@ -38,6 +38,7 @@ export type {
 export type {
   ApicurioSchemaRegistryOptions,
   PlatformaticDeadLetter,
+  PlatformaticDeserializationErrorContext,
   PlatformaticHookCallback,
   PlatformaticMessageToConsume,
   PlatformaticMessageToProduce,

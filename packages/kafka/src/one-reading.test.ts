@@ -153,10 +153,11 @@ function described(error: unknown): Pick<Outcome, 'error' | 'failed'> {
 }
 
 /** The `x-serde-*` headers of a dead-letter message, as text. */
-function serdeHeaders(headers: Iterable<[string, unknown]>): Record<string, string> {
+function serdeHeaders(headers: Iterable<[string | Buffer, unknown]>): Record<string, string> {
   const out: Record<string, string> = {}
   for (const [name, value] of headers) {
-    if (name.startsWith('x-serde-')) out[name] = Buffer.isBuffer(value) ? value.toString() : String(value)
+    const text = String(name)
+    if (text.startsWith('x-serde-')) out[text] = Buffer.isBuffer(value) ? value.toString() : String(value)
   }
   return out
 }
@@ -237,9 +238,12 @@ async function throughConfluent(): Promise<Outcome[]> {
   return outcomes
 }
 
-/** Platformatic: hooks over the raw records of a fetch, then the deserializers, then `onCorruptedMessage`. */
-async function throughPlatformatic(): Promise<Outcome[]> {
-  const sent: { headers?: Map<string, Buffer> }[] = []
+/**
+ * Platformatic: hooks over the raw records of a fetch, then the deserializers, then `onCorruptedMessage` (1.35) or
+ * `onDeserializationError` (2.x), called as each calls its handler.
+ */
+async function throughPlatformatic(version: 1 | 2): Promise<Outcome[]> {
+  const sent: { headers?: Map<Buffer, Buffer> }[] = []
   const reg = new ApicurioSchemaRegistry(client, {
     ...options,
     deadLetter: { producer: { send: async ({ messages }) => void sent.push(...messages) }, topic: 'dlq' },
@@ -262,6 +266,7 @@ async function throughPlatformatic(): Promise<Outcome[]> {
   }
   const deserializers = reg.getDeserializers()
   const onCorrupted = reg.getCorruptedMessageHandler()
+  const onDeserializationError = reg.getDeserializationErrorHandler()
   const outcomes: Outcome[] = []
   for (const record of records) {
     const headers = new Map<string, Buffer>()
@@ -273,8 +278,15 @@ async function throughPlatformatic(): Promise<Outcome[]> {
       outcomes.push({ key, value })
     } catch (error) {
       const before = sent.length
-      expect(onCorrupted(record, TOPIC, PARTITION, 0n, 100n)).toBe(false)
+      if (version === 1) expect(onCorrupted(record, TOPIC, PARTITION, 0n, 100n)).toBe(false)
+      else {
+        const offset = 100n + BigInt(record.offsetDelta)
+        const context = { error, payloadType: 'value', record, topic: TOPIC, partition: PARTITION, offset }
+        expect(onDeserializationError(context)).toBe('skip')
+      }
       await Promise.resolve()
+      // Header names as bytes, as a Platformatic producer without serializers must be given them.
+      for (const name of sent.at(-1)?.headers?.keys() ?? []) expect(Buffer.isBuffer(name)).toBe(true)
       outcomes.push({
         ...described(error),
         deadLetter: sent.length > before ? serdeHeaders(sent.at(-1)!.headers ?? []) : undefined,
@@ -291,10 +303,11 @@ function attachDeadLetters(outcomes: Outcome[], headers: Record<string, string>[
 }
 
 describe('one reading of a consumed message through every binding', () => {
-  it('KafkaJS, the Confluent shape and Platformatic give the same value, or the same error, failed message and dead-letter headers', async () => {
+  it('KafkaJS, the Confluent shape and Platformatic 1.35 and 2.x give the same value, or the same error, failed message and dead-letter headers', async () => {
     const kafkajs = await throughKafkaJs()
     const confluent = await throughConfluent()
-    const platformatic = await throughPlatformatic()
+    const platformatic = await throughPlatformatic(1)
+    const platformatic2 = await throughPlatformatic(2)
     // The corpus as KafkaJS reads it, exactly.
     expect(kafkajs.map((outcome) => outcome.value ?? outcome.error?.code)).toEqual([
       { id: 'p-1', amount: 50 },
@@ -322,6 +335,7 @@ describe('one reading of a consumed message through every binding', () => {
     expect(kafkajs[4]?.deadLetter).toMatchObject({ 'x-serde-rule': 'limit', 'x-serde-rule-mode': 'READ' })
     expect(confluent).toEqual(kafkajs)
     expect(platformatic).toEqual(kafkajs)
+    expect(platformatic2).toEqual(kafkajs)
   })
 
   it('writes a key with its serializer to the same bytes, and refuses a key without one (INVALID_CONFIG), in every binding', async () => {
@@ -432,5 +446,199 @@ describe('ApicurioSchemaRegistry#getCorruptedMessageHandler', () => {
     const other = record(Buffer.from([7, 7]), 1)
     refuse(throwing, other)
     expect(throwing.getCorruptedMessageHandler()(other, TOPIC, 1, 0n, 0n)).toBe(true)
+  })
+})
+
+/**
+ * What @platformatic/kafka 2.12.1's messages stream does with a fetch, given `onDeserializationError`: the
+ * before-deserialization hook over each record's key and value (a hook's error is recorded on its record, the others
+ * go on), then each record in order: a hook's error, or what a deserializer throws (headers, key, then value), is
+ * handed to the handler; `'skip'` drops the record, `'fail'` destroys the stream with the hook's error itself, or with
+ * a `UserError` ('Failed to deserialize a message.') whose `cause` is the deserializer's error.
+ */
+async function consume2x(
+  reg: ApicurioSchemaRegistry,
+  records: (PlatformaticRecord & { topic: string; partition: number })[],
+  firstOffset: bigint,
+): Promise<{ values: unknown[]; actions: string[]; contexts: { error: unknown }[]; destroyed?: Error }> {
+  const hook = reg.getBeforeDeserializationHook()
+  const hookErrors = new Map<object, unknown>()
+  for (const record of records) {
+    for (const field of ['key', 'value'] as const) {
+      await new Promise<void>((resolve) =>
+        hook(record[field], field, record, (error) => {
+          if (error && !hookErrors.has(record)) hookErrors.set(record, error)
+          resolve()
+        }),
+      )
+    }
+  }
+  const deserializers = reg.getDeserializers()
+  const handler = reg.getDeserializationErrorHandler()
+  const out: Awaited<ReturnType<typeof consume2x>> = { values: [], actions: [], contexts: [] }
+  for (const record of records) {
+    const message = { ...record }
+    const hookFailed = hookErrors.has(record)
+    let payloadType = 'headerKey'
+    try {
+      if (hookFailed) throw hookErrors.get(record)
+      const headers = new Map<string | undefined, Buffer | undefined>()
+      for (const [name, value] of record.headers) {
+        payloadType = 'headerKey'
+        const headerKey = deserializers.headerKey(name ?? undefined)
+        payloadType = 'headerValue'
+        headers.set(headerKey, deserializers.headerValue(value ?? undefined))
+      }
+      payloadType = 'key'
+      deserializers.key(record.key ?? undefined, headers, message)
+      payloadType = 'value'
+      out.values.push(deserializers.value(record.value ?? undefined, headers, message))
+    } catch (error) {
+      const context = {
+        error,
+        payloadType,
+        record,
+        topic: record.topic,
+        partition: record.partition,
+        offset: firstOffset + BigInt(record.offsetDelta),
+        timestamp: 0n,
+        commit: () => {},
+      }
+      out.contexts.push(context)
+      const action = handler(context)
+      out.actions.push(action)
+      if (action === 'skip') continue
+      out.destroyed = hookFailed
+        ? (error as Error)
+        : new Error('Failed to deserialize a message.', { cause: error })
+      return out
+    }
+  }
+  return out
+}
+
+describe('ApicurioSchemaRegistry#getDeserializationErrorHandler (Platformatic 2.x)', () => {
+  const raw = (
+    value: Buffer,
+    offsetDelta: number,
+  ): PlatformaticRecord & { topic: string; partition: number } => ({
+    topic: TOPIC,
+    partition: 1,
+    key: Buffer.from(`k${offsetDelta}`),
+    value,
+    headers: [[Buffer.from('trace'), Buffer.from(`t${offsetDelta}`)]],
+    offsetDelta,
+  })
+  const fetchOf = () => [
+    raw(corpus[0]!.value!, 0),
+    raw(Buffer.from([7, 0, 0, 0, 1, 2]), 1),
+    raw(corpus[0]!.value!, 2),
+  ]
+  const BAD_MAGIC = { name: 'DeserializationError', code: 'DESERIALIZATION' }
+
+  it('sends a poison record to a dead-letter topic with its key, value, headers and the x-serde-* headers, skips it, and records its offset on its error', async () => {
+    const sent: {
+      topic: string
+      key?: Buffer | null
+      value?: Buffer | null
+      headers?: Map<Buffer, Buffer>
+    }[] = []
+    const reg = new ApicurioSchemaRegistry(client, {
+      preload: false,
+      deadLetter: {
+        producer: { send: async ({ messages }) => void sent.push(...messages) },
+        topic: 'payments.DLQ',
+      },
+    })
+    const records = fetchOf()
+    const out = await consume2x(reg, records, 40n)
+    expect(out.actions).toEqual(['skip'])
+    expect(out.destroyed).toBeUndefined()
+    expect(out.values).toEqual([
+      { id: 'p-1', amount: 50 },
+      { id: 'p-1', amount: 50 },
+    ])
+    const error = out.contexts[0]!.error
+    expect(error).toMatchObject(BAD_MAGIC)
+    expect(failedMessageOf(error)).toEqual({
+      payload: Buffer.from([7, 0, 0, 0, 1, 2]),
+      headers: { trace: Buffer.from('t1') },
+      context: { topic: TOPIC, field: 'value' },
+      partition: 1,
+      offset: '41',
+    })
+    expect(sent).toHaveLength(1)
+    const [letter] = sent
+    expect(letter?.topic).toBe('payments.DLQ')
+    expect(letter?.key).toEqual(Buffer.from('k1'))
+    expect(letter?.value).toEqual(Buffer.from([7, 0, 0, 0, 1, 2]))
+    // Names and values as bytes: a Platformatic producer without serializers writes them as given (a string name
+    // fails its record writer).
+    expect([...letter!.headers!].flat().every((part) => Buffer.isBuffer(part))).toBe(true)
+    expect(
+      Object.fromEntries(
+        [...letter!.headers!].map(([name, value]) => [name.toString(), value.toString('utf8')]),
+      ),
+    ).toEqual({
+      trace: 't1',
+      'x-serde-error-code': 'DESERIALIZATION',
+      'x-serde-error-message': (error as Error).message,
+      'x-serde-source': `${TOPIC}/1/41`,
+    })
+  })
+
+  it('hands a poison record to a dead-letter function with its offset, the record as consumed and its error', async () => {
+    const letters: unknown[] = []
+    const reg = new ApicurioSchemaRegistry(client, {
+      preload: false,
+      deadLetter: (dead) => void letters.push(dead),
+    })
+    const records = fetchOf()
+    const out = await consume2x(reg, records, 7n)
+    expect(out.actions).toEqual(['skip'])
+    expect(out.values).toHaveLength(2)
+    expect(letters).toEqual([
+      { topic: TOPIC, partition: 1, offset: '8', record: records[1], error: out.contexts[0]!.error },
+    ])
+    expect((letters[0] as { record: unknown }).record).toBe(records[1])
+  })
+
+  it('fails the stream on a poison record without deadLetter, and when the dead-letter function throws at once, its error the cause', async () => {
+    for (const deadLetter of [
+      undefined,
+      () => {
+        throw new Error('cannot')
+      },
+    ]) {
+      const reg = new ApicurioSchemaRegistry(client, { preload: false, ...(deadLetter && { deadLetter }) })
+      const out = await consume2x(reg, fetchOf(), 0n)
+      expect(out.actions).toEqual(['fail'])
+      expect(out.values).toEqual([{ id: 'p-1', amount: 50 }]) // the record after it is not reached
+      expect(out.destroyed?.message).toBe('Failed to deserialize a message.')
+      expect(out.destroyed?.cause).toBe(out.contexts[0]!.error)
+      expect(out.destroyed?.cause).toMatchObject(BAD_MAGIC)
+      expect(failedMessageOf(out.destroyed?.cause)?.offset).toBe('1')
+    }
+  })
+
+  it('fails the stream with an outage of the hook (RegistryConnectionError), never dead-lettered', async () => {
+    const letters: unknown[] = []
+    const cold = new RegistryClient({ url: registry.url, groupId: 'default', maxRetries: 0 })
+    const fault = registry.inject({ path: /\/ids\//, status: 503, times: Number.POSITIVE_INFINITY })
+    try {
+      const reg = new ApicurioSchemaRegistry(cold, {
+        preload: false,
+        deadLetter: (dead) => void letters.push(dead),
+      })
+      const out = await consume2x(reg, fetchOf(), 0n)
+      expect(out.actions).toEqual(['fail'])
+      expect(out.values).toEqual([])
+      expect(out.destroyed).toBe(out.contexts[0]!.error)
+      expect(out.destroyed).toMatchObject({ name: 'RegistryConnectionError', code: 'REGISTRY_CONNECTION' })
+      expect(letters).toEqual([])
+    } finally {
+      fault.remove()
+      await cold.close()
+    }
   })
 })

@@ -74,10 +74,11 @@ export interface ApicurioSchemaRegistryOptions<V>
   /** @deprecated Use `keys: {}` (or `{ serializer }`): keys read with a schema. */
   keysWithSchema?: boolean
   /**
-   * Where the handler of {@link ApicurioSchemaRegistry.getCorruptedMessageHandler} sends a record that cannot be
-   * decoded (a poison record, as `readErrorKind` says): a function, or a topic sent to with a producer that writes
-   * Buffers as they are (no registry, no serializers), with the record's key, value and headers (the last value of a
-   * repeated one: a produced message's headers are a Map) and the same `x-serde-*` headers as every adapter adds.
+   * Where the handlers of {@link ApicurioSchemaRegistry.getDeserializationErrorHandler} (2.x) and
+   * {@link ApicurioSchemaRegistry.getCorruptedMessageHandler} (1.35) send a record that cannot be decoded (a poison
+   * record, as `readErrorKind` says): a function, or a topic sent to with a producer that writes Buffers as they are
+   * (no registry, no serializers), with the record's key, value and headers (names and values as Buffers; the last
+   * value of a repeated one: a produced message's headers are a Map) and the `x-serde-*` headers every adapter adds.
    * @default none: Platformatic ends the stream with the error, as without the handler
    */
   deadLetter?:
@@ -85,7 +86,7 @@ export interface ApicurioSchemaRegistryOptions<V>
     | { producer: PlatformaticProducer; topic: string }
 }
 
-/** A record the registry's corrupted-message handler routes to `deadLetter`: where it was consumed, as it came. */
+/** A record the registry's handlers route to `deadLetter`: where it was consumed, as it came. */
 export interface PlatformaticDeadLetter {
   topic: string
   partition: number
@@ -96,7 +97,21 @@ export interface PlatformaticDeadLetter {
   error: unknown
 }
 
-/** A raw record as Platformatic hands it to `onCorruptedMessage`. */
+/** What Platformatic 2.x hands its `onDeserializationError` handler (the fields the registry's handler reads). */
+export interface PlatformaticDeserializationErrorContext {
+  /** What the deserializer threw (ours, as thrown), or what the before-deserialization hook failed with. */
+  error: unknown
+  /** The record as consumed: its key, value and raw header pairs. */
+  record: PlatformaticRecord
+  /** The topic it was consumed from. */
+  topic: string
+  /** The partition it was consumed from. */
+  partition: number
+  /** The record's offset. */
+  offset: bigint
+}
+
+/** A raw record as Platformatic hands it to `onCorruptedMessage` and `onDeserializationError`. */
 export interface PlatformaticRecord {
   key: Buffer | null
   value: Buffer | null
@@ -107,7 +122,7 @@ export interface PlatformaticRecord {
 /** What a dead-letter topic is sent through: a Platformatic `Producer` without serializers. */
 export interface PlatformaticProducer {
   send(options: {
-    messages: { topic: string; key?: Buffer | null; value?: Buffer | null; headers?: Map<string, Buffer> }[]
+    messages: { topic: string; key?: Buffer | null; value?: Buffer | null; headers?: Map<Buffer, Buffer> }[]
   }): Promise<unknown>
 }
 
@@ -241,12 +256,25 @@ export class ApicurioSchemaRegistry<V = unknown> {
   }
 
   /**
-   * A handler for Platformatic's `onCorruptedMessage` (`consumer.consume({ …, onCorruptedMessage })`), called for a
-   * record the deserializers refused: it records the record's offset on the error (`failedMessageOf`), and a poison
-   * record goes to `deadLetter` (see {@link ApicurioSchemaRegistryOptions.deadLetter}) and is skipped. Anything else
-   * (no `deadLetter`, an error that is not poison) ends the stream with the error, as Platformatic's default does.
-   * Platformatic's handler is synchronous: the stream moves on while the dead-letter handler or send runs, and one
-   * that fails is left unhandled (Node stops the process by default), since the record is already behind it.
+   * A handler for Platformatic 2.x's `onDeserializationError` (`consumer.consume({ …, onDeserializationError })`),
+   * called for a record the deserializers refused or whose before-deserialization hook failed. A refused record's
+   * topic, partition, offset and payload are recorded on its error (`failedMessageOf`), and a poison one goes to
+   * `deadLetter` (see {@link ApicurioSchemaRegistryOptions.deadLetter}) and is skipped (`'skip'`). Anything else (no
+   * `deadLetter`, a hook's outage, a dead-letter function that throws at once) is `'fail'`, as Platformatic's default:
+   * the stream ends with a `UserError` whose `cause` is the record's error (a hook's error itself). Platformatic
+   * takes the action synchronously, not a Promise: the stream moves on while the dead-letter function or send runs,
+   * and one that fails is left unhandled (Node stops the process by default), since the record is already behind it.
+   */
+  getDeserializationErrorHandler(): (context: PlatformaticDeserializationErrorContext) => 'skip' | 'fail' {
+    return ({ record, topic, partition, offset }) =>
+      this.#routeRefused(record, topic, partition, String(offset)) ? 'skip' : 'fail'
+  }
+
+  /**
+   * A handler for Platformatic's `onCorruptedMessage` (1.35; deprecated in 2.x for
+   * {@link getDeserializationErrorHandler}), called for a record the deserializers refused: it routes the record as
+   * `getDeserializationErrorHandler` does, and returns `false` (skip) for one sent to `deadLetter`, else `true` (end
+   * the stream with the error). It is synchronous too: a dead-letter send that fails is left unhandled.
    */
   getCorruptedMessageHandler(): (
     record: PlatformaticRecord,
@@ -255,36 +283,45 @@ export class ApicurioSchemaRegistry<V = unknown> {
     firstTimestamp: bigint,
     firstOffset: bigint,
   ) => boolean {
-    return (record, topic, partition, _firstTimestamp, firstOffset) => {
-      const offset = String(firstOffset + BigInt(record.offsetDelta))
-      const error = this.#reads.refusedOf(
-        topic,
-        partition,
-        offset,
-        record.key,
-        record.value,
-        headerRecord(record.headers),
+    return (record, topic, partition, _firstTimestamp, firstOffset) =>
+      !this.#routeRefused(record, topic, partition, String(firstOffset + BigInt(record.offsetDelta)))
+  }
+
+  /**
+   * Records where a record was consumed on the error the deserializers refused it with, and sends a poison one to
+   * `deadLetter`. Whether it went there: not for a record not refused (a failed hook: an outage), without
+   * `deadLetter`, for an error that is not poison, or a dead-letter function (or send) that throws at once.
+   */
+  #routeRefused(record: PlatformaticRecord, topic: string, partition: number, offset: string): boolean {
+    const error = this.#reads.refusedOf(
+      topic,
+      partition,
+      offset,
+      record.key,
+      record.value,
+      headerRecord(record.headers),
+    )
+    if (error === undefined) return false
+    try {
+      const routed = routeDeadLetter(
+        error,
+        this.#deadLetter,
+        () => ({ topic, partition, offset, record, error }),
+        { topic, partition, offset },
+        (producer, to, added) => {
+          const named = new Map<string, Buffer>()
+          for (const [name, value] of record.headers)
+            if (name !== null && value !== null) named.set(name.toString('utf8'), value)
+          for (const name in added) named.set(name, Buffer.from(added[name]!, 'utf8'))
+          // Names as bytes too: a producer without serializers writes a header's name as it is given.
+          const headers = new Map<Buffer, Buffer>()
+          for (const [name, value] of named) headers.set(Buffer.from(name, 'utf8'), value)
+          return producer.send({ messages: [{ topic: to, key: record.key, value: record.value, headers }] })
+        },
       )
-      if (error === undefined) return true
-      try {
-        const routed = routeDeadLetter(
-          error,
-          this.#deadLetter,
-          () => ({ topic, partition, offset, record, error }),
-          { topic, partition, offset },
-          (producer, to, added) => {
-            const headers = new Map<string, Buffer>()
-            for (const [name, value] of record.headers)
-              if (name !== null && value !== null) headers.set(name.toString('utf8'), value)
-            for (const name in added) headers.set(name, Buffer.from(added[name]!, 'utf8'))
-            return producer.send({ messages: [{ topic: to, key: record.key, value: record.value, headers }] })
-          },
-        )
-        return routed === undefined
-      } catch {
-        // A dead-letter function that throws at once: the stream ends with the record's error.
-        return true
-      }
+      return routed !== undefined
+    } catch {
+      return false
     }
   }
 

@@ -5,9 +5,9 @@
 // Schemas go to REGISTRY_URL when set, else to an InMemoryRegistry started here. One serializer serves every topic
 // through TopicIdStrategy (artifact `<topic>-value`, as Apicurio's Java serde).
 import { randomUUID } from 'node:crypto'
-import { Consumer, DeserializationErrorActions, MessagesStreamModes, Producer } from '@platformatic/kafka'
+import { Consumer, MessagesStreamModes, Producer } from '@platformatic/kafka'
 import { AvroSerializer, RegistryClient, TopicIdStrategy } from '@x/serde'
-import { ApicurioSchemaRegistry, readErrorKind } from '@x/serde/kafka'
+import { ApicurioSchemaRegistry } from '@x/serde/kafka'
 import { InMemoryRegistry } from '@x/serde/testing'
 
 const brokers = process.env.KAFKA_BROKERS ? process.env.KAFKA_BROKERS.split(',') : undefined
@@ -46,6 +46,11 @@ const registry = new ApicurioSchemaRegistry<Order>(client, {
     autoRegister: true,
     schema,
   }),
+  // A poison message (it will never decode) goes here and the stream goes on; give `{ producer, topic }` instead to
+  // send it, its bytes and `x-serde-*` headers, to a dead-letter topic.
+  deadLetter: ({ topic: from, partition, offset, error }) => {
+    console.error(`skipped ${from}/${partition}@${offset}: ${(error as Error).message}`)
+  },
 })
 const producer = new Producer({
   clientId: 'x-serde-example',
@@ -72,13 +77,9 @@ try {
     topics: [topic],
     mode: MessagesStreamModes.EARLIEST,
     // Without it, one message that cannot be decoded ends the stream, and the good messages of its fetch are lost.
-    // A poison message (it will never decode) is reported and skipped; an outage (the registry unreachable) fails
-    // the stream, for the application to restart from the committed offsets.
-    onDeserializationError: ({ error, topic: from, partition, offset }) => {
-      if (readErrorKind(error) === 'outage') return DeserializationErrorActions.FAIL
-      console.error(`skipped ${from}/${partition}@${offset}: ${(error as Error).message}`)
-      return DeserializationErrorActions.SKIP
-    },
+    // The registry's handler sends a poison message to `deadLetter` and skips it; anything else (an outage: the
+    // registry unreachable) fails the stream, for the application to restart from the committed offsets.
+    onDeserializationError: registry.getDeserializationErrorHandler(),
   })
   let received = 0
   for await (const message of stream) {

@@ -169,8 +169,13 @@ BENCH_CPU_PROF=/tmp/prof BENCH_FILTER='^ours.proto' BENCH_ROUNDS=1 BENCH_SECONDS
   (ours from the InMemoryRegistry, the peers from the Confluent-API stub), decode one Avro message, print
   \`process.resourceUsage()\` and exit; 10 runs (3 with \`--quick\`) in rotating order, medians. The two targets
   are the median of the ratios of the two processes of each run: the CPU of \`import('@x/serde')\` against that of
-  \`import('avsc')\`, and the whole process's CPU against kafkajs-SR's. \`pnpm --filter @x/bench startup\` runs this
-  part alone (\`BENCH_STARTUP_RUNS\`, \`BENCH_CPU_PROF\`).
+  \`import('avsc')\`, and the whole process's CPU against kafkajs-SR's.
+- **Cold Lambda invocation:** each handler in a fresh \`node\` (\`bench/src/lambda-cold/child.ts\`) that imports it
+  as Lambda's runtime does, is handed one MSK event of 10 Avro records and answers: ours from the registry and from a
+  schema snapshot (\`offline\`), Powertools' \`kafkaConsumer\` with the schema inline, kafkajs-SR's \`decode\` per
+  record; 10 runs (3 with \`--quick\`) in rotating order, medians. \`pnpm --filter @x/bench startup\` runs the start-up
+  and cold-invocation parts alone (\`BENCH_STARTUP_RUNS\`, \`BENCH_CPU_PROF\` for the start-up processes), on any Node
+  line with \`scripts/with-node.sh 22 node bench/dist/startup/main.js\`.
 `
 }
 

@@ -321,7 +321,7 @@ async function main(): Promise<void> {
     const startupMd = renderStartup(startup, `${startupLoad} before, ${loadNow()} after`)
     console.log(startupMd)
     const lambdaLoad = loadNow()
-    const lambdaCold = await measureLambdaCold(env, stub, config.quick ? 3 : 10)
+    const lambdaCold = await measureLambdaCold(env, stub, registry, config.quick ? 3 : 10)
     const lambdaMd = renderLambdaCold(lambdaCold, `${lambdaLoad} before, ${loadNow()} after`)
     console.log(lambdaMd)
 

@@ -5,6 +5,7 @@ import { join } from 'node:path'
 import { promisify } from 'node:util'
 import { AvroSerializer } from '@x/avro-serde'
 import { RegistryClient, takeSnapshot } from '@x/registry-client'
+import type { InMemoryRegistry } from '@x/registry-testing'
 import { MessageField, SerializationContext } from '@x/wire-format'
 import type { BenchEnv } from '../cases.js'
 import { EVENT_ARTIFACT, EVENT_RECORD, EVENT_SCHEMA, GROUP_ID } from '../fixtures.js'
@@ -55,6 +56,7 @@ function mskEvent(values: readonly Uint8Array[]): string {
 export async function measureLambdaCold(
   env: Pick<BenchEnv, 'url' | 'confluentUrl'>,
   stub: ConfluentStub,
+  registry: Pick<InMemoryRegistry, 'requests'>,
   runs: number,
 ): Promise<LambdaColdResult[]> {
   const dir = mkdtempSync(join(tmpdir(), 'x-serde-lambda-cold-'))
@@ -86,7 +88,8 @@ export async function measureLambdaCold(
   for (let round = 0; round < runs; round++) {
     for (let i = 0; i < results.length; i++) {
       const result = results[(i + round) % results.length]!
-      const before = stub.requests
+      const counted = () => (result.library === 'kafkajs' ? stub.requests : registry.requests.length)
+      const before = counted()
       const { stdout } = await run(process.execPath, argsOf(result.library), { timeout: 60_000 })
       const sample = JSON.parse(stdout.trim().split('\n').at(-1) ?? '') as LambdaColdSample
       if (sample.decoded !== RECORDS || sample.firstId !== EVENT_RECORD.id) {
@@ -94,7 +97,7 @@ export async function measureLambdaCold(
           `cold invocation of ${result.library} decoded ${sample.decoded} records, first id ${sample.firstId}`,
         )
       }
-      if (sample.requests === -1) sample.requests = stub.requests - before
+      if (sample.requests === -1) sample.requests = counted() - before
       result.samples.push(sample)
     }
   }

@@ -36,7 +36,7 @@ try {
   console.log(`Node ${process.version}`)
   console.log(renderStartup(results, `${load} before, ${loadavg()[0]!.toFixed(2)} after`))
   const lambdaLoad = loadavg()[0]!.toFixed(2)
-  const lambda = await measureLambdaCold({ url: registry.url, confluentUrl: stub.url }, stub, runs)
+  const lambda = await measureLambdaCold({ url: registry.url, confluentUrl: stub.url }, stub, registry, runs)
   console.log(renderLambdaCold(lambda, `${lambdaLoad} before, ${loadavg()[0]!.toFixed(2)} after`))
 } finally {
   await stub?.close()

@@ -19,9 +19,17 @@ export class Consumer {
     mode: string
     onDeserializationError?: (context: {
       error: unknown
+      payloadType: string
+      record: {
+        key: Buffer | null
+        value: Buffer | null
+        headers: [Buffer | null, Buffer | null][]
+        offsetDelta: number
+      }
       topic: string
       partition: number
       offset: bigint
+      timestamp: bigint
     }) => 'fail' | 'skip' | 'continue'
   }): Promise<
     AsyncIterable<{ value: unknown; metadata: Record<string, unknown> }> & { close(): Promise<void> }

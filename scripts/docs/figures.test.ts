@@ -25,6 +25,17 @@ describe('copiedFigures', () => {
     ])
   })
 
+  it('is not fooled by a Greek mu, a ratio with an x, or a setting word elsewhere in the line', () => {
+    const text = [
+      'A read takes 116 μs once warm.',
+      'ours reads 2.5x as fast as its peer',
+      'A read takes 116 ns after the first one.',
+      'The default is 3 retries; a read takes 116 ns.',
+      'a lookup times out after 250 ms; `idSize` 8 (default 4); status 5xx; a magic byte 0x00, `0x` and hex',
+    ].join('\n')
+    expect(copiedFigures(text).map(({ line }) => line)).toEqual([1, 2, 3, 4])
+  })
+
   it('finds none in any README or page of the site: their figures come from generated files', () => {
     const found = documentationFiles(root).flatMap((file) =>
       copiedFigures(readFileSync(join(root, file), 'utf8')).map(

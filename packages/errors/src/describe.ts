@@ -54,7 +54,8 @@ export function describeKind(value: unknown): string {
 
 /**
  * The message of a thrown value, for quoting in another error's message: `error.message`, or `String(value)` for a
- * non-error, cut to 300 characters; never throws. The thrown value itself belongs in `cause`.
+ * non-error, cut to 300 characters (299 rather than half a character); never throws. The thrown value itself
+ * belongs in `cause`.
  */
 export function messageOf(error: unknown): string {
   let text: string
@@ -63,5 +64,8 @@ export function messageOf(error: unknown): string {
   } catch {
     text = 'an error that cannot be printed'
   }
-  return text.length > MAX_MESSAGE ? `${text.slice(0, MAX_MESSAGE)}…` : text
+  if (text.length <= MAX_MESSAGE) return text
+  // Not between the two halves of a character outside the Basic Multilingual Plane: UTF-8 cannot write one half.
+  const high = text.charCodeAt(MAX_MESSAGE - 1)
+  return `${text.slice(0, high >= 0xd800 && high <= 0xdbff ? MAX_MESSAGE - 1 : MAX_MESSAGE)}…`
 }

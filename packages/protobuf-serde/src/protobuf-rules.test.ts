@@ -324,6 +324,60 @@ describe('Protobuf serdes giving rules the well-known types as Java prints their
     })
   })
 
+  it('refuse a Timestamp or Duration text a WRITE transform gives outside their range, and write one at their bounds', async () => {
+    // What is written must be what a reader with rules can read: those refuse a Timestamp or Duration outside it.
+    const transformTo = async (artifactId: string, at: string, ttl: string) => {
+      await register(
+        artifactId,
+        jsonataTransform('time', 'WRITE', `$merge([$, {"at": "${at}", "ttl": "${ttl}"}])`),
+      )
+      return new ProtobufSerializer(env.client, artifactId, { rules: { enabled: true } }).serialize(
+        event,
+        events,
+      )
+    }
+    const atBounds = await transformTo(
+      'events-bounds-value',
+      '0001-01-01T00:00:00Z',
+      '-315576000000.999999999s',
+    )
+    const plain = new ProtobufSerializer(env.client, 'events-bounds-value')
+    expect(Buffer.from(atBounds).toString('hex')).toBe(
+      Buffer.from(
+        await plain.serialize(
+          {
+            ...event,
+            at: { seconds: -62_135_596_800, nanos: 0 },
+            ttl: { seconds: -315_576_000_000, nanos: -999_999_999 },
+          },
+          events,
+        ),
+      ).toString('hex'),
+    )
+    await expect(
+      transformTo('events-late-text-value', '9999-12-31T23:59:59-00:01', '1s'),
+    ).rejects.toMatchObject({
+      name: 'TypeError',
+      code: 'INVALID_DATA',
+      message:
+        'Value does not match the Protobuf message Event: at: expected a google.protobuf.Timestamp message (an object), got string "9999-12-31T23:59:59-00:01"',
+    })
+    await expect(
+      transformTo('events-early-text-value', '0001-01-01T00:00:00+00:01', '1s'),
+    ).rejects.toMatchObject({
+      code: 'INVALID_DATA',
+      message:
+        'Value does not match the Protobuf message Event: at: expected a google.protobuf.Timestamp message (an object), got string "0001-01-01T00:00:00+00:01"',
+    })
+    await expect(
+      transformTo('events-long-text-value', '2025-01-01T00:00:00Z', '315576000001s'),
+    ).rejects.toMatchObject({
+      code: 'INVALID_DATA',
+      message:
+        'Value does not match the Protobuf message Event: ttl: expected a google.protobuf.Duration message (an object), got string "315576000001s"',
+    })
+  })
+
   it('bind a Struct number as a CEL double and a FieldMask as lowerCamelCase paths, and write a transformed mask back in snake_case', async () => {
     const check =
       'type(extra.n) == double && extra.n == 5.0 && mask == "userId,displayName" && ttl == "1.000500s"'

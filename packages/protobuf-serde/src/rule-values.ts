@@ -1,4 +1,5 @@
 import { isObject, isRuleDouble, MAX_DEPTH, type RuleField, setOwn, shapeOf, tooDeep } from './rule-shape.js'
+import { DURATION_MAX, TIMESTAMP_MAX, TIMESTAMP_MIN } from './rule-well-known.js'
 import type { FieldPlan, MessagePlan } from './values.js'
 
 /**
@@ -162,22 +163,31 @@ function jsonValue(value: unknown, depth: number): unknown {
   }
 }
 
+const TIMESTAMP_MIN_SECONDS = Number(TIMESTAMP_MIN)
+const TIMESTAMP_MAX_SECONDS = Number(TIMESTAMP_MAX)
 const TIMESTAMP = /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2})(?:\.(\d{1,9}))?(Z|[+-]\d{2}:\d{2})$/i
 const DURATION = /^(-)?(\d+)(?:\.(\d{1,9}))?s$/
 
-/** The fields of a Timestamp or Duration written as proto3 JSON text; undefined for other text. */
+/**
+ * The fields of a Timestamp or Duration written as proto3 JSON text; undefined for other text, and for a time
+ * outside the type's range (0001-01-01T00:00:00Z..9999-12-31T23:59:59.999999999Z, ±315576000000 seconds), which
+ * proto3 JSON does not parse and rules reading the record refuse.
+ */
 function timeValue(typeName: string, text: string): { seconds: number | bigint; nanos: number } | undefined {
   if (typeName === 'google.protobuf.Timestamp') {
     const parts = TIMESTAMP.exec(text)
     if (parts === null) return undefined
     const ms = Date.parse(`${parts[1]}${parts[3]}`)
     if (Number.isNaN(ms)) return undefined
-    return { seconds: longValue(Math.floor(ms / 1000)) as number, nanos: nanosOf(parts[2]) }
+    const seconds = Math.floor(ms / 1000)
+    if (seconds < TIMESTAMP_MIN_SECONDS || seconds > TIMESTAMP_MAX_SECONDS) return undefined
+    return { seconds, nanos: nanosOf(parts[2]) }
   }
   const parts = DURATION.exec(text)
   if (parts === null) return undefined
   const sign = parts[1] === undefined ? 1 : -1
   const seconds = longValue(parts[2]) as number | bigint
+  if (BigInt(seconds) > DURATION_MAX) return undefined
   const nanos = nanosOf(parts[3])
   return {
     seconds: typeof seconds === 'bigint' ? BigInt(sign) * seconds : sign * seconds || 0,

@@ -63,10 +63,10 @@ export function doubleJson(value: unknown, double: (value: number) => unknown): 
 }
 
 /** Seconds of 0001-01-01T00:00:00Z and of 9999-12-31T23:59:59Z, the range of a `Timestamp`. */
-const TIMESTAMP_MIN = -62_135_596_800n
-const TIMESTAMP_MAX = 253_402_300_799n
+export const TIMESTAMP_MIN = -62_135_596_800n
+export const TIMESTAMP_MAX = 253_402_300_799n
 /** The most seconds a `Duration` holds, either way: about 10,000 years. */
-const DURATION_MAX = 315_576_000_000n
+export const DURATION_MAX = 315_576_000_000n
 const NANOS_MAX = 999_999_999
 
 function timestampText(value: Record<string, unknown>): string {

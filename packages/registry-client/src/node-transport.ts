@@ -1,5 +1,6 @@
 import type { Agent, IncomingMessage } from 'node:http'
-import { NodeAnswer } from './node-answer.js'
+import type { Readable, Transform } from 'node:stream'
+import { bodyDecoders, NodeAnswer } from './node-answer.js'
 
 // Node's modules are taken with `process.getBuiltinModule` when first needed, not imported: an ES import of
 // `node:http` reads every export, and on newer Node one of them loads the bundled undici this module avoids.
@@ -80,29 +81,39 @@ export function sendWithNode(url: string, init: TransportInit, agent?: Agent): P
       if (typeof body === 'string') headers['content-type'] ??= 'text/plain;charset=UTF-8'
     }
     let settled = false
+    /** The streams undoing the answer's content codings: ended with the request. */
+    let decoders: Transform[] = []
     const fail = (error: unknown): void => {
       if (settled) return
       settled = true
       signal?.removeEventListener('abort', onAbort)
       outgoing.destroy()
+      for (const one of decoders) one.destroy()
       reject(signal?.aborted ? signal.reason : error)
     }
     const onAbort = (): void => fail(signal?.reason)
     const onAnswer = (answer: IncomingMessage): void => {
-      const chunks: Buffer[] = []
-      answer.on('data', (chunk: Buffer) => chunks.push(chunk))
-      answer.on('error', fail)
       // A connection closed before the whole body came (after the answer was taken, this does nothing).
       answer.on('close', () => {
         if (!answer.complete) fail(Object.assign(new Error(INCOMPLETE), { code: 'ECONNRESET' }))
       })
-      answer.on('end', () => {
+      answer.on('error', fail)
+      decoders = bodyDecoders(answer, init.method)
+      let body: Readable = answer
+      for (const one of decoders) {
+        one.on('error', fail)
+        body = body.pipe(one)
+      }
+      const chunks: Buffer[] = []
+      body.on('data', (chunk: Buffer) => chunks.push(chunk))
+      body.on('end', () => {
         if (settled) return
         settled = true
         signal?.removeEventListener('abort', onAbort)
         try {
           resolve(new NodeAnswer(answer, Buffer.concat(chunks)))
         } catch (error) {
+          // A body larger than a Buffer can hold.
           reject(error)
         }
       })

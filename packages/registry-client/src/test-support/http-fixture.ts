@@ -1,5 +1,10 @@
-import { createServer, type IncomingHttpHeaders, type Server, type ServerResponse } from 'node:http'
-import { createServer as createNetServer } from 'node:net'
+import type { IncomingHttpHeaders, Server, ServerResponse } from 'node:http'
+
+// Taken with `process.getBuiltinModule`, not an ES import: on Node 22 and 24 an ES import of `node:http` loads
+// undici, which installs its global dispatcher, and the client then sends every request with `fetch`; a test of the
+// `node:http` path could not run in the file that imports this fixture.
+const { createServer } = process.getBuiltinModule('node:http')
+const { createServer: createNetServer } = process.getBuiltinModule('node:net')
 
 /** Where the fixture serves the registry API. */
 export const API_ROOT = '/apis/registry/v3'

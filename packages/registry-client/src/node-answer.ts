@@ -19,7 +19,7 @@ class NodeAnswerHeaders {
 const decoder = new TextDecoder()
 
 /** Answers that have no body whatever their headers say: a content coding of theirs is not undone. */
-const BODILESS_STATUSES = new Set([101, 103, 204, 205, 304])
+export const BODILESS_STATUSES: ReadonlySet<number> = new Set([101, 103, 204, 205, 304])
 
 /**
  * The streams that undo an answer's content codings, in the order its bytes go through them (none for an answer
@@ -35,8 +35,8 @@ export function bodyDecoders(answer: IncomingMessage, method: string): Transform
     .map((part) => part.trim().toLowerCase())
     .filter((part) => part !== '' && part !== 'identity')
   const decoders: Transform[] = []
+  const zlib = process.getBuiltinModule('node:zlib')
   for (const part of codings.reverse()) {
-    const zlib = process.getBuiltinModule('node:zlib')
     if (part === 'gzip' || part === 'x-gzip') decoders.push(zlib.createGunzip())
     else if (part === 'deflate') decoders.push(zlib.createInflate())
     else if (part === 'br') decoders.push(zlib.createBrotliDecompress())

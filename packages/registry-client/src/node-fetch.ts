@@ -1,10 +1,7 @@
 import type { Agent } from 'node:http'
 import { invalidConfigError } from '@x/errors'
-import type { NodeAnswer } from './node-answer.js'
+import { BODILESS_STATUSES, type NodeAnswer } from './node-answer.js'
 import { sendWithNode } from './node-transport.js'
-
-/** Answers that have no body, whatever the server sends. */
-const NULL_BODY_STATUSES = new Set([101, 103, 204, 205, 304])
 
 /**
  * A `fetch` that sends through `sendWithNode` with `agent`, for callers that need a `fetch` (ky, in the token
@@ -53,6 +50,6 @@ function toResponse(answer: NodeAnswer): Response {
       // A header the Fetch API refuses (a forbidden character) is left out, as fetch would not show it either.
     }
   }
-  const body = NULL_BODY_STATUSES.has(answer.status) ? null : (answer.body as unknown as BodyInit)
+  const body = BODILESS_STATUSES.has(answer.status) ? null : (answer.body as unknown as BodyInit)
   return new Response(body, { status: answer.status, statusText: answer.statusText, headers })
 }

@@ -217,6 +217,28 @@ afterAll(async () => {
   await fetch(`${url}/groups/${group}`, { method: 'DELETE' })
 })
 
+/**
+ * Each path's answer beside the registry's: a difference on a case not listed in DIFFERENTIAL_EXCEPTIONS, and a
+ * listed case whose answers are no longer the listed ones (a stale entry), each as a line naming both answers.
+ */
+class Verdicts {
+  readonly unlisted: string[] = []
+  readonly stale: string[] = []
+
+  judge(id: string, path: string, node: Outcome, registry: Outcome): void {
+    const listed = DIFFERENTIAL_EXCEPTIONS[id]
+    const line = `${id} ${path}: node ${describeOutcome(node)} registry ${describeOutcome(registry)}`
+    if (listed === undefined) {
+      if (!sameOutcome(node, registry)) this.unlisted.push(line)
+    } else if (
+      !sameOutcome(node, outcomeOf(listed.node)) ||
+      !sameOutcome(registry, outcomeOf(listed.registry))
+    ) {
+      this.stale.push(line)
+    }
+  }
+}
+
 /** What the registry's answers came to: refusals, transformed records, records passed as sent. */
 function tally(): { counts: Record<string, number>; add(registry: Outcome, recordJson: string): void } {
   const counts = { refused: 0, transformed: 0, passed: 0 }
@@ -299,27 +321,15 @@ describe.skipIf(url === '')('every serde path against the live registry', () => 
   })
 
   it('comes to the registry answer on every case, but the listed exceptions, which still answer as listed', async () => {
-    const unlisted: string[] = []
-    const stale: string[] = []
+    const verdicts = new Verdicts()
     const answers = tally()
     await pool(cases, 8, async (testCase) => {
       const [registry, paths] = await Promise.all([askRegistry(testCase), runPaths(testCase)])
       answers.add(registry, testCase.recordJson)
-      const listed = DIFFERENTIAL_EXCEPTIONS[testCase.id]
-      for (const [path, node] of paths) {
-        const line = `${testCase.id} ${path}: node ${describeOutcome(node)} registry ${describeOutcome(registry)}`
-        if (listed === undefined) {
-          if (!sameOutcome(node, registry)) unlisted.push(line)
-        } else if (
-          !sameOutcome(node, outcomeOf(listed.node)) ||
-          !sameOutcome(registry, outcomeOf(listed.registry))
-        ) {
-          stale.push(line)
-        }
-      }
+      for (const [path, node] of paths) verdicts.judge(testCase.id, path, node, registry)
     })
-    expect(unlisted.sort()).toEqual([])
-    expect(stale.sort()).toEqual([])
+    expect(verdicts.unlisted.sort()).toEqual([])
+    expect(verdicts.stale.sort()).toEqual([])
     // Not a vacuous agreement: the cases come to refusals, transformed records and records passed as sent.
     expect(answers.counts.refused).toBeGreaterThan(80)
     expect(answers.counts.transformed).toBeGreaterThan(60)
@@ -328,8 +338,7 @@ describe.skipIf(url === '')('every serde path against the live registry', () => 
 
   it('migrates every record as the registry migrates it, but the listed exceptions', async () => {
     expect(migrations.length).toBeGreaterThanOrEqual(30)
-    const unlisted: string[] = []
-    const stale: string[] = []
+    const verdicts = new Verdicts()
     const answers = tally()
     // One case first per writer version and target, so that the others find the schemas and rulesets cached.
     await pool(migrations, 4, async (testCase) => {
@@ -343,22 +352,12 @@ describe.skipIf(url === '')('every serde path against the live registry', () => 
       const registry = registryOutcome(answer, testCase.recordJson)
       answers.add(registry, testCase.recordJson)
       const toJava = (value: unknown) => migrationJavaRecord(testCase.format, testCase.toVersion, value)
-      const listed = DIFFERENTIAL_EXCEPTIONS[testCase.id]
       for (const [path, read] of Object.entries(migratorsTo(testCase.format, testCase.toVersion))) {
-        const node = await nodeOutcome(toJava, () => read(bytes, ctx))
-        const line = `${testCase.id} ${path}: node ${describeOutcome(node)} registry ${describeOutcome(registry)}`
-        if (listed === undefined) {
-          if (!sameOutcome(node, registry)) unlisted.push(line)
-        } else if (
-          !sameOutcome(node, outcomeOf(listed.node)) ||
-          !sameOutcome(registry, outcomeOf(listed.registry))
-        ) {
-          stale.push(line)
-        }
+        verdicts.judge(testCase.id, path, await nodeOutcome(toJava, () => read(bytes, ctx)), registry)
       }
     })
-    expect(unlisted.sort()).toEqual([])
-    expect(stale.sort()).toEqual([])
+    expect(verdicts.unlisted.sort()).toEqual([])
+    expect(verdicts.stale.sort()).toEqual([])
     expect(answers.counts.refused).toBeGreaterThan(3)
     expect(answers.counts.transformed).toBeGreaterThan(15)
   }, 120_000)

@@ -644,11 +644,14 @@ describe('ApicurioSchemaRegistry preload', () => {
     vi.restoreAllMocks()
   })
 
-  it('loads the three format readers in the background by default; with preload false only the format a record needs, when it arrives', async () => {
+  it('loads the three format readers in the background once a consumer takes its deserializers; with preload false only the format a record needs, when it arrives', async () => {
     const preload = vi.spyOn(AnyDeserializer.prototype, 'preload')
     const prepare = vi.spyOn(AnyDeserializer.prototype, 'prepare')
-    new ApicurioSchemaRegistry(client)
+    const consumed = new ApicurioSchemaRegistry(client)
+    consumed.getDeserializers()
+    consumed.getBeforeDeserializationHook()
     const lazy = new ApicurioSchemaRegistry(client, { preload: false })
+    lazy.getDeserializers()
     const eager = await preloadedInBackground(preload)
 
     const writer = orderWriter({ preload: false })
@@ -665,5 +668,33 @@ describe('ApicurioSchemaRegistry preload', () => {
     const reader = prepare.mock.contexts[0] as AnyDeserializer
     expect(reader).not.toBe(eager)
     expect(formatsLoaded(reader)).toEqual({ AVRO: true, JSON: false, PROTOBUF: false })
+  })
+
+  it('loads no reader for a registry only a producer uses, whose first write would otherwise share the process with the loading', async () => {
+    const preload = vi.spyOn(AnyDeserializer.prototype, 'preload')
+    const writer = orderWriter()
+    await setImmediate()
+    const record = await produce(writer, {
+      topic: 'orders',
+      key: 'o-2',
+      value: { id: 8 },
+      headers: new Map(),
+    })
+    await setImmediate()
+    await setImmediate()
+    expect(record.value!.subarray(0, 1)).toEqual(Buffer.from([0]))
+    expect(preload).not.toHaveBeenCalled()
+  })
+
+  it('stops the preload a consumer started when a write first needs the registry', async () => {
+    const preload = vi.spyOn(AnyDeserializer.prototype, 'preload')
+    const both = orderWriter()
+    both.getDeserializers()
+    const written = produce(both, { topic: 'orders', key: 'o-3', value: { id: 9 }, headers: new Map() })
+    await setImmediate()
+    expect(preload).toHaveBeenCalledTimes(1)
+    expect(preload.mock.calls[0]![1]!.signal!.aborted).toBe(true)
+    await expect(preload.mock.results[0]!.value).rejects.toMatchObject({ name: 'AbortError' })
+    expect((await written).value!.subarray(0, 1)).toEqual(Buffer.from([0]))
   })
 })

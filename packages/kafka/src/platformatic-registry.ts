@@ -55,7 +55,15 @@ export interface PlatformaticMessageToConsume {
  * `preload`: values read by an `AnyDeserializer` of any format), the serializers, and where poison records go.
  */
 export interface ApicurioSchemaRegistryOptions<V>
-  extends Pick<MessageContractOptions<V, unknown>, 'anyDeserializer' | 'rules' | 'preload'> {
+  extends Pick<MessageContractOptions<V, unknown>, 'anyDeserializer' | 'rules'> {
+  /**
+   * Load Node's `fetch` and the format readers (avsc, ajv, protobufjs) in the background when a consumer takes this
+   * registry's deserializers (`new Consumer({ registry })`), so that its first message waits for its schema's lookup
+   * only; a registry only a producer uses loads no reader. `false` loads each when a message first needs it. The
+   * loading stops when a message read or written first needs the registry.
+   * @default true
+   */
+  preload?: boolean
   /**
    * Writes values: a serializer of any format, whose artifact strategy chooses the artifact from the topic; framed
    * or in headers mode as it is set (headers mode adds the id header to the message's headers).
@@ -153,6 +161,8 @@ export class ApicurioSchemaRegistry<V = unknown> {
    * hook from inside the callback.
    */
   readonly #warm = new BoundedCallbacks()
+  /** Whether the readers are still to be preloaded (the `preload` option) when a consumer first reads. */
+  #preload: boolean
 
   /** @param client - The registry client (`RegistryClient`) the serdes share. */
   constructor(client: unknown, options: ApicurioSchemaRegistryOptions<V> = {}) {
@@ -172,7 +182,8 @@ export class ApicurioSchemaRegistry<V = unknown> {
         keys,
         ...(options.anyDeserializer === undefined ? {} : { anyDeserializer: options.anyDeserializer }),
         ...(options.rules === undefined ? {} : { rules: options.rules }),
-        ...(options.preload === undefined ? {} : { preload: options.preload }),
+        // The readers are preloaded when a consumer takes the deserializers: a producer never loads them.
+        preload: false,
       })
       this.#writes = new PreparedWrites(this.#contract, { value: options.serializer, key: keySerializer })
     } catch (error) {
@@ -182,6 +193,14 @@ export class ApicurioSchemaRegistry<V = unknown> {
     this.#client = client as SchemaLookups // checked by AnyDeserializer
     this.#reads = new PreparedReads(this.#contract, client)
     this.#deadLetter = options.deadLetter
+    this.#preload = options.preload !== false
+  }
+
+  /** Starts the contract's preload of the readers the first time a consumer takes the deserializers or their hook. */
+  #startPreload(): void {
+    if (!this.#preload) return
+    this.#preload = false
+    this.#contract.preloadReaders()
   }
 
   /** The registered schema of a globalId when the client has it cached, else `undefined` (see `fetch`). */
@@ -239,6 +258,7 @@ export class ApicurioSchemaRegistry<V = unknown> {
    * the hook). A tombstone's value (and a missing key) is `null`, as in every adapter.
    */
   getDeserializers() {
+    this.#startPreload()
     const read =
       (field: MessageField) =>
       (data?: Buffer, headers?: Map<unknown, unknown>, message?: PlatformaticMessageToConsume): unknown => {
@@ -350,6 +370,7 @@ export class ApicurioSchemaRegistry<V = unknown> {
    * nothing fetched is called back at once, as Platformatic's own registry does.
    */
   getBeforeDeserializationHook() {
+    this.#startPreload()
     return (
       payload: Buffer | null,
       type: string,

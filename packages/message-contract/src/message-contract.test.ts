@@ -80,6 +80,42 @@ process.stdout.write(JSON.stringify([before, loaded()]))`
     await client.close()
   })
 
+  it('stops preloading once a value written needs the registry, as a read does', async () => {
+    const preload = vi.spyOn(AnyDeserializer.prototype, 'preload')
+    const client = new RegistryClient({ url: registry.url, groupId: 'default' })
+    const serializer = { serializeMessage: async () => ({ payload: Buffer.from([1]), headers: {} }) }
+    const contract = new MessageContract(client, { serializer })
+    expect(await contract.encodeValue('t', 'v', {})).toEqual(Buffer.from([1]))
+    await nextTurn()
+    expect(preload).toHaveBeenCalledTimes(1)
+    expect(preload.mock.calls[0]![1]!.signal!.aborted).toBe(true)
+    await expect(preload.mock.results[0]!.value).rejects.toMatchObject({ name: 'AbortError' })
+    await client.close()
+  })
+
+  it('preloads when asked later (preloadReaders) once at most, never after it was stopped, nor for values with a deserializer of their own', async () => {
+    const preload = vi.spyOn(AnyDeserializer.prototype, 'preload')
+    const client = new RegistryClient({ url: registry.url, groupId: 'default' })
+    const later = new MessageContract(client, { preload: false })
+    const stopped = new MessageContract(client, { preload: false })
+    const own = new MessageContract(client, {
+      preload: false,
+      deserializer: { deserializeMessage: async () => 'value' },
+    })
+    await nextTurn()
+    expect(preload).not.toHaveBeenCalled()
+    later.preloadReaders()
+    later.preloadReaders()
+    stopped.stopPreloading()
+    stopped.preloadReaders()
+    own.preloadReaders()
+    await nextTurn()
+    expect(preload).toHaveBeenCalledTimes(1)
+    expect(preload.mock.calls[0]![1]!.signal!.aborted).toBe(false)
+    await preload.mock.results[0]!.value
+    await client.close()
+  })
+
   it('swallows a preload that fails: no unhandled rejection, nothing thrown at the constructor', async () => {
     const failure = new Error('cannot load')
     const preload = vi.spyOn(AnyDeserializer.prototype, 'preload').mockRejectedValueOnce(failure)

@@ -83,7 +83,8 @@ export interface MessageContractOptions<V, K> {
    * Load Node's `fetch` (which Node loads when a process first uses it) and the format readers of the
    * `AnyDeserializer` that reads values (avsc, ajv, protobufjs) in the background once constructed, on the next turn
    * of the event loop, so that a consumer's first message waits for its schema's lookup only; `false` loads each when
-   * a message first needs it. Nothing is loaded ahead when `deserializer` is given.
+   * a message first needs it. Nothing is loaded ahead when `deserializer` is given. The loading stops (between two
+   * formats) when a message read or written first needs the registry, so that its lookup has the process to itself.
    * @default true
    */
   preload?: boolean
@@ -187,6 +188,10 @@ export class MessageContract<V = unknown, K = never> {
   readonly #keyType: KeyType | undefined
   readonly #keyReader: MessageDeserializer<unknown> | undefined
   readonly #longs: KeyLongs
+  /** Whether values are read by the `AnyDeserializer` (whose readers a preload loads). */
+  readonly #readsAny: boolean
+  /** Whether the background preload has been started (it starts once at most). */
+  #preloadStarted = false
   /** Aborts the background preload once a message needs the registry: its lookup then has the process to itself. */
   #preloading: AbortController | undefined
   /** The last framed read of values and of keys (see {@link preparedFrameOf}). */
@@ -214,10 +219,8 @@ export class MessageContract<V = unknown, K = never> {
     }
     const any = new AnyDeserializer<V>(client, anyOptions)
     this.#any = any
-    if (options.preload !== false && options.deserializer === undefined) {
-      this.#preloading = new AbortController()
-      preloadSoon(any, this.#preloading.signal)
-    }
+    this.#readsAny = options.deserializer === undefined
+    if (options.preload !== false) this.preloadReaders()
     this.#values = options.deserializer ?? any
     this.#serializer = options.serializer
     this.#keys = keys
@@ -339,7 +342,7 @@ export class MessageContract<V = unknown, K = never> {
     const record = headers as MessageHeaders | undefined
     const reader = this.#readerOf(field, record)
     if (reader === undefined) return { value: this.#plainKey(topic, bytes, record), schema: null }
-    this.#stopPreloading()
+    this.stopPreloading()
     try {
       const ruled = applyIdHeaderRules(
         { payload: bytes, headers: record },
@@ -414,7 +417,7 @@ export class MessageContract<V = unknown, K = never> {
    * that id prepared at once.
    */
   async prepare(topic: string, field: MessageField, idType: IdType, id: SchemaId): Promise<void> {
-    this.#stopPreloading()
+    this.stopPreloading()
     const reader = field === 'value' ? this.#values : (this.#keyReader ?? this.#any)
     const ctx = contextFor(topic, field)
     await reader.prepare?.(id, ctx, idType)
@@ -450,6 +453,7 @@ export class MessageContract<V = unknown, K = never> {
       const keys = this.#keys
       if (typeof keys === 'string') return encodeKey(keys, key)
       if (keys.serializer === undefined) throw noKeySerializer()
+      this.stopPreloading()
       return written(await keys.serializer.serializeMessage(key as K, contextFor(topic, 'key')), headers)
     } catch (error) {
       throw writeContext(error, topic, 'key')
@@ -490,6 +494,7 @@ export class MessageContract<V = unknown, K = never> {
   async encodeValue(topic: string, value: V, headers: Record<string, unknown>): Promise<Buffer> {
     try {
       if (this.#serializer === undefined) throw invalidConfigError('values need a serializer to be written')
+      this.stopPreloading()
       return written(await this.#serializer.serializeMessage(value, contextFor(topic, 'value')), headers)
     } catch (error) {
       throw writeContext(error, topic, 'value')
@@ -551,7 +556,25 @@ export class MessageContract<V = unknown, K = never> {
     return this.#keyType
   }
 
-  #stopPreloading(): void {
+  /**
+   * Starts what the `preload` option starts at construction (Node's `fetch`, then every format's reader, in the
+   * background from the next turn of the event loop), for an adapter that learns only later that the contract will
+   * read (Platformatic's registry, when a consumer takes its deserializers). Once per contract: nothing when it was
+   * started or stopped before, or when values have a deserializer of their own.
+   */
+  preloadReaders(): void {
+    if (this.#preloadStarted || !this.#readsAny) return
+    this.#preloadStarted = true
+    this.#preloading = new AbortController()
+    preloadSoon(this.#any, this.#preloading.signal)
+  }
+
+  /**
+   * Stops the background preload, for good: called when a message (read or written) first needs the registry, so
+   * that its lookup has the process to itself; a reader not loaded yet is loaded when a message of its format comes.
+   */
+  stopPreloading(): void {
+    this.#preloadStarted = true
     if (this.#preloading !== undefined) {
       this.#preloading.abort()
       this.#preloading = undefined

@@ -80,6 +80,7 @@ export class PreparedWrites<V> {
     try {
       const serializer = field === 'value' ? this.#value : this.#key
       if (serializer === undefined || data === undefined || data === null) return NOTHING
+      this.#contract.stopPreloading()
       const ctx = contextFor(topic, field)
       // Framed: the serializer's own Promise, the only one made for the message's field.
       const prepared = Promise.resolve(serializer.prepare(ctx))

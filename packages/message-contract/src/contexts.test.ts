@@ -23,6 +23,24 @@ describe('contextFor', () => {
     expect(contextFor('t0', 'value')).toEqual(new SerializationContext('t0', 'value'))
   })
 
+  it('gives each field its own context when topics and fields alternate, the last one read first', () => {
+    const orders = contextFor('orders', 'value')
+    const ordersKey = contextFor('orders', 'key')
+    for (const [topic, field] of [
+      ['refunds', 'value'],
+      ['orders', 'value'],
+      ['orders', 'key'],
+      ['refunds', 'key'],
+      ['orders', 'key'],
+      ['orders', 'value'],
+    ] as const) {
+      const ctx = contextFor(topic, field)
+      expect([ctx.topic, ctx.field]).toEqual([topic, field])
+    }
+    expect(contextFor('orders', 'value')).toBe(orders)
+    expect(contextFor('orders', 'key')).toBe(ordersKey)
+  })
+
   it('refuses a topic that is not a string as SerializationContext does', () => {
     expect(() => contextFor(42 as unknown as string, 'value')).toThrow(TypeError)
   })

@@ -14,11 +14,20 @@ const made: Record<MessageField, LRUCache<string, SerializationContext>> = {
  * adapters hand the same one to every message of a topic instead of building and checking a new one each time.
  */
 export function contextFor(topic: string, field: MessageField): SerializationContext {
+  // Most messages are of the topic the last one was: its context without the cache's bookkeeping.
+  const last = field === 'value' ? lastValue : lastKey
+  if (last !== undefined && last.topic === topic) return last
   const byTopic = made[field]
   let ctx = byTopic.get(topic)
   if (ctx === undefined) {
     ctx = new SerializationContext(topic, field)
     byTopic.set(topic, ctx)
   }
+  if (field === 'value') lastValue = ctx
+  else lastKey = ctx
   return ctx
 }
+
+/** The context {@link contextFor} gave last, per field. */
+let lastValue: SerializationContext | undefined
+let lastKey: SerializationContext | undefined

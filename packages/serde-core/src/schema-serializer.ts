@@ -103,6 +103,12 @@ export class SchemaSerializer<T = unknown> {
   #slab: Buffer | undefined
   #slabAt = 0
   /**
+   * The bytes the last message encoded in a slab took (header included): a message is expected to be about as long,
+   * so one that would not fit what is left of the slab is encoded in a new slab at once, not tried first and encoded
+   * again when the try fails for want of room. The bytes written do not depend on it, only where they are.
+   */
+  #lastSize = 0
+  /**
    * Whether a message is being encoded: a `serialize` called meanwhile (from a getter, a `toJSON`, a logical type
    * that the codec runs) gets memory of its own, since the outer message is being written where it would go.
    */
@@ -405,7 +411,9 @@ export class SchemaSerializer<T = unknown> {
   ): Buffer {
     let slab = this.#slab
     let at = this.#slabAt
-    const room = slab !== undefined && at + headerSize < slab.length
+    // A last message of more than half a slab predicts nothing: one as long would get memory of its own.
+    const expected = this.#lastSize > SLAB_SIZE / 2 ? headerSize : Math.max(headerSize, this.#lastSize)
+    const room = slab !== undefined && at + expected < slab.length
     let end = room ? codec.encodeInto(data, slab!, at + headerSize) : -1
     if (end < 0) {
       // A failed try tells the room the message needs (its end would be `slab.length - end`).
@@ -418,6 +426,7 @@ export class SchemaSerializer<T = unknown> {
       if (end < 0) return this.#encodeApart(codec, data, header, headerSize, false)
     }
     for (let i = 0; i < headerSize; i++) slab![at + i] = header![i]!
+    this.#lastSize = end - at
     // The next message starts 8-byte aligned, as in Node's pool.
     this.#slabAt = (end + 7) & ~7
     return slab!.subarray(at, end)

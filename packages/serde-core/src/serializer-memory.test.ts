@@ -2,10 +2,10 @@ import { MessageChannel, type MessagePort } from 'node:worker_threads'
 import { RegistryClient } from '@x/registry-client'
 import { InMemoryRegistry } from '@x/registry-testing'
 import { SerializationContext } from '@x/wire-format'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { SchemaSerializer } from './schema-serializer.js'
 import { normalizeSerializerOptions } from './serializer-options.js'
-import { ToyFormat } from './test-support/toy-format.js'
+import { ToyCodec, ToyFormat } from './test-support/toy-format.js'
 
 // What a Buffer returned by a serializer shares with the others it returned: the slab its small messages are views
 // of. Proven with the toy format (one JSON array of strings per value), so only the core's memory is under test.
@@ -160,5 +160,29 @@ describe('serialize called while the same serializer is serializing (a getter, t
     const second = serializer.serializeSync({ a: '2', b: '2' }, ctx)
     expect(second.buffer).toBe(first.buffer)
     expect([hex(first), hex(second)]).toEqual([frameOf('1', '1'), frameOf('2', '2')])
+  })
+})
+
+describe('messages that fill a slab', () => {
+  it('encodes a message about as long as the last one in a new slab at once when it would not fit what is left, each message once', async () => {
+    const serializer = await prepared()
+    const encodes = vi.spyOn(ToyCodec.prototype, 'encodeInto')
+    try {
+      // Each frame is 1 013 bytes, 1 016 with the alignment: 8 fill an 8 KiB slab, the 9th and the 17th start new ones.
+      const frames = Array.from({ length: 20 }, (_, i) =>
+        serializer.serializeSync({ a: 'x'.repeat(1000), b: String(i % 10) }, ctx),
+      )
+      expect(encodes).toHaveBeenCalledTimes(20)
+      expect(frames.map(hex)).toEqual(frames.map((_, i) => frameOf('x'.repeat(1000), String(i % 10))))
+      const slabs = [...new Set(frames.map((frame) => frame.buffer))]
+      expect(slabs).toHaveLength(3)
+      expect(frames.map((frame) => slabs.indexOf(frame.buffer))).toEqual([
+        ...Array(8).fill(0),
+        ...Array(8).fill(1),
+        ...Array(4).fill(2),
+      ])
+    } finally {
+      encodes.mockRestore()
+    }
   })
 })

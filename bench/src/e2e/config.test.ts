@@ -13,6 +13,7 @@ describe('pnpm bench:e2e arguments', () => {
       producerRounds: 5,
       consumerRounds: 5,
       cpuProf: undefined,
+      nodeFlags: [],
       jsonFile: undefined,
     })
   })
@@ -51,6 +52,17 @@ describe('pnpm bench:e2e arguments', () => {
     expect(writesResults(readConfig(['--part=rows'], {}) as never)).toBe(true)
     expect(writesResults(config as never)).toBe(false)
     expect(writesResults(readConfig(['--filter=avro/'], {}) as never)).toBe(false)
+  })
+
+  it('gives every --node-flag to the processes, in order, and then writes nothing', () => {
+    const config = readConfig(
+      ['--part=producers', '--node-flag=--no-allocation-site-pretenuring', '--node-flag=--trace-gc'],
+      {},
+    )
+    expect(config).toMatchObject({ nodeFlags: ['--no-allocation-site-pretenuring', '--trace-gc'] })
+    expect(writesResults(config as never)).toBe(false)
+    expect(() => readConfig(['--node-flag=trace-gc'], {})).toThrow(/^Unknown argument '--node-flag=trace-gc'/)
+    expect(() => readConfig(['--node-flag=--'], {})).toThrow(/^Unknown argument '--node-flag=--'/)
   })
 
   it('refuses an unknown argument or part, and a count that is not a positive integer', () => {

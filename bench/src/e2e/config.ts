@@ -14,10 +14,12 @@ export interface E2eConfig {
   consumerRounds: number
   /** Each consumer process profiled with `--cpu-prof` into this directory. */
   cpuProf: string | undefined
+  /** Flags given to `node` for every producer and consumer process (`--node-flag`, repeatable). */
+  nodeFlags: string[]
   jsonFile: string | undefined
 }
 
-export const USAGE = `pnpm bench:e2e [--quick] [--part=rows|producers|consumers] [--filter=<regex>] [--cpu-prof=<dir>] [--help]
+export const USAGE = `pnpm bench:e2e [--quick] [--part=rows|producers|consumers] [--filter=<regex>] [--cpu-prof=<dir>] [--node-flag=<flag>] [--help]
   (runs on Node 24: scripts/with-node.sh)
 
   --quick                 smoke run: 2 000 messages per row, 200 to warm up, one round; writes nothing
@@ -29,6 +31,9 @@ export const USAGE = `pnpm bench:e2e [--quick] [--part=rows|producers|consumers]
   --filter=<regex>        only rows whose '<format>/<row>' (producer and consumer rounds: '<format>/<row>/<cold|warm>')
                           matches (e.g. avro/, /kafkajs, /warm); writes nothing
   --cpu-prof=<dir>        run each producer and consumer process with --cpu-prof into <dir>; writes nothing
+  --node-flag=<flag>      give <flag> to node in each producer and consumer process (repeatable), e.g.
+                          --node-flag=--no-allocation-site-pretenuring to see the rounds without V8's choice of
+                          which objects to allocate in the old generation; writes nothing
 Environment:
   E2E_MESSAGES=100000     messages per row and format
   E2E_WARMUP=5000         warm-up messages per row and format (own topic, not timed)
@@ -53,6 +58,7 @@ export function readConfig(argv: readonly string[], env: NodeJS.ProcessEnv): E2e
   let filter: RegExp | undefined
   let part: 'rows' | 'producers' | 'consumers' | undefined
   let cpuProf: string | undefined
+  const nodeFlags: string[] = []
   for (const arg of argv) {
     if (arg === '--') continue
     if (arg === '--help' || arg === '-h') return 'help'
@@ -62,6 +68,8 @@ export function readConfig(argv: readonly string[], env: NodeJS.ProcessEnv): E2e
       part = arg.slice('--part='.length) as 'rows' | 'producers' | 'consumers'
     else if (arg.startsWith('--cpu-prof=') && arg.length > '--cpu-prof='.length)
       cpuProf = arg.slice('--cpu-prof='.length)
+    else if (arg.startsWith('--node-flag=--') && arg.length > '--node-flag=--'.length)
+      nodeFlags.push(arg.slice('--node-flag='.length))
     else throw new TypeError(`Unknown argument '${arg}'\n\n${USAGE}`)
   }
   return {
@@ -78,11 +86,17 @@ export function readConfig(argv: readonly string[], env: NodeJS.ProcessEnv): E2e
     producerRounds: count('E2E_PRODUCER_ROUNDS', env.E2E_PRODUCER_ROUNDS, quick ? 1 : 5),
     consumerRounds: count('E2E_CONSUMER_ROUNDS', env.E2E_CONSUMER_ROUNDS, quick ? 1 : 5),
     cpuProf,
+    nodeFlags,
     jsonFile: env.E2E_JSON || undefined,
   }
 }
 
 /** Whether a run's figures are written to the saved results and BENCHMARKS.md: full runs only. */
 export function writesResults(config: E2eConfig): boolean {
-  return !config.quick && config.filter === undefined && config.cpuProf === undefined
+  return (
+    !config.quick &&
+    config.filter === undefined &&
+    config.cpuProf === undefined &&
+    config.nodeFlags.length === 0
+  )
 }

@@ -165,7 +165,7 @@ async function runProducers(
   console.log(
     `\nProducer rounds: ${jobs.length} fresh processes, each producing ${config.messages.toLocaleString('en-US')} messages of its format (cold, or after ${config.warmup.toLocaleString('en-US')})\n`,
   )
-  const execArgv = config.cpuProf === undefined ? [] : ['--cpu-prof', `--cpu-prof-dir=${config.cpuProf}`]
+  const execArgv = processFlags(config)
   const results = await runProducerJobs(
     jobs,
     admin,
@@ -233,7 +233,7 @@ async function runConsumers(
   console.log(
     `\nConsumer rounds: ${jobs.length} fresh processes, each reading the same ${config.messages.toLocaleString('en-US')} messages of its format (cold, or after ${config.warmup.toLocaleString('en-US')})\n`,
   )
-  const execArgv = config.cpuProf === undefined ? [] : ['--cpu-prof', `--cpu-prof-dir=${config.cpuProf}`]
+  const execArgv = processFlags(config)
   const results: ConsumerResult[] = await runConsumerJobs(
     jobs,
     {
@@ -371,4 +371,10 @@ try {
 } catch (error) {
   console.error(error instanceof Error ? `bench:e2e failed: ${error.stack ?? error.message}` : error)
   process.exitCode = 1
+}
+
+/** The `node` flags of each producer and consumer process: `--node-flag`'s, then `--cpu-prof`'s. */
+function processFlags(config: E2eConfig): string[] {
+  const profile = config.cpuProf === undefined ? [] : ['--cpu-prof', `--cpu-prof-dir=${config.cpuProf}`]
+  return [...config.nodeFlags, ...profile]
 }

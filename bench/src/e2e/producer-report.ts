@@ -72,4 +72,7 @@ export const PRODUCERS_METHOD = `- **Producers from a fresh process.** Each prod
   producing N messages to a warm-up topic with the same registry support. Timed from the first batch to the last
   \`send\` acknowledged; after each process the parent checks that its topic grew by exactly N messages. Ours writes
   on the v3 API (globalIds, the artifact named); theirs on the ccompat API by contentId. JSON is validated on write
-  by every row. The rounds and the interval are as for the consumers below.`
+  by every row. The rounds and the interval are as for the consumers below. A producer's heap is small, and V8
+  chooses per allocation site (here the bench's and the client's own objects, which every row shares) whether to
+  allocate in the old generation; one choice more or less can move a row's collector time by more than the serde
+  costs: \`--node-flag=--no-allocation-site-pretenuring\` runs the rounds without that choice.`

@@ -161,8 +161,8 @@ export class ApicurioSchemaRegistry<V = unknown> {
    * hook from inside the callback.
    */
   readonly #warm = new BoundedCallbacks()
-  /** Whether the readers are still to be preloaded (the `preload` option) when a consumer first reads. */
-  #preload: boolean
+  /** Whether the readers are preloaded (the `preload` option) once a consumer takes the deserializers. */
+  readonly #preload: boolean
 
   /** @param client - The registry client (`RegistryClient`) the serdes share. */
   constructor(client: unknown, options: ApicurioSchemaRegistryOptions<V> = {}) {
@@ -196,11 +196,9 @@ export class ApicurioSchemaRegistry<V = unknown> {
     this.#preload = options.preload !== false
   }
 
-  /** Starts the contract's preload of the readers the first time a consumer takes the deserializers or their hook. */
+  /** Starts the contract's preload of the readers (once: the contract's rule) when a consumer takes the deserializers. */
   #startPreload(): void {
-    if (!this.#preload) return
-    this.#preload = false
-    this.#contract.preloadReaders()
+    if (this.#preload) this.#contract.preloadReaders()
   }
 
   /** The registered schema of a globalId when the client has it cached, else `undefined` (see `fetch`). */

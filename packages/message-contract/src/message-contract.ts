@@ -188,9 +188,7 @@ export class MessageContract<V = unknown, K = never> {
   readonly #keyType: KeyType | undefined
   readonly #keyReader: MessageDeserializer<unknown> | undefined
   readonly #longs: KeyLongs
-  /** Whether values are read by the `AnyDeserializer` (whose readers a preload loads). */
-  readonly #readsAny: boolean
-  /** Whether the background preload has been started (it starts once at most). */
+  /** Whether the background preload may no longer start: it was started, or stopped (it starts once at most). */
   #preloadStarted = false
   /** Aborts the background preload once a message needs the registry: its lookup then has the process to itself. */
   #preloading: AbortController | undefined
@@ -219,14 +217,13 @@ export class MessageContract<V = unknown, K = never> {
     }
     const any = new AnyDeserializer<V>(client, anyOptions)
     this.#any = any
-    this.#readsAny = options.deserializer === undefined
-    if (options.preload !== false) this.preloadReaders()
     this.#values = options.deserializer ?? any
     this.#serializer = options.serializer
     this.#keys = keys
     this.#keyType = typeof keys === 'string' ? keys : undefined
     this.#keyReader = typeof keys === 'string' ? undefined : (keys.deserializer ?? any)
     this.#longs = anyOptions.longs ?? 'auto'
+    if (options.preload !== false) this.preloadReaders()
   }
 
   /** How keys are handled (the `keys` option). */
@@ -563,7 +560,8 @@ export class MessageContract<V = unknown, K = never> {
    * started or stopped before, or when values have a deserializer of their own.
    */
   preloadReaders(): void {
-    if (this.#preloadStarted || !this.#readsAny) return
+    // Values read by a deserializer of their own: the AnyDeserializer's readers are not theirs to preload.
+    if (this.#preloadStarted || this.#values !== this.#any) return
     this.#preloadStarted = true
     this.#preloading = new AbortController()
     preloadSoon(this.#any, this.#preloading.signal)

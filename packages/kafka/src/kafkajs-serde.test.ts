@@ -505,4 +505,31 @@ describe('KafkaJsSerde preload', () => {
     expect(reader).not.toBe(eager)
     expect(formatsLoaded(reader)).toEqual({ AVRO: true, JSON: false, PROTOBUF: false })
   })
+
+  it('loads no reader for a serde with a serializer until it makes a consumer handler, then loads all three once', async () => {
+    const preload = vi.spyOn(AnyDeserializer.prototype, 'preload')
+    const both = new KafkaJsSerde<{ id: number }>(client, {
+      serializer: new AvroSerializer(client, 'orders-value', { autoRegister: true, schema: ORDER }),
+    })
+    await setImmediate()
+    await setImmediate()
+    expect(preload).not.toHaveBeenCalled()
+
+    both.eachMessage(async () => {})
+    both.eachBatch(async () => {})
+    await preloadedInBackground(preload)
+  })
+
+  it('loads no reader for a producer that wrote before it made a consumer handler, nor with preload false', async () => {
+    const preload = vi.spyOn(AnyDeserializer.prototype, 'preload')
+    const serializer = () => new AvroSerializer(client, 'orders-value', { autoRegister: true, schema: ORDER })
+    const wrote = new KafkaJsSerde<{ id: number }>(client, { serializer: serializer() })
+    await wrote.encodeMessage('orders', { value: { id: 1 } })
+    wrote.eachMessage(async () => {})
+    const off = new KafkaJsSerde<{ id: number }>(client, { serializer: serializer(), preload: false })
+    off.eachBatch(async () => {})
+    await setImmediate()
+    await setImmediate()
+    expect(preload).not.toHaveBeenCalled()
+  })
 })

@@ -1,4 +1,5 @@
 import avro from 'avsc'
+import { EVENT_RECORD } from './event-record.js'
 
 /**
  * The schemas and records the bench encodes and decodes. `bench.Event` is a 10-field record (strings, an int, a
@@ -40,19 +41,7 @@ export const EVENT_SCHEMA = {
   ],
 } as const
 
-export const EVENT_RECORD = {
-  id: '0f8fad5b-d9cb-469f-a165-70867728950e',
-  seq: 42,
-  ts: 1767225600123,
-  // biome-ignore lint/suspicious/noApproximativeNumericConstant: the bench record's value, kept as first written
-  score: 3.14159,
-  active: true,
-  kind: 'UPDATED',
-  tags: ['alpha', 'beta', 'gamma'],
-  note: 'hello world',
-  attrs: { region: 'eu-west-1', tier: 'gold' },
-  origin: { host: 'svc-a.internal', port: 8080 },
-}
+export { EVENT_RECORD }
 
 /**
  * A later version of `bench.Event` read by the resolver cases: `note` dropped, `seq` promoted from int to long,

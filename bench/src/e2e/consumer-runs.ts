@@ -6,8 +6,8 @@ import type { Admin, Kafka as KafkaType } from 'kafkajs'
 import type { ConsumerJob } from './consumer-schedule.js'
 import type { ConsumerResult, ConsumerSetup } from './consumer-types.js'
 import { forkOnce } from './fork-once.js'
-import { peerRecord } from './formats.js'
 import type { Infra } from './infra.js'
+import { peerRecord } from './records.js'
 import type { Format } from './types.js'
 
 const CONSUMER = new URL('./consumer.js', import.meta.url)

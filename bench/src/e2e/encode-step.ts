@@ -9,8 +9,10 @@ import {
   type PlatformaticMessage,
   type PlatformaticRegistry,
 } from '../peers/platformatic.js'
-import { ourRecord, ourSerializer, peerRecord, SCHEMAS } from './formats.js'
+import { SCHEMAS } from './formats.js'
 import { medianInterval } from './median-interval.js'
+import { loadOurSerializer } from './our-serializer.js'
+import { ourRecord, peerRecord } from './records.js'
 
 /**
  * `node dist/e2e/encode-step.js [rounds] [--format=avro|json]`: the encode step of the end-to-end produce rows alone,
@@ -123,12 +125,12 @@ async function main(): Promise<void> {
   ])
   try {
     const serde = new KafkaJsSerde<unknown>(client, {
-      serializer: ourSerializer(format, client, ARTIFACT) as never,
+      serializer: (await loadOurSerializer(format, client, ARTIFACT)) as never,
     })
     const kafkajsSr = new SchemaRegistry({ host: stub.url })
     const kafka = await loadPlatformatic()
     const ours = new ApicurioSchemaRegistry(client, {
-      serializer: ourSerializer(format, client, ARTIFACT) as never,
+      serializer: (await loadOurSerializer(format, client, ARTIFACT)) as never,
     }) as unknown as PlatformaticRegistry
     const theirs = new kafka.ConfluentSchemaRegistry({ url: stub.url, jsonValidateSend: true })
     // Same frames first: ours with `useId: 'globalId'`, the stub serving the schema under that same id.

@@ -1,11 +1,11 @@
 import { createRequire } from 'node:module'
-import { SchemaRegistry } from '@kafkajs/confluent-schema-registry'
-import { KafkaJsSerde } from '@x/kafka'
-import { RegistryClient } from '@x/registry-client'
+import type { SchemaRegistry } from '@kafkajs/confluent-schema-registry'
+import type { KafkaJsSerde } from '@x/kafka'
 import type { Kafka as KafkaType, Message } from 'kafkajs'
-import { handDecoder, OUR_READER_OPTIONS, ourRecord, ourSerializer, peerRecord } from './formats.js'
 import { Meter, SerdeClock } from './meter.js'
+import { loadOurSerializer } from './our-serializer.js'
 import type { ClientRun } from './platformatic-client.js'
+import { OUR_READER_OPTIONS, ourRecord, peerRecord } from './records.js'
 import type { WorkerSetup } from './types.js'
 
 const { Kafka, logLevel } = createRequire(import.meta.url)('kafkajs') as typeof import('kafkajs')
@@ -24,18 +24,31 @@ export async function kafkajsRun(setup: WorkerSetup, support: 'ours' | 'theirs')
     brokers: [setup.brokers],
     logLevel: logLevel.NOTHING,
   })
-  const client = new RegistryClient({ url: setup.registryUrl, groupId: setup.groupId })
-  const serde = new KafkaJsSerde<unknown>(client, {
-    serializer: ourSerializer(setup.format, client, setup.artifactId) as never,
-    anyDeserializer: OUR_READER_OPTIONS,
-  })
-  const registry = new SchemaRegistry({ host: setup.ccompatUrl })
+  // Only the row's registry support is loaded: a fresh process loads what an application of its row loads.
+  let serde: KafkaJsSerde<unknown> | undefined
+  let registry: SchemaRegistry | undefined
+  let closeSupport = async () => {}
+  if (support === 'ours') {
+    const { KafkaJsSerde } = await import('@x/kafka')
+    const { RegistryClient } = await import('@x/registry-client')
+    const client = new RegistryClient({ url: setup.registryUrl, groupId: setup.groupId })
+    serde = new KafkaJsSerde<unknown>(client, {
+      serializer: (await loadOurSerializer(setup.format, client, setup.artifactId)) as never,
+      anyDeserializer: OUR_READER_OPTIONS,
+    })
+    closeSupport = () => client.close()
+  } else {
+    const { SchemaRegistry } = await import('@kafkajs/confluent-schema-registry')
+    registry = new SchemaRegistry({ host: setup.ccompatUrl })
+  }
+  const ours = serde
+  const theirs = registry
   const encode =
-    support === 'ours'
+    ours !== undefined
       ? (topic: string, seq: number): Promise<Message> =>
-          serde.encodeMessage(topic, { value: ourRecord(seq) }) as Promise<Message>
+          ours.encodeMessage(topic, { value: ourRecord(seq) }) as Promise<Message>
       : async (_topic: string, seq: number): Promise<Message> => ({
-          value: await registry.encode(setup.contentId, peerRecord(setup.format, seq)),
+          value: await theirs!.encode(setup.contentId, peerRecord(setup.format, seq)),
         })
   const producer = kafka.producer()
   await producer.connect()
@@ -52,6 +65,7 @@ export async function kafkajsRun(setup: WorkerSetup, support: 'ours' | 'theirs')
       return meter.end(count)
     },
     async consume(topic, count, mode) {
+      const { handDecoder } = await import('./formats.js')
       const hand = handDecoder(setup.format)
       const clock = new SerdeClock()
       const consumer = kafka.consumer({ groupId: `e2e-${setup.row}-${process.pid}-${groups++}` })
@@ -74,7 +88,7 @@ export async function kafkajsRun(setup: WorkerSetup, support: 'ours' | 'theirs')
         if (seen === count) done()
       }
       let t0 = 0
-      const ours = serde.eachMessage(async ({ decoded }) => {
+      const oursEach = ours?.eachMessage(async ({ decoded }) => {
         clock.ms += performance.now() - t0
         count1((decoded.value as { seq: number }).seq)
       })
@@ -85,8 +99,8 @@ export async function kafkajsRun(setup: WorkerSetup, support: 'ours' | 'theirs')
             if (mode === 'raw') return count1(payload.message.value?.length ?? 0)
             if (mode === 'hand') return count1(hand(payload.message.value!))
             t0 = performance.now()
-            if (support === 'ours') return await ours(payload as never)
-            const value = (await registry.decode(payload.message.value!)) as { seq: number }
+            if (oursEach !== undefined) return await oursEach(payload as never)
+            const value = (await theirs!.decode(payload.message.value!)) as { seq: number }
             clock.ms += performance.now() - t0
             count1(value.seq)
           } catch (error) {
@@ -105,7 +119,7 @@ export async function kafkajsRun(setup: WorkerSetup, support: 'ours' | 'theirs')
     },
     async close() {
       await producer.disconnect()
-      await client.close()
+      await closeSupport()
     },
   }
 }

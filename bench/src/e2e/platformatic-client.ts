@@ -1,13 +1,12 @@
-import { ApicurioSchemaRegistry } from '@x/kafka'
-import { RegistryClient } from '@x/registry-client'
 import {
   loadPlatformatic,
   type PlatformaticMessage,
   type PlatformaticModule,
   type PlatformaticRegistry,
 } from '../peers/platformatic.js'
-import { handDecoder, OUR_READER_OPTIONS, ourRecord, ourSerializer, peerRecord } from './formats.js'
 import { Meter, SerdeClock } from './meter.js'
+import { loadOurSerializer } from './our-serializer.js'
+import { OUR_READER_OPTIONS, ourRecord, peerRecord } from './records.js'
 import type { ConsumePhase, Phase, WorkerSetup } from './types.js'
 
 /** Messages per `producer.send`. */
@@ -78,18 +77,28 @@ export interface ClientRun {
  */
 export async function platformaticRun(setup: WorkerSetup, support: 'ours' | 'theirs'): Promise<ClientRun> {
   const kafka: PlatformaticModule = await loadPlatformatic()
-  const client = new RegistryClient({ url: setup.registryUrl, groupId: setup.groupId })
-  const registry = (): PlatformaticRegistry =>
-    support === 'ours'
-      ? (new ApicurioSchemaRegistry(client, {
-          serializer: ourSerializer(setup.format, client, setup.artifactId) as never,
-          anyDeserializer: OUR_READER_OPTIONS,
-        }) as unknown as PlatformaticRegistry)
-      : new kafka.ConfluentSchemaRegistry({
-          url: setup.ccompatUrl,
-          jsonValidateSend: true,
-          protobufTypeMapper: () => 'bench.Event',
-        })
+  // Only the row's registry support is loaded: a fresh process loads what an application of its row loads.
+  let registry: () => PlatformaticRegistry
+  let closeSupport = async () => {}
+  if (support === 'ours') {
+    const { ApicurioSchemaRegistry } = await import('@x/kafka')
+    const { RegistryClient } = await import('@x/registry-client')
+    const client = new RegistryClient({ url: setup.registryUrl, groupId: setup.groupId })
+    const serializer = await loadOurSerializer(setup.format, client, setup.artifactId)
+    registry = () =>
+      new ApicurioSchemaRegistry(client, {
+        serializer: serializer as never,
+        anyDeserializer: OUR_READER_OPTIONS,
+      }) as unknown as PlatformaticRegistry
+    closeSupport = () => client.close()
+  } else {
+    registry = () =>
+      new kafka.ConfluentSchemaRegistry({
+        url: setup.ccompatUrl,
+        jsonValidateSend: true,
+        protobufTypeMapper: () => 'bench.Event',
+      })
+  }
   const producer = new kafka.Producer({
     clientId: `e2e-${setup.row}`,
     bootstrapBrokers: [setup.brokers],
@@ -117,6 +126,7 @@ export async function platformaticRun(setup: WorkerSetup, support: 'ours' | 'the
     },
     async consume(topic, count, mode) {
       const decode = mode === 'serde'
+      const { handDecoder } = await import('./formats.js')
       const hand = handDecoder(setup.format)
       const clock = new SerdeClock()
       const consumer = new kafka.Consumer({
@@ -149,7 +159,7 @@ export async function platformaticRun(setup: WorkerSetup, support: 'ours' | 'the
     },
     async close() {
       await producer.close()
-      await client.close()
+      await closeSupport()
     },
   }
 }

@@ -65,7 +65,9 @@ export function renderProducers(results: readonly ProducerResult[], warmup: numb
 }
 
 export const PRODUCERS_METHOD = `- **Producers from a fresh process.** Each producer is a fresh \`node\` process that loads its client and registry
-  support (KafkaJS connects its producer first; Platformatic's connects on its first send) and produces N messages
+  support and nothing else an application of its row would not load (not the other client, the other support or
+  another format's serde), as the consumers below do; KafkaJS connects its producer first, Platformatic's connects on
+  its first send. It produces N messages
   of the 10-field \`bench.Event\` in batches of 1 000, as the rows above do (KafkaJS: \`Promise.all\` of the batch's
   encodes, then one \`send\`; Platformatic: one \`send\` of 1 000 messages, its registry's hooks and serializers
   encoding). *Cold*: straight away, so the schema's lookup, lazy loading and compiling fall inside; *after N*: after

@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises'
 import type { Admin } from 'kafkajs'
 import { forkOnce } from './fork-once.js'
 import type { ProducerJob } from './producer-schedule.js'
@@ -23,10 +24,20 @@ function limitOf(setup: ProducerSetup): number {
   return 60_000 + (setup.messages + (setup.start === 'warm' ? setup.warmup : 0)) * 5
 }
 
-/** The end offset of a one-partition topic. */
+/**
+ * The end offset of a one-partition topic. A topic just made can be refused as led by no broker the admin's metadata
+ * knows yet (a retriable error): it is asked again, up to five times, a little later each time.
+ */
 async function endOf(admin: Admin, topic: string): Promise<number> {
-  const offsets = await admin.fetchTopicOffsets(topic)
-  return offsets.reduce((sum, partition) => sum + Number(partition.high), 0)
+  for (let attempt = 1; ; attempt++) {
+    try {
+      const offsets = await admin.fetchTopicOffsets(topic)
+      return offsets.reduce((sum, partition) => sum + Number(partition.high), 0)
+    } catch (error) {
+      if (attempt === 5 || (error as { retriable?: unknown }).retriable !== true) throw error
+      await sleep(200 * attempt)
+    }
+  }
 }
 
 /**

@@ -400,3 +400,46 @@ describe('JSON Schema record strategies', () => {
     )
   })
 })
+
+describe('items compared with each other', () => {
+  it('writes with a schema whose enum holds 12 000 values, and refuses a value of none of them', async () => {
+    const values = Array.from({ length: 12_000 }, (_, index) => index)
+    const writer = new JsonSchemaSerializer(newClient(), 'codes-value', {
+      autoRegister: true,
+      schema: { type: 'object', properties: { code: { enum: values } }, required: ['code'] },
+    })
+    const ctx = new SerializationContext('codes', 'value')
+    const bytes = await writer.serialize({ code: 11_999 }, ctx)
+    expect(Buffer.from(bytes).subarray(5).toString()).toBe('{"code":11999}')
+    const refused = await rejection(writer.serialize({ code: 12_000 }, ctx))
+    expect(refused).toBeInstanceOf(TypeError)
+    expect(refused.code).toBe('INVALID_DATA')
+  })
+
+  it('refuses a registered schema whose enum repeats a value among thousands, naming the two items as ajv does', async () => {
+    const values: unknown[] = Array.from({ length: 6_000 }, (_, index) => ({ k: index }))
+    values.push({ k: 5 })
+    await admin.registerSchema('repeats-value', { enum: values }, { artifactType: 'JSON' })
+    const writer = new JsonSchemaSerializer(newClient(), 'repeats-value')
+    const refused = await rejection(writer.serialize({ k: 1 }, new SerializationContext('repeats', 'value')))
+    expect(refused.message).toContain(
+      'data/enum must NOT have duplicate items (items ## 5 and 6000 are identical)',
+    )
+  })
+
+  it('reads an array of thousands of different objects under uniqueItems, and refuses one that repeats an item', async () => {
+    const writer = new JsonSchemaSerializer(newClient(), 'lines-value', {
+      autoRegister: true,
+      schema: { type: 'array', items: { type: 'object' }, uniqueItems: true },
+    })
+    const ctx = new SerializationContext('lines', 'value')
+    const lines = Array.from({ length: 5_000 }, (_, index) => ({ sku: `s${index}`, qty: index % 3 }))
+    const bytes = await writer.serialize(lines, ctx)
+    const reader = new JsonSchemaDeserializer(newClient(), { validate: true })
+    expect(await reader.deserialize(Buffer.from(bytes), ctx)).toEqual(lines)
+    const refused = await rejection(writer.serialize([...lines, { qty: 1, sku: 's7' }], ctx))
+    expect(refused).toBeInstanceOf(TypeError)
+    expect(refused.code).toBe('INVALID_DATA')
+    expect(refused.message).toContain('5000')
+  })
+})

@@ -8,6 +8,7 @@ import AjvDraft04 from 'ajv-draft-04'
 import addFormats from 'ajv-formats'
 import { validate as draft07Check } from './draft-07-meta-check.generated.js'
 import { MAX_SCHEMA_DEPTH, nestsTooDeep } from './schema-depth.js'
+import { UNIQUE_ITEMS } from './unique-items.js'
 
 /**
  * JSON Schema validation with ajv 8, the dialect chosen by the schema's `$schema` as Apicurio's Java serde does
@@ -79,6 +80,13 @@ export function ajvFor(dialect: Dialect, options: object): AjvLike {
       if (dialect === 'draft-06') ajv.addMetaSchema(DRAFT_06_META)
   }
   ;(addFormats as unknown as (ajv: AjvLike) => void)(ajv)
+  // ajv's `uniqueItems` compares every pair of items of no declared scalar type: the same keyword, linear.
+  const keywords = ajv as unknown as {
+    removeKeyword(name: string): unknown
+    addKeyword(definition: object): unknown
+  }
+  keywords.removeKeyword('uniqueItems')
+  keywords.addKeyword(UNIQUE_ITEMS)
   return ajv
 }
 

@@ -88,6 +88,13 @@ const CRAFTED: Record<SchemaFormat, string[]> = {
       required: [...PROTOTYPE_NAMES],
     }),
     '{"$ref":"#/definitions/__proto__","definitions":{"__proto__":{"type":"string"}}}',
+    // enums of 64 KiB: their items must differ (the meta-schema's uniqueItems), and be compared with others'
+    JSON.stringify({ enum: Array.from({ length: 12_500 }, (_, i) => i) }),
+    JSON.stringify({
+      type: 'object',
+      properties: { e: { enum: Array.from({ length: 5_900 }, (_, i) => ({ k: i })) } },
+    }),
+    JSON.stringify({ enum: [...Array.from({ length: 9_000 }, (_, i) => [i]), [7]] }),
     '{"$ref":"#/constructor/prototype"}',
     '{"$ref":"#"}',
   ],

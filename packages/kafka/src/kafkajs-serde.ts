@@ -27,15 +27,6 @@ import type {
 export interface KafkaJsSerdeOptions<V, K> extends MessageContractOptions<V, K> {
   /** Writes values (`encodeMessage`): a serializer of any format (`AnySerializer` writes each topic's own). */
   serializer?: MessageSerializer<V>
-  /**
-   * Load Node's `fetch` and the format readers of the `AnyDeserializer` that reads values (avsc, ajv, protobufjs) in
-   * the background, so that a consumer's first message waits for its schema's lookup only: once constructed, or, for
-   * a serde with a `serializer` (perhaps a producer's only), once it makes a consumer's handler (`eachMessage`,
-   * `eachBatch`); a serde that only writes loads no reader. `false` loads each when a message first needs it. The
-   * loading stops when a message read or written first needs the registry.
-   * @default true
-   */
-  preload?: boolean
 }
 
 /** What `decodeMessage` gives for a consumed message: the contract's decoded shape, and where it was consumed. */
@@ -92,8 +83,6 @@ export type DecodedMessagePayload<V, K> = Omit<EachMessagePayload, 'message'> & 
 export class KafkaJsSerde<V = unknown, K = string> {
   readonly #contract: MessageContract<V, K>
   readonly #writes: boolean
-  /** Whether the readers are preloaded when a consumer's handler is made (a serde that writes, `preload` on). */
-  readonly #preloadOnRead: boolean
 
   /**
    * @param client - The registry client (`RegistryClient`) of the default `AnyDeserializer`.
@@ -101,17 +90,12 @@ export class KafkaJsSerde<V = unknown, K = string> {
    */
   constructor(client: unknown, options: KafkaJsSerdeOptions<V, K> = {}) {
     try {
-      // A serde that writes may be a producer's only: its readers wait until it makes a consumer's handler.
-      this.#contract = new MessageContract<V, K>(
-        client,
-        options.serializer === undefined ? options : { ...options, preload: false },
-      )
+      this.#contract = new MessageContract<V, K>(client, options)
     } catch (error) {
       if (error instanceof TypeError) error.message = `KafkaJsSerde: ${error.message}`
       throw error
     }
     this.#writes = options.serializer !== undefined
-    this.#preloadOnRead = this.#writes && options.preload !== false
   }
 
   /**
@@ -164,11 +148,6 @@ export class KafkaJsSerde<V = unknown, K = string> {
     return decodeConsumed(this.#contract, topic, partition, message)
   }
 
-  /** Starts the contract's preload of the readers (once: the contract's rule) for a serde that writes. */
-  #startPreload(): void {
-    if (this.#preloadOnRead) this.#contract.preloadReaders()
-  }
-
   /**
    * A KafkaJS `eachMessage` handler that decodes each message and calls `handler` with it (as `decoded`, beside
    * KafkaJS's own payload); a message that cannot be decoded goes to `deadLetter` (see {@link DeadLetterOptions}).
@@ -179,7 +158,7 @@ export class KafkaJsSerde<V = unknown, K = string> {
     handler: (payload: DecodedMessagePayload<V, K>) => Promise<void>,
     options: DeadLetterOptions = {},
   ): (payload: EachMessagePayload) => Promise<void> {
-    this.#startPreload()
+    this.#contract.preloadReaders()
     return eachMessageOf<V, K, KafkaHeaders, ConsumedKafkaMessage, EachMessagePayload>(
       this.#contract,
       handler,
@@ -200,7 +179,7 @@ export class KafkaJsSerde<V = unknown, K = string> {
     handler: (payload: EachBatchPayload & { decoded: DecodedMessage<V, K>[] }) => Promise<void>,
     options: DeadLetterOptions = {},
   ): (payload: EachBatchPayload) => Promise<void> {
-    this.#startPreload()
+    this.#contract.preloadReaders()
     return eachBatchOf<V, K, KafkaHeaders, ConsumedKafkaMessage, EachBatchPayload>(
       this.#contract,
       handler,

@@ -1,6 +1,5 @@
 import { invalidConfigError } from '@x/errors'
 import {
-  BoundedCallbacks,
   headerRecord,
   type KeyType,
   MessageContract,
@@ -55,15 +54,7 @@ export interface PlatformaticMessageToConsume {
  * `preload`: values read by an `AnyDeserializer` of any format), the serializers, and where poison records go.
  */
 export interface ApicurioSchemaRegistryOptions<V>
-  extends Pick<MessageContractOptions<V, unknown>, 'anyDeserializer' | 'rules'> {
-  /**
-   * Load Node's `fetch` and the format readers (avsc, ajv, protobufjs) in the background when a consumer takes this
-   * registry's deserializers (`new Consumer({ registry })`), so that its first message waits for its schema's lookup
-   * only; a registry only a producer uses loads no reader. `false` loads each when a message first needs it. The
-   * loading stops when a message read or written first needs the registry.
-   * @default true
-   */
-  preload?: boolean
+  extends Pick<MessageContractOptions<V, unknown>, 'anyDeserializer' | 'rules' | 'preload'> {
   /**
    * Writes values: a serializer of any format, whose artifact strategy chooses the artifact from the topic; framed
    * or in headers mode as it is set (headers mode adds the id header to the message's headers).
@@ -155,14 +146,6 @@ export class ApicurioSchemaRegistry<V = unknown> {
   readonly #writes: PreparedWrites<V>
   /** What the hook prepares and the deserializers read (the contract's prepare-then-read binding). */
   readonly #reads: PreparedReads<V, unknown>
-  /**
-   * The deserialization hook's callbacks for what needs no lookup: at once, nested a bounded number of times.
-   * Platformatic 2.x runs its hooks in a loop that returns from a synchronous callback at once; 1.35 calls the next
-   * hook from inside the callback.
-   */
-  readonly #warm = new BoundedCallbacks()
-  /** Whether the readers are preloaded (the `preload` option) once a consumer takes the deserializers. */
-  readonly #preload: boolean
 
   /** @param client - The registry client (`RegistryClient`) the serdes share. */
   constructor(client: unknown, options: ApicurioSchemaRegistryOptions<V> = {}) {
@@ -182,8 +165,9 @@ export class ApicurioSchemaRegistry<V = unknown> {
         keys,
         ...(options.anyDeserializer === undefined ? {} : { anyDeserializer: options.anyDeserializer }),
         ...(options.rules === undefined ? {} : { rules: options.rules }),
-        // The readers are preloaded when a consumer takes the deserializers: a producer never loads them.
-        preload: false,
+        // A contract that writes preloads the readers when a consumer takes the deserializers, not for a producer.
+        ...(options.serializer === undefined ? {} : { serializer: options.serializer }),
+        ...(options.preload === undefined ? {} : { preload: options.preload }),
       })
       this.#writes = new PreparedWrites(this.#contract, { value: options.serializer, key: keySerializer })
     } catch (error) {
@@ -193,12 +177,6 @@ export class ApicurioSchemaRegistry<V = unknown> {
     this.#client = client as SchemaLookups // checked by AnyDeserializer
     this.#reads = new PreparedReads(this.#contract, client)
     this.#deadLetter = options.deadLetter
-    this.#preload = options.preload !== false
-  }
-
-  /** Starts the contract's preload of the readers (once: the contract's rule) when a consumer takes the deserializers. */
-  #startPreload(): void {
-    if (this.#preload) this.#contract.preloadReaders()
   }
 
   /** The registered schema of a globalId when the client has it cached, else `undefined` (see `fetch`). */
@@ -256,7 +234,7 @@ export class ApicurioSchemaRegistry<V = unknown> {
    * the hook). A tombstone's value (and a missing key) is `null`, as in every adapter.
    */
   getDeserializers() {
-    this.#startPreload()
+    this.#contract.preloadReaders()
     const read =
       (field: MessageField) =>
       (data?: Buffer, headers?: Map<unknown, unknown>, message?: PlatformaticMessageToConsume): unknown => {
@@ -368,32 +346,14 @@ export class ApicurioSchemaRegistry<V = unknown> {
    * nothing fetched is called back at once, as Platformatic's own registry does.
    */
   getBeforeDeserializationHook() {
-    this.#startPreload()
+    this.#contract.preloadReaders()
     return (
       payload: Buffer | null,
       type: string,
       message: PlatformaticMessageToConsume,
       callback: PlatformaticHookCallback,
-    ): void => {
-      // Warm (nothing to fetch): called back at once, without the Promises of a lookup.
-      if ((type !== 'key' && type !== 'value') || payload === null || payload === undefined) {
-        this.#warm.call(callback)
-        return
-      }
-      const headers = headerRecord(message.headers)
-      const found = this.#reads.needs(message.topic, type, payload, headers)
-      if (found === undefined) this.#warm.call(callback)
-      else settle(this.#reads.prepare(message.topic, type, found, payload), callback)
-    }
+    ): void => this.#reads.prepareField(message.topic, type, payload, message.headers, callback)
   }
-}
-
-/** Calls `callback` once `work` settles, never synchronously. */
-function settle(work: Promise<void>, callback: PlatformaticHookCallback): void {
-  work.then(
-    () => callback(null),
-    (error: unknown) => callback(error instanceof Error ? error : new Error(String(error))),
-  )
 }
 
 function textOrBytes(data: unknown, what: string): Buffer {

@@ -85,6 +85,7 @@ process.stdout.write(JSON.stringify([before, loaded()]))`
     const client = new RegistryClient({ url: registry.url, groupId: 'default' })
     const serializer = { serializeMessage: async () => ({ payload: Buffer.from([1]), headers: {} }) }
     const contract = new MessageContract(client, { serializer })
+    contract.preloadReaders()
     expect(await contract.encodeValue('t', 'v', {})).toEqual(Buffer.from([1]))
     await nextTurn()
     expect(preload).toHaveBeenCalledTimes(1)
@@ -93,26 +94,41 @@ process.stdout.write(JSON.stringify([before, loaded()]))`
     await client.close()
   })
 
-  it('preloads when asked later (preloadReaders) once at most, never after it was stopped, nor for values with a deserializer of their own', async () => {
+  it('loads no reader for a contract that writes (values, or keys with a serde) until a reader is bound, then once', async () => {
     const preload = vi.spyOn(AnyDeserializer.prototype, 'preload')
     const client = new RegistryClient({ url: registry.url, groupId: 'default' })
-    const later = new MessageContract(client, { preload: false })
-    const stopped = new MessageContract(client, { preload: false })
-    const own = new MessageContract(client, {
-      preload: false,
-      deserializer: { deserializeMessage: async () => 'value' },
-    })
+    const serializer = { serializeMessage: async () => ({ payload: Buffer.from([1]), headers: {} }) }
+    const values = new MessageContract(client, { serializer })
+    new MessageContract(client, { keys: { serializer } })
+    await nextTurn()
     await nextTurn()
     expect(preload).not.toHaveBeenCalled()
-    later.preloadReaders()
-    later.preloadReaders()
-    stopped.stopPreloading()
-    stopped.preloadReaders()
-    own.preloadReaders()
+    values.preloadReaders()
+    values.preloadReaders()
     await nextTurn()
     expect(preload).toHaveBeenCalledTimes(1)
     expect(preload.mock.calls[0]![1]!.signal!.aborted).toBe(false)
     await preload.mock.results[0]!.value
+    await client.close()
+  })
+
+  it('preloads when a reader is bound (preloadReaders) never after it was stopped, with preload false, nor for values with a deserializer of their own', async () => {
+    const preload = vi.spyOn(AnyDeserializer.prototype, 'preload')
+    const client = new RegistryClient({ url: registry.url, groupId: 'default' })
+    const serializer = { serializeMessage: async () => ({ payload: Buffer.from([1]), headers: {} }) }
+    const stopped = new MessageContract(client, { serializer })
+    const off = new MessageContract(client, { preload: false })
+    const own = new MessageContract(client, {
+      serializer,
+      deserializer: { deserializeMessage: async () => 'value' },
+    })
+    stopped.stopPreloading()
+    stopped.preloadReaders()
+    off.preloadReaders()
+    own.preloadReaders()
+    await nextTurn()
+    await nextTurn()
+    expect(preload).not.toHaveBeenCalled()
     await client.close()
   })
 

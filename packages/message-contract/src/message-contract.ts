@@ -81,9 +81,11 @@ export interface MessageContractOptions<V, K> {
   keys?: KeyHandling<K>
   /**
    * Load Node's `fetch` (which Node loads when a process first uses it) and the format readers of the
-   * `AnyDeserializer` that reads values (avsc, ajv, protobufjs) in the background once constructed, on the next turn
-   * of the event loop, so that a consumer's first message waits for its schema's lookup only; `false` loads each when
-   * a message first needs it. Nothing is loaded ahead when `deserializer` is given. The loading stops (between two
+   * `AnyDeserializer` that reads values (avsc, ajv, protobufjs) in the background, on the next turn of the event loop,
+   * so that a consumer's first message waits for its schema's lookup only: once constructed, or, for a contract that
+   * writes (a `serializer`, or `keys` with one: perhaps a producer's only), once an adapter binds a reader ({@link MessageContract.preloadReaders}:
+   * a consumer's handler or deserializers), so that one that only writes loads no reader. `false` loads each when a
+   * message first needs it. Nothing is loaded ahead when `deserializer` is given. The loading stops (between two
    * formats) when a message read or written first needs the registry, so that its lookup has the process to itself.
    * @default true
    */
@@ -190,6 +192,8 @@ export class MessageContract<V = unknown, K = never> {
   readonly #longs: KeyLongs
   /** Whether the background preload may no longer start: it was started, or stopped (it starts once at most). */
   #preloadStarted = false
+  /** The `preload: false` option: nothing is preloaded. */
+  readonly #preloadOff: boolean
   /** Aborts the background preload once a message needs the registry: its lookup then has the process to itself. */
   #preloading: AbortController | undefined
   /** The last framed read of values and of keys (see {@link preparedFrameOf}). */
@@ -223,7 +227,10 @@ export class MessageContract<V = unknown, K = never> {
     this.#keyType = typeof keys === 'string' ? keys : undefined
     this.#keyReader = typeof keys === 'string' ? undefined : (keys.deserializer ?? any)
     this.#longs = anyOptions.longs ?? 'auto'
-    if (options.preload !== false) this.preloadReaders()
+    this.#preloadOff = options.preload === false
+    // A contract that writes (values, or keys with a serde) may be a producer's only: it waits for a reader's binding.
+    if (options.serializer === undefined && (typeof keys === 'string' || keys.serializer === undefined))
+      this.preloadReaders()
   }
 
   /** How keys are handled (the `keys` option). */
@@ -554,14 +561,13 @@ export class MessageContract<V = unknown, K = never> {
   }
 
   /**
-   * Starts what the `preload` option starts at construction (Node's `fetch`, then every format's reader, in the
-   * background from the next turn of the event loop), for an adapter that learns only later that the contract will
-   * read (Platformatic's registry, when a consumer takes its deserializers). Once per contract: nothing when it was
-   * started or stopped before, or when values have a deserializer of their own.
+   * Starts the background preload of the readers (see the `preload` option) when an adapter binds a reader: what a
+   * contract with a `serializer` waits for. Once per contract: nothing with `preload: false`, when it was started or
+   * stopped before, or when values have a deserializer of their own.
    */
   preloadReaders(): void {
     // Values read by a deserializer of their own: the AnyDeserializer's readers are not theirs to preload.
-    if (this.#preloadStarted || this.#values !== this.#any) return
+    if (this.#preloadOff || this.#preloadStarted || this.#values !== this.#any) return
     this.#preloadStarted = true
     this.#preloading = new AbortController()
     preloadSoon(this.#any, this.#preloading.signal)

@@ -2,8 +2,10 @@ import { SerdeError } from '@x/errors'
 import type { MessageHeaders } from '@x/serde-core'
 import type { IdType, MessageField, SchemaId } from '@x/wire-format'
 import { ArtifactLookup } from './artifact-lookup.js'
+import { BoundedCallbacks } from './bounded-callbacks.js'
 import { recordConsumedFailure } from './consumed-failure.js'
 import { ConsumedSchemas } from './consumed-schemas.js'
+import { headerRecord } from './header-record.js'
 import type { MessageContract } from './message-contract.js'
 import { PoisonRecords } from './poison-records.js'
 import { readErrorKind } from './read-errors.js'
@@ -24,6 +26,8 @@ export class PreparedReads<V, K> {
   readonly #unreadable = new PoisonRecords()
   /** The error each refused payload was refused with. */
   readonly #refused = new WeakMap<object, unknown>()
+  /** The callbacks of fields that need nothing fetched: at once, nested a bounded number of times. */
+  readonly #warm = new BoundedCallbacks()
 
   /** @param client - The registry client, whose `findVersionOfId` tells where each id lives. */
   constructor(contract: MessageContract<V, K>, client: unknown) {
@@ -84,6 +88,33 @@ export class PreparedReads<V, K> {
       if (readErrorKind(error) !== 'poison') throw error
       this.#unreadable.add(payload, error)
     }
+  }
+
+  /**
+   * {@link needs}, then {@link prepare}, for a client that prepares each field of a consumed record and is called back
+   * (`@platformatic/kafka`'s before-deserialization hook, whose `field` may also name a header): `done` gets `null`
+   * once the field is ready, else the outage. One that needs nothing fetched (a header, no payload, its schema cached,
+   * or a field its read refuses anyway) is called back at once, as a client's own registry does, unless many such
+   * callbacks already run inside one another (then in a microtask).
+   */
+  prepareField(
+    topic: string,
+    field: string,
+    payload: Uint8Array | null | undefined,
+    headers: unknown,
+    done: (error: Error | null) => void,
+  ): void {
+    if ((field !== 'key' && field !== 'value') || payload === null || payload === undefined) {
+      this.#warm.call(done)
+      return
+    }
+    const found = this.needs(topic, field, payload, headerRecord(headers))
+    if (found === undefined) this.#warm.call(done)
+    else
+      this.prepare(topic, field, found, payload).then(
+        () => done(null),
+        (error: unknown) => done(error instanceof Error ? error : new Error(String(error))),
+      )
   }
 
   /**

@@ -1,13 +1,13 @@
 import { readFileSync, writeFileSync } from 'node:fs'
 import { Ajv, type AnySchema } from 'ajv'
-import addFormats from 'ajv-formats'
 import fc from 'fast-check'
 import { afterEach, describe, expect, it, vi } from 'vitest'
+import { ajvAsItComes } from './test-support/ajv-as-it-comes.js'
 import {
   DRAFT_07_META_CHECK_FILE,
   draft07MetaCheckSource,
 } from './test-support/draft-07-meta-check-source.js'
-import { AJV_OPTIONS, checkSchema, compileValidator } from './validator.js'
+import { checkSchema, compileValidator } from './validator.js'
 
 /** What checking `schema` gives: `'valid'`, or the message of what was thrown. */
 function outcome(check: () => unknown): string {
@@ -20,8 +20,7 @@ function outcome(check: () => unknown): string {
 }
 
 /** ajv as it comes (its own keywords), compiling draft-07's meta-schema at run time, with the checkers' options. */
-const runtime = new Ajv(AJV_OPTIONS)
-;(addFormats as unknown as (ajv: Ajv) => void)(runtime)
+const runtime = ajvAsItComes()
 
 const DRAFT_07 = ['http://json-schema.org/draft-07/schema', 'http://json-schema.org/draft-07/schema#']
 

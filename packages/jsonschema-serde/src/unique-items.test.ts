@@ -1,16 +1,9 @@
-import { Ajv, type AnySchema } from 'ajv'
-import addFormats from 'ajv-formats'
+import type { AnySchema } from 'ajv'
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
+import { ajvAsItComes } from './test-support/ajv-as-it-comes.js'
 import { duplicateOf } from './unique-items.js'
 import { AJV_OPTIONS, ajvFor } from './validator.js'
-
-/** ajv as it comes (its own `uniqueItems`), with the options of every instance. */
-function pureAjv(): Ajv {
-  const ajv = new Ajv(AJV_OPTIONS)
-  ;(addFormats as unknown as (ajv: Ajv) => void)(ajv)
-  return ajv
-}
 
 /** What validating gives: the verdict and the errors, as plain data. */
 function verdict(validate: ((data: unknown) => boolean) & { errors?: unknown }, data: unknown): string {
@@ -74,7 +67,7 @@ const SCHEMAS: AnySchema[] = [
 describe('uniqueItems', () => {
   it('gives ajv’s verdict and errors, the same pair of items named, for every kind of item', () => {
     const ours = SCHEMAS.map((schema) => ajvFor('draft-07', AJV_OPTIONS).compile(schema))
-    const theirs = SCHEMAS.map((schema) => pureAjv().compile(schema))
+    const theirs = SCHEMAS.map((schema) => ajvAsItComes().compile(schema))
     fc.assert(
       fc.property(arrays, fc.boolean(), (items, sparse) => {
         if (sparse && items.length > 2) delete items[1]

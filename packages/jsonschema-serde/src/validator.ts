@@ -128,7 +128,9 @@ export function checkSchema(schema: AnySchema, dialect: Dialect, own: AjvLike): 
     schema !== null &&
     (uri === undefined || uri === DRAFT_07_META || uri === `${DRAFT_07_META}#`)
   ) {
-    if (!checkDraft07(schema)) throw new Error(`schema is invalid: ${errorsText(checkDraft07.errors)}`)
+    // ajv's own text of the errors, as its `validateSchema` throws it (`errorsText` reads no instance state).
+    if (!checkDraft07(schema))
+      throw new Error(`schema is invalid: ${Ajv.prototype.errorsText(checkDraft07.errors)}`)
     return
   }
   const checker = checkerFor(dialect)
@@ -141,12 +143,6 @@ export function checkSchema(schema: AnySchema, dialect: Dialect, own: AjvLike): 
     }
   }
   ;(shared ? checker : own).validateSchema(schema, true)
-}
-
-/** ajv's `errorsText` with its defaults: each error as `data<instancePath> <message>`, joined by `, `. */
-function errorsText(errors: readonly ErrorObject[] | null | undefined): string {
-  if (errors === null || errors === undefined || errors.length === 0) return 'No errors'
-  return errors.map((error) => `data${error.instancePath} ${error.message}`).join(', ')
 }
 
 /** A `$ref` the validator could not resolve: the schema needs (or lacks) one of its references. */

@@ -83,9 +83,9 @@ export interface MessageContractOptions<V, K> {
    * Load Node's `fetch` (which Node loads when a process first uses it) and the format readers of the
    * `AnyDeserializer` that reads values (avsc, ajv, protobufjs) in the background, on the next turn of the event loop,
    * so that a consumer's first message waits for its schema's lookup only: once constructed, or, for a contract that
-   * writes (a `serializer`, or `keys` with one: perhaps a producer's only), once an adapter binds a reader ({@link MessageContract.preloadReaders}:
-   * a consumer's handler or deserializers), so that one that only writes loads no reader. `false` loads each when a
-   * message first needs it. Nothing is loaded ahead when `deserializer` is given. The loading stops (between two
+   * writes (a `serializer`, or `keys` with one: perhaps a producer's only), once an adapter binds a reader
+   * ({@link MessageContract.preloadReaders}: a consumer's handler or deserializers), so that one that only writes
+   * loads no reader. `false` loads each when a message first needs it. Nothing is loaded ahead when `deserializer` is given. The loading stops (between two
    * formats) when a message read or written first needs the registry, so that its lookup has the process to itself.
    * @default true
    */
@@ -190,10 +190,8 @@ export class MessageContract<V = unknown, K = never> {
   readonly #keyType: KeyType | undefined
   readonly #keyReader: MessageDeserializer<unknown> | undefined
   readonly #longs: KeyLongs
-  /** Whether the background preload may no longer start: it was started, or stopped (it starts once at most). */
-  #preloadStarted = false
-  /** The `preload: false` option: nothing is preloaded. */
-  readonly #preloadOff: boolean
+  /** Whether the background preload may no longer start: `preload: false`, or it was started or stopped (once at most). */
+  #preloadDone: boolean
   /** Aborts the background preload once a message needs the registry: its lookup then has the process to itself. */
   #preloading: AbortController | undefined
   /** The last framed read of values and of keys (see {@link preparedFrameOf}). */
@@ -227,7 +225,7 @@ export class MessageContract<V = unknown, K = never> {
     this.#keyType = typeof keys === 'string' ? keys : undefined
     this.#keyReader = typeof keys === 'string' ? undefined : (keys.deserializer ?? any)
     this.#longs = anyOptions.longs ?? 'auto'
-    this.#preloadOff = options.preload === false
+    this.#preloadDone = options.preload === false
     // A contract that writes (values, or keys with a serde) may be a producer's only: it waits for a reader's binding.
     if (options.serializer === undefined && (typeof keys === 'string' || keys.serializer === undefined))
       this.preloadReaders()
@@ -562,13 +560,13 @@ export class MessageContract<V = unknown, K = never> {
 
   /**
    * Starts the background preload of the readers (see the `preload` option) when an adapter binds a reader: what a
-   * contract with a `serializer` waits for. Once per contract: nothing with `preload: false`, when it was started or
+   * contract that writes waits for. Once per contract: nothing with `preload: false`, when it was started or
    * stopped before, or when values have a deserializer of their own.
    */
   preloadReaders(): void {
     // Values read by a deserializer of their own: the AnyDeserializer's readers are not theirs to preload.
-    if (this.#preloadOff || this.#preloadStarted || this.#values !== this.#any) return
-    this.#preloadStarted = true
+    if (this.#preloadDone || this.#values !== this.#any) return
+    this.#preloadDone = true
     this.#preloading = new AbortController()
     preloadSoon(this.#any, this.#preloading.signal)
   }
@@ -578,7 +576,7 @@ export class MessageContract<V = unknown, K = never> {
    * that its lookup has the process to itself; a reader not loaded yet is loaded when a message of its format comes.
    */
   stopPreloading(): void {
-    this.#preloadStarted = true
+    this.#preloadDone = true
     if (this.#preloading !== undefined) {
       this.#preloading.abort()
       this.#preloading = undefined

@@ -2,6 +2,7 @@ import { SerdeError } from '@x/errors'
 import type { MessageHeaders } from '@x/serde-core'
 import type { IdType, MessageField, SchemaId } from '@x/wire-format'
 import { ArtifactLookup } from './artifact-lookup.js'
+import { asError } from './as-error.js'
 import { BoundedCallbacks } from './bounded-callbacks.js'
 import { recordConsumedFailure } from './consumed-failure.js'
 import { ConsumedSchemas } from './consumed-schemas.js'
@@ -113,7 +114,7 @@ export class PreparedReads<V, K> {
     else
       this.prepare(topic, field, found, payload).then(
         () => done(null),
-        (error: unknown) => done(error instanceof Error ? error : new Error(String(error))),
+        (error: unknown) => done(asError(error)),
       )
   }
 

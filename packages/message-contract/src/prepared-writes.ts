@@ -1,5 +1,6 @@
 import { invalidConfigError } from '@x/errors'
 import type { MessageField, SchemaId, SerializationContext } from '@x/wire-format'
+import { asError } from './as-error.js'
 import { BoundedCallbacks } from './bounded-callbacks.js'
 import { contextFor } from './contexts.js'
 import { headerRecord } from './header-record.js'
@@ -230,9 +231,6 @@ function addHeaders(message: MessageToPrepare, added: Record<string, Buffer>): v
 }
 
 /** An error to call back with: the thrown `Error` itself, anything else as the message of one. */
-function asError(error: unknown): Error {
-  return error instanceof Error ? error : new Error(String(error))
-}
 
 /** What `prepare` resolves to when no id header is to be added. */
 const NOTHING: Promise<undefined> = Promise.resolve(undefined)
